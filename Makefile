@@ -1,0 +1,32 @@
+# Everything a developer or CI runs. `make test` is what .ci/run calls.
+GO      ?= go
+BIN     ?= bin/ccm
+PREFIX  ?= /usr/local
+PKGS    := ./...
+
+.PHONY: build test bench lint install deps clean
+
+build:
+	$(GO) build -trimpath -o $(BIN) ./cmd/ccm
+
+# Installs the system tools the tests drive (tar, unzip, dpkg-dev, systemd,
+# dbus) when missing, then runs every test under the race detector.
+test: deps lint
+	$(GO) test -race -count=1 -timeout 80m $(PKGS)
+
+deps:
+	./.ci/test-deps.sh
+
+bench: build
+	$(GO) test -run '^$$' -bench . -benchmem -benchtime 1x -count 1 -timeout 60m $(PKGS)
+
+lint:
+	$(GO) vet $(PKGS)
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	if [ -n "$$out" ]; then echo "gofmt needed on:"; echo "$$out"; exit 1; fi
+
+install: build
+	install -D -m 0755 $(BIN) $(DESTDIR)$(PREFIX)/bin/ccm
+
+clean:
+	rm -rf bin

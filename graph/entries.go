@@ -1,0 +1,197 @@
+package graph
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/reactive-ccm/ccm/resources"
+	"go.yaml.in/yaml/v3"
+)
+
+// entry is one resource as written, before its type builds it.
+type entry struct {
+	typ       resources.Type
+	name      string
+	alias     string
+	namePos   resources.Pos
+	require   []item
+	subscribe []item
+	props     *yaml.Node
+	m         *Manifest
+}
+
+func (e *entry) id() string { return e.typ.Name + "#" + e.name }
+
+// entries flattens a manifest's resource blocks, in order, into entries.
+func (m *Manifest) entries(blocks *yaml.Node, tmpl resources.Templates, errs *resources.ErrorList) []*entry {
+	var out []*entry
+	for _, blk := range blocks.Content {
+		blk = deref(blk)
+		if blk.Kind != yaml.MappingNode || len(blk.Content) != 2 {
+			errs.Addf(pos(m.File, blk), "each resources item is `- TYPE: [ - NAME: {properties} ]`; got %s", shape(blk))
+			continue
+		}
+		key, body := blk.Content[0], deref(blk.Content[1])
+		typ, ok := resources.Lookup(key.Value)
+		if !ok {
+			errs.Addf(pos(m.File, key), "unknown resource type %q; known types: %s", key.Value, strings.Join(resources.TypeNames(), ", "))
+			continue
+		}
+		switch body.Kind {
+		case yaml.SequenceNode:
+			out = append(out, m.namedList(typ, body, tmpl, errs)...)
+		case yaml.MappingNode:
+			if e := m.singleMap(typ, body, tmpl, errs); e != nil {
+				out = append(out, e)
+			}
+		default:
+			errs.Addf(pos(m.File, body), "%s: expected a list of `- NAME: {properties}` entries or a map with name:, got %s", typ.Name, kind(body))
+		}
+	}
+	return out
+}
+
+func shape(n *yaml.Node) string {
+	if n.Kind == yaml.MappingNode {
+		return fmt.Sprintf("a map with %d keys", len(n.Content)/2)
+	}
+	return kind(n)
+}
+
+// namedList reads `- NAME: {props}` entries and applies the block's
+// `defaults` entry to every other entry of the block.
+func (m *Manifest) namedList(typ resources.Type, body *yaml.Node, tmpl resources.Templates, errs *resources.ErrorList) []*entry {
+	var defaults *yaml.Node
+	type named struct{ key, props *yaml.Node }
+	var items []named
+	for _, it := range body.Content {
+		it = deref(it)
+		if it.Kind != yaml.MappingNode || len(it.Content) != 2 {
+			hint := ""
+			if it.Kind == yaml.MappingNode && hasKey(it, "name") {
+				hint = "; to give a single resource as a map, write `- " + typ.Name + ": {name: ..., ...}` without the list"
+			}
+			errs.Addf(pos(m.File, it), "%s: each entry is `- NAME: {properties}`; got %s%s", typ.Name, shape(it), hint)
+			continue
+		}
+		k, v := it.Content[0], deref(it.Content[1])
+		if !isNull(v) && v.Kind != yaml.MappingNode {
+			errs.Addf(pos(m.File, v), "%s#%s: properties must be a map (use {} for none), got %s", typ.Name, k.Value, kind(v))
+			continue
+		}
+		if k.Value == "defaults" {
+			if defaults != nil {
+				errs.Addf(pos(m.File, k), "%s: only one defaults entry is allowed per block (first at line %d)", typ.Name, defaults.Line)
+				continue
+			}
+			defaults = emptyIfNull(v, k)
+			continue
+		}
+		items = append(items, named{k, emptyIfNull(v, k)})
+	}
+	out := make([]*entry, 0, len(items))
+	for _, it := range items {
+		props := withDefaults(it.props, defaults)
+		if e := m.entry(typ, it.key, props, tmpl, errs); e != nil {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+func hasKey(m *yaml.Node, key string) bool {
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == key {
+			return true
+		}
+	}
+	return false
+}
+
+func emptyIfNull(v, at *yaml.Node) *yaml.Node {
+	if isNull(v) {
+		return &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: at.Line, Column: at.Column}
+	}
+	return v
+}
+
+// withDefaults returns props with every defaults key it does not set.
+func withDefaults(props, defaults *yaml.Node) *yaml.Node {
+	if defaults == nil || len(defaults.Content) == 0 {
+		return props
+	}
+	merged := *props
+	merged.Content = append([]*yaml.Node(nil), props.Content...)
+	for i := 0; i+1 < len(defaults.Content); i += 2 {
+		if !hasKey(props, defaults.Content[i].Value) {
+			merged.Content = append(merged.Content, defaults.Content[i], defaults.Content[i+1])
+		}
+	}
+	return &merged
+}
+
+// singleMap reads the `TYPE: {name: NAME, ...}` form.
+func (m *Manifest) singleMap(typ resources.Type, body *yaml.Node, tmpl resources.Templates, errs *resources.ErrorList) *entry {
+	var nameNode *yaml.Node
+	rest := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: body.Line, Column: body.Column}
+	for i := 0; i+1 < len(body.Content); i += 2 {
+		if body.Content[i].Value == "name" && nameNode == nil {
+			nameNode = deref(body.Content[i+1])
+			continue
+		}
+		rest.Content = append(rest.Content, body.Content[i], body.Content[i+1])
+	}
+	if nameNode == nil {
+		errs.Addf(pos(m.File, body), "%s: a resource given as a map needs a name: key", typ.Name)
+		return nil
+	}
+	if nameNode.Kind != yaml.ScalarNode || isNull(nameNode) {
+		errs.Addf(pos(m.File, nameNode), "%s: name: expected a string, got %s", typ.Name, kind(nameNode))
+		return nil
+	}
+	return m.entry(typ, nameNode, rest, tmpl, errs)
+}
+
+// entry takes the keys the graph owns (alias, require, subscribe) out of
+// props and keeps the rest for the type.
+func (m *Manifest) entry(typ resources.Type, nameNode, props *yaml.Node, tmpl resources.Templates, errs *resources.ErrorList) *entry {
+	e := &entry{typ: typ, name: nameNode.Value, namePos: pos(m.File, nameNode), m: m}
+	if tmpl.HasExpr(e.name) {
+		name, err := tmpl.String(e.name)
+		if err != nil {
+			errs.Addf(e.namePos, "%s#%s: name: %v", typ.Name, e.name, err)
+			return nil
+		}
+		e.name = name
+	}
+	if e.name == "" {
+		errs.Addf(e.namePos, "%s: the name is empty", typ.Name)
+		return nil
+	}
+	rest := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: props.Line, Column: props.Column}
+	seen := map[string]int{}
+	for i := 0; i+1 < len(props.Content); i += 2 {
+		k, v := props.Content[i], deref(props.Content[i+1])
+		if line, dup := seen[k.Value]; dup {
+			errs.Addf(pos(m.File, k), "%s: duplicate property %q (first set at line %d)", e.id(), k.Value, line)
+			continue
+		}
+		seen[k.Value] = k.Line
+		switch {
+		case k.Value == "alias":
+			if v.Kind != yaml.ScalarNode || isNull(v) {
+				errs.Addf(pos(m.File, v), "%s: alias: expected a string, got %s", e.id(), kind(v))
+				continue
+			}
+			e.alias = v.Value
+		case k.Value == "require":
+			e.require = stringList(m.File, v, errs)
+		case k.Value == "subscribe" && typ.Subscribes:
+			e.subscribe = stringList(m.File, v, errs)
+		default:
+			rest.Content = append(rest.Content, k, v)
+		}
+	}
+	e.props = rest
+	return e
+}

@@ -1,0 +1,134 @@
+package graph
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+
+	"github.com/reactive-ccm/ccm/resources"
+	"go.yaml.in/yaml/v3"
+)
+
+// Options tune how manifests are loaded.
+type Options struct {
+	// Templates builds the template environment of a manifest from its data
+	// sections. When nil, values are taken literally.
+	Templates func(m *Manifest) (resources.Templates, error)
+	// JetResources renders a manifest's resources_jet_file into the list of
+	// resource blocks. When nil, resources_jet_file is rejected.
+	JetResources func(m *Manifest, t resources.Templates) (*yaml.Node, error)
+}
+
+// Load parses, builds and validates the manifests in files into one graph.
+// Every problem found is returned together, as a resources.ErrorList.
+func Load(files []string, opts Options) (*Graph, error) {
+	g := &Graph{}
+	var errs resources.ErrorList
+	var all []*entry
+	tmpls := map[*Manifest]resources.Templates{}
+	for _, f := range files {
+		m, err := ParseManifest(f)
+		if err != nil {
+			errs.Add(resources.Pos{File: f}, err)
+			continue
+		}
+		g.Manifests = append(g.Manifests, m)
+		t, blocks, err := opts.prepare(m)
+		if err != nil {
+			errs.Add(resources.Pos{File: f}, err)
+			continue
+		}
+		tmpls[m] = t
+		all = append(all, m.entries(blocks, t, &errs)...)
+	}
+	for _, e := range all {
+		g.build(e, tmpls[e.m], &errs)
+	}
+	if err := errs.Err(); err != nil {
+		return nil, err
+	}
+	byRef := g.references(all, &errs)
+	g.edges(all, byRef, &errs)
+	if err := errs.Err(); err != nil {
+		return nil, err
+	}
+	g.index()
+	if err := g.sort(); err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
+// prepare builds a manifest's template environment and finds its resource
+// blocks.
+func (o Options) prepare(m *Manifest) (resources.Templates, *yaml.Node, error) {
+	var t resources.Templates = resources.Literal{}
+	if o.Templates != nil {
+		var err error
+		if t, err = o.Templates(m); err != nil {
+			return nil, nil, err
+		}
+	}
+	for _, msg := range []*string{&m.PreMessage, &m.PostMessage} {
+		s, err := t.String(*msg)
+		if err != nil {
+			return nil, nil, fmt.Errorf("message: %w", err)
+		}
+		*msg = s
+	}
+	if m.ResourcesJetFile == "" {
+		return t, m.Resources, nil
+	}
+	if o.JetResources == nil {
+		return nil, nil, resources.Errorf(m.JetPos, "resources_jet_file is not supported by this command")
+	}
+	blocks, err := o.JetResources(m, t)
+	if err != nil {
+		return nil, nil, resources.Errorf(m.JetPos, "resources_jet_file %s: %v", m.ResourcesJetFile, err)
+	}
+	return t, blocks, nil
+}
+
+// build asks the entry's type to build the resource and adds the vertex.
+func (g *Graph) build(e *entry, t resources.Templates, errs *resources.ErrorList) {
+	spec := &resources.Spec{Type: e.typ.Name, Name: e.name, Props: e.props, Pos: e.namePos, Dir: e.m.Dir, Templates: t}
+	inst, err := e.typ.New(spec)
+	if err != nil {
+		errs.Add(e.namePos, err)
+		return
+	}
+	v := &Vertex{
+		Index: len(g.Vertices), Type: e.typ.Name, Name: e.name, Alias: e.alias, Pos: e.namePos,
+		Resource: inst.Resource, Provider: inst.Provider, Ensure: inst.Ensure, Manifest: e.m,
+		Fingerprint: fingerprint(e, t),
+	}
+	g.Vertices = append(g.Vertices, v)
+	g.owns = append(g.owns, inst.Owns)
+	g.uses = append(g.uses, inst.Uses)
+}
+
+// fingerprint hashes everything that defines the resource's desired state.
+func fingerprint(e *entry, t resources.Templates) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s\x00", e.typ.Name, e.name, e.alias, e.m.Dir)
+	for _, r := range append(append([]item(nil), e.require...), e.subscribe...) {
+		fmt.Fprintf(h, "%s\x00", r.value)
+	}
+	templated := false
+	var walk func(n *yaml.Node)
+	walk = func(n *yaml.Node) {
+		n = deref(n)
+		fmt.Fprintf(h, "%d:%s:%s:%d\x00", n.Kind, n.Tag, n.Value, len(n.Content))
+		if n.Kind == yaml.ScalarNode && t.HasExpr(n.Value) {
+			templated = true
+		}
+		for _, c := range n.Content {
+			walk(c)
+		}
+	}
+	walk(e.props)
+	if templated {
+		fmt.Fprintf(h, "%s", t.Fingerprint())
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}

@@ -1,0 +1,161 @@
+package graph
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+
+	"github.com/reactive-ccm/ccm/resources"
+	"go.yaml.in/yaml/v3"
+)
+
+// Manifest is one parsed manifest file, before its resources are built.
+type Manifest struct {
+	File string
+	// Dir is the manifest's directory: relative paths in it resolve there.
+	Dir string
+	// Data, Hierarchy and Overrides are the hiera sections as written, for
+	// the template environment to resolve; nil when absent.
+	Data, Hierarchy, Overrides *yaml.Node
+	PreMessage, PostMessage    string
+	FailOnError                bool
+	// Resources is the list of resource blocks, nil when ResourcesJetFile
+	// generates them.
+	Resources        *yaml.Node
+	ResourcesJetFile string
+	// JetPos is where resources_jet_file was set.
+	JetPos resources.Pos
+}
+
+var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+
+// ParseManifest reads and parses one manifest file.
+func ParseManifest(file string) (*Manifest, error) {
+	src, err := os.ReadFile(file)
+	if err != nil {
+		return nil, fmt.Errorf("reading manifest: %w", err)
+	}
+	return parseManifest(file, src)
+}
+
+func parseManifest(file string, src []byte) (*Manifest, error) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(src, &doc); err != nil {
+		return nil, syntaxError(file, err)
+	}
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	m := &Manifest{File: file, Dir: filepath.Dir(abs)}
+	if doc.Kind == 0 || len(doc.Content) == 0 {
+		return nil, resources.Errorf(resources.Pos{File: file}, "manifest is empty; it needs a ccm: resources: list")
+	}
+	root := deref(doc.Content[0])
+	var errs resources.ErrorList
+	switch root.Kind {
+	case yaml.SequenceNode:
+		m.Resources = root
+	case yaml.MappingNode:
+		m.parseTop(root, &errs)
+	default:
+		errs.Addf(pos(file, root), "a manifest is a map with a ccm: key, or a list of resources; got %s", kind(root))
+	}
+	if err := errs.Err(); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// syntaxError turns a yaml.v3 syntax error into file:line: message.
+func syntaxError(file string, err error) error {
+	if mm := yamlLine.FindStringSubmatch(err.Error()); mm != nil {
+		line, _ := strconv.Atoi(mm[1])
+		return resources.Errorf(resources.Pos{File: file, Line: line}, "invalid YAML: %s", mm[2])
+	}
+	return resources.Errorf(resources.Pos{File: file}, "invalid YAML: %v", err)
+}
+
+func (m *Manifest) parseTop(root *yaml.Node, errs *resources.ErrorList) {
+	var ccm *yaml.Node
+	for _, p := range pairs(m.File, root, errs) {
+		switch p.key.Value {
+		case "data":
+			m.Data = m.mapping(p, errs)
+		case "hierarchy":
+			m.Hierarchy = m.mapping(p, errs)
+		case "overrides":
+			m.Overrides = m.mapping(p, errs)
+		case "ccm":
+			ccm = p.val
+		default:
+			errs.Addf(pos(m.File, p.key), "unknown top-level key %q; valid keys: ccm, data, hierarchy, overrides", p.key.Value)
+		}
+	}
+	if ccm == nil {
+		errs.Addf(pos(m.File, root), "manifest has no ccm: section with resources")
+		return
+	}
+	if ccm.Kind != yaml.MappingNode {
+		errs.Addf(pos(m.File, ccm), "ccm: expected a map, got %s", kind(ccm))
+		return
+	}
+	m.parseCCM(ccm, errs)
+}
+
+func (m *Manifest) mapping(p pair, errs *resources.ErrorList) *yaml.Node {
+	if isNull(p.val) {
+		return nil
+	}
+	if p.val.Kind != yaml.MappingNode {
+		errs.Addf(pos(m.File, p.val), "%s: expected a map, got %s", p.key.Value, kind(p.val))
+		return nil
+	}
+	return p.val
+}
+
+func (m *Manifest) parseCCM(ccm *yaml.Node, errs *resources.ErrorList) {
+	for _, p := range pairs(m.File, ccm, errs) {
+		switch p.key.Value {
+		case "pre_message":
+			m.PreMessage = m.str(p, errs)
+		case "post_message":
+			m.PostMessage = m.str(p, errs)
+		case "fail_on_error":
+			if p.val.Kind != yaml.ScalarNode || p.val.Tag != "!!bool" {
+				errs.Addf(pos(m.File, p.val), "fail_on_error: expected true or false, got %s", kind(p.val))
+				continue
+			}
+			m.FailOnError = p.val.Value == "true"
+		case "resources":
+			if p.val.Kind != yaml.SequenceNode {
+				errs.Addf(pos(m.File, p.val), "resources: expected a list of resource blocks, got %s", kind(p.val))
+				continue
+			}
+			m.Resources = p.val
+		case "resources_jet_file":
+			m.ResourcesJetFile = m.str(p, errs)
+			m.JetPos = pos(m.File, p.val)
+		default:
+			errs.Addf(pos(m.File, p.key), "unknown ccm key %q; valid keys: fail_on_error, post_message, pre_message, resources, resources_jet_file", p.key.Value)
+		}
+	}
+	switch {
+	case m.Resources != nil && m.ResourcesJetFile != "":
+		errs.Addf(m.JetPos, "resources and resources_jet_file are mutually exclusive")
+	case m.Resources == nil && m.ResourcesJetFile == "":
+		errs.Addf(pos(m.File, ccm), "ccm: needs resources (or resources_jet_file)")
+	case m.Resources != nil && len(m.Resources.Content) == 0:
+		errs.Addf(pos(m.File, m.Resources), "resources: the list is empty")
+	}
+}
+
+func (m *Manifest) str(p pair, errs *resources.ErrorList) string {
+	if p.val.Kind != yaml.ScalarNode || isNull(p.val) {
+		errs.Addf(pos(m.File, p.val), "%s: expected a string, got %s", p.key.Value, kind(p.val))
+		return ""
+	}
+	return p.val.Value
+}

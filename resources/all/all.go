@@ -1,0 +1,12 @@
+// Package all registers every built-in resource type; the CLI imports it
+// once. Adding a type is one line here.
+package all
+
+import (
+	_ "github.com/reactive-ccm/ccm/resources/archive"  // archive
+	_ "github.com/reactive-ccm/ccm/resources/exec"     // exec
+	_ "github.com/reactive-ccm/ccm/resources/file"     // file
+	_ "github.com/reactive-ccm/ccm/resources/pkg"      // package
+	_ "github.com/reactive-ccm/ccm/resources/scaffold" // scaffold
+	_ "github.com/reactive-ccm/ccm/resources/service"  // service
+)

@@ -1,0 +1,3 @@
+// Package archive is the archive resource: archives downloaded over HTTP,
+// verified and extracted with tar or unzip.
+package archive

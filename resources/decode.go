@@ -1,0 +1,338 @@
+package resources
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Decode fills the struct dst points to from the spec's properties,
+// strictly. Fields are matched by their `yaml` tag; an `inline` field's
+// fields are matched too. A field tagged `ccm:"deferred"` is a string kept
+// exactly as written, for the resource to resolve just before it runs; every
+// other string is resolved through the spec's Templates first. Every problem
+// is collected into an ErrorList with the position of the node at fault.
+func (s *Spec) Decode(dst any) error {
+	fields := structFields(reflect.TypeOf(dst).Elem())
+	v := reflect.ValueOf(dst).Elem()
+	var errs ErrorList
+	seen := map[string]*yaml.Node{}
+	for i := 0; i+1 < len(s.Props.Content); i += 2 {
+		k, val := s.Props.Content[i], s.Props.Content[i+1]
+		if first, dup := seen[k.Value]; dup {
+			errs.Addf(s.NodePos(k), "duplicate property %q (first set at line %d)", k.Value, first.Line)
+			continue
+		}
+		seen[k.Value] = k
+		f, ok := fields[k.Value]
+		if !ok {
+			errs.Addf(s.NodePos(k), "%s", unknownKeyMsg(s.ID(), k.Value, fields))
+			continue
+		}
+		if err := s.decodeField(val, f, v.FieldByIndex(f.index)); err != nil {
+			errs.Add(s.NodePos(val), prefixed(k.Value, err))
+		}
+	}
+	return errs.Err()
+}
+
+// prefixed names the property an error is about.
+func prefixed(key string, err error) error {
+	var pe *PosError
+	if errors.As(err, &pe) {
+		return &PosError{Pos: pe.Pos, Msg: key + ": " + pe.Msg}
+	}
+	return fmt.Errorf("%s: %w", key, err)
+}
+
+type field struct {
+	index    []int
+	deferred bool
+}
+
+func structFields(t reflect.Type) map[string]field {
+	out := map[string]field{}
+	for i := 0; i < t.NumField(); i++ {
+		sf := t.Field(i)
+		tag := sf.Tag.Get("yaml")
+		name, opts, _ := strings.Cut(tag, ",")
+		if name == "-" {
+			continue
+		}
+		if opts == "inline" {
+			for k, f := range structFields(sf.Type) {
+				f.index = append([]int{i}, f.index...)
+				out[k] = f
+			}
+			continue
+		}
+		if name == "" {
+			continue
+		}
+		out[name] = field{index: []int{i}, deferred: sf.Tag.Get("ccm") == "deferred"}
+	}
+	return out
+}
+
+func unknownKeyMsg(id, key string, fields map[string]field) string {
+	names := make([]string, 0, len(fields))
+	for n := range fields {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	msg := fmt.Sprintf("unknown property %q for %s", key, id)
+	if near := closest(key, names); near != "" {
+		return msg + fmt.Sprintf("; did you mean %q?", near)
+	}
+	return msg + "; valid properties: " + strings.Join(names, ", ")
+}
+
+// closest returns the candidate within a small edit distance of key.
+func closest(key string, candidates []string) string {
+	best, bestD := "", 3
+	for _, c := range candidates {
+		if d := editDistance(key, c); d < bestD {
+			best, bestD = c, d
+		}
+	}
+	return best
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+func (s *Spec) decodeField(n *yaml.Node, f field, dst reflect.Value) error {
+	n = resolveAlias(n)
+	if f.deferred {
+		if n.Kind != yaml.ScalarNode || n.Tag == "!!null" {
+			return fmt.Errorf("expected a string, got %s", describe(n))
+		}
+		dst.SetString(n.Value)
+		return nil
+	}
+	n, err := s.resolveNode(n)
+	if err != nil {
+		return err
+	}
+	return decodeValue(n, dst)
+}
+
+// resolveNode resolves template expressions in every string scalar of n,
+// returning a new node that carries n's position.
+func (s *Spec) resolveNode(n *yaml.Node) (*yaml.Node, error) {
+	switch n.Kind {
+	case yaml.ScalarNode:
+		if n.Tag != "!!str" || !s.Templates.HasExpr(n.Value) {
+			return n, nil
+		}
+		v, err := s.Templates.Value(n.Value)
+		if err != nil {
+			return nil, err
+		}
+		var out yaml.Node
+		if err := out.Encode(v); err != nil {
+			return nil, fmt.Errorf("template result: %w", err)
+		}
+		setPos(&out, n.Line, n.Column)
+		return &out, nil
+	case yaml.SequenceNode, yaml.MappingNode:
+		cp := *n
+		cp.Content = make([]*yaml.Node, len(n.Content))
+		for i, c := range n.Content {
+			r, err := s.resolveNode(resolveAlias(c))
+			if err != nil {
+				return nil, err
+			}
+			cp.Content[i] = r
+		}
+		return &cp, nil
+	}
+	return n, nil
+}
+
+func setPos(n *yaml.Node, line, col int) {
+	n.Line, n.Column = line, col
+	for _, c := range n.Content {
+		setPos(c, line, col)
+	}
+}
+
+func resolveAlias(n *yaml.Node) *yaml.Node {
+	for n.Kind == yaml.AliasNode && n.Alias != nil {
+		n = n.Alias
+	}
+	return n
+}
+
+var unmarshalerType = reflect.TypeFor[yaml.Unmarshaler]()
+
+// decodeValue decodes n into dst with strict type rules: strings take any
+// scalar as written (so a version 1.10 stays "1.10"), booleans and integers
+// must be YAML booleans and integers, lists must be lists, maps must be maps
+// without duplicate keys.
+func decodeValue(n *yaml.Node, dst reflect.Value) error {
+	n = resolveAlias(n)
+	if dst.CanAddr() && dst.Addr().Type().Implements(unmarshalerType) {
+		return dst.Addr().Interface().(yaml.Unmarshaler).UnmarshalYAML(n)
+	}
+	switch dst.Kind() {
+	case reflect.Pointer:
+		if n.Tag == "!!null" {
+			return nil
+		}
+		p := reflect.New(dst.Type().Elem())
+		if err := decodeValue(n, p.Elem()); err != nil {
+			return err
+		}
+		dst.Set(p)
+		return nil
+	case reflect.String:
+		if n.Kind != yaml.ScalarNode {
+			return fmt.Errorf("expected a string, got %s", describe(n))
+		}
+		if n.Tag != "!!null" {
+			dst.SetString(n.Value)
+		}
+		return nil
+	case reflect.Bool:
+		if n.Kind != yaml.ScalarNode || n.Tag != "!!bool" {
+			return fmt.Errorf("expected true or false, got %s", describe(n))
+		}
+		b, err := strconv.ParseBool(n.Value)
+		if err != nil {
+			return fmt.Errorf("expected true or false, got %q", n.Value)
+		}
+		dst.SetBool(b)
+		return nil
+	case reflect.Int, reflect.Int64, reflect.Int32:
+		if n.Kind != yaml.ScalarNode || n.Tag != "!!int" {
+			return fmt.Errorf("expected an integer, got %s", describe(n))
+		}
+		var i int64
+		if err := n.Decode(&i); err != nil {
+			return fmt.Errorf("expected an integer, got %q", n.Value)
+		}
+		dst.SetInt(i)
+		return nil
+	case reflect.Slice:
+		return decodeSlice(n, dst)
+	case reflect.Map:
+		return decodeMap(n, dst)
+	case reflect.Interface:
+		if err := checkDuplicates(n); err != nil {
+			return err
+		}
+		var v any
+		if err := n.Decode(&v); err != nil {
+			return err
+		}
+		if v != nil {
+			dst.Set(reflect.ValueOf(v))
+		}
+		return nil
+	}
+	return fmt.Errorf("resources: cannot decode into %s", dst.Type())
+}
+
+func decodeSlice(n *yaml.Node, dst reflect.Value) error {
+	if n.Tag == "!!null" {
+		return nil
+	}
+	if n.Kind != yaml.SequenceNode {
+		return fmt.Errorf("expected a list, got %s", describe(n))
+	}
+	out := reflect.MakeSlice(dst.Type(), len(n.Content), len(n.Content))
+	for i, item := range n.Content {
+		if err := decodeValue(item, out.Index(i)); err != nil {
+			return &PosError{Pos: Pos{Line: item.Line, Col: item.Column}, Msg: fmt.Sprintf("item %d: %v", i+1, err)}
+		}
+	}
+	dst.Set(out)
+	return nil
+}
+
+func decodeMap(n *yaml.Node, dst reflect.Value) error {
+	if n.Tag == "!!null" {
+		return nil
+	}
+	if n.Kind != yaml.MappingNode {
+		return fmt.Errorf("expected a map, got %s", describe(n))
+	}
+	if err := checkDuplicates(n); err != nil {
+		return err
+	}
+	out := reflect.MakeMapWithSize(dst.Type(), len(n.Content)/2)
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k := reflect.New(dst.Type().Key()).Elem()
+		if err := decodeValue(n.Content[i], k); err != nil {
+			return fmt.Errorf("key %q: %w", n.Content[i].Value, err)
+		}
+		v := reflect.New(dst.Type().Elem()).Elem()
+		if err := decodeValue(n.Content[i+1], v); err != nil {
+			return fmt.Errorf("%s: %w", n.Content[i].Value, err)
+		}
+		out.SetMapIndex(k, v)
+	}
+	dst.Set(out)
+	return nil
+}
+
+// checkDuplicates rejects duplicate keys anywhere inside n; yaml.v3 does
+// not when decoding nodes.
+func checkDuplicates(n *yaml.Node) error {
+	n = resolveAlias(n)
+	if n.Kind == yaml.MappingNode {
+		seen := map[string]int{}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k := n.Content[i]
+			if line, dup := seen[k.Value]; dup {
+				return fmt.Errorf("duplicate key %q at line %d (first set at line %d)", k.Value, k.Line, line)
+			}
+			seen[k.Value] = k.Line
+		}
+	}
+	for _, c := range n.Content {
+		if err := checkDuplicates(c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func describe(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.MappingNode:
+		return "a map"
+	}
+	switch n.Tag {
+	case "!!null":
+		return "nothing"
+	case "!!str":
+		return fmt.Sprintf("the string %q", n.Value)
+	}
+	return fmt.Sprintf("%q", n.Value)
+}

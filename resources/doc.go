@@ -1,0 +1,12 @@
+// Package resources holds the contract between the engine and every resource
+// type: the Resource interface, the Type registry, the Spec a type is built
+// from, strict property decoding with file:line:col errors, and the template
+// seam.
+//
+// Guarantees:
+//   - Check never changes the host; Apply changes it only when not in noop.
+//   - A type registers itself once, from its own package, with Register;
+//     nothing outside its folder switches on type names.
+//   - Decoding is strict: unknown keys, duplicate keys and wrong types are
+//     errors carrying the position of the offending node.
+package resources

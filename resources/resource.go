@@ -1,0 +1,101 @@
+package resources
+
+import (
+	"context"
+	"time"
+)
+
+// Resource is one managed thing on the host, built from validated
+// properties. The engine calls its methods from one goroutine at a time per
+// resource; different resources run concurrently.
+type Resource interface {
+	// Watch describes what the engine must watch to learn that the real
+	// state may have drifted. It is called once, before the first Check, and
+	// must not block.
+	Watch() WatchSpec
+
+	// Check observes the current state and reports whether it is the
+	// desired state. It never changes the host. It may block on I/O and must
+	// return promptly when ctx is cancelled.
+	Check(ctx context.Context) (Status, error)
+
+	// Apply converges the resource in one call or returns an error. The
+	// engine calls it when Check reported the state is not desired, or when a
+	// refresh is pending. With req.Noop it changes nothing and describes what
+	// it would have done. After a non-noop Apply the engine calls Check again
+	// and reports ErrDesiredStateFailed when the state is still wrong.
+	Apply(ctx context.Context, req Request) (Change, error)
+}
+
+// Status is what a Check observed.
+type Status struct {
+	// Ensure is the observed state in the type's ensure vocabulary
+	// (present, absent, directory, running, a version...).
+	Ensure string
+	// Desired reports whether the observed state is the desired state.
+	Desired bool
+	// Reason says, when not desired, what differs; it ends up in
+	// ErrDesiredStateFailed messages.
+	Reason string
+}
+
+// Request carries what the engine knows when it calls Apply.
+type Request struct {
+	// Status is the result of the Check that preceded this Apply.
+	Status Status
+	// Refresh is true when a subscribed resource changed and the refresh
+	// has not yet been consumed by a successful Apply.
+	Refresh bool
+	// Noop forbids any change to the host.
+	Noop bool
+}
+
+// Change is what an Apply did, or in noop what it would have done.
+type Change struct {
+	// Changed is true when the host was changed (or would have been, in noop).
+	Changed bool
+	// Refreshed is true when the change was caused by a refresh.
+	Refreshed bool
+	// NoopMessage describes the change that noop prevented
+	// ("Would have created the file").
+	NoopMessage string
+}
+
+// WatchSpec says what to watch for a resource. The engine routes every
+// entry through shared hubs: one inotify instance, one systemd connection,
+// one polling timer wheel. An empty WatchSpec means the resource is checked
+// at start, on refresh and on the periodic re-check only.
+type WatchSpec struct {
+	// Paths are files or directories whose creation, removal, rename,
+	// content or attribute change may mean drift. The hub watches each
+	// path's parent directory (or nearest existing ancestor).
+	Paths []string
+	// Trees are directories watched recursively, for resources that manage
+	// a whole tree.
+	Trees []string
+	// Units are systemd unit names whose state changes may mean drift.
+	Units []string
+	// Poll, when non-zero, re-checks the resource at this interval even
+	// when nothing else reports a change.
+	Poll time.Duration
+	// Func, when set, is a resource's own event source. It runs until ctx
+	// is cancelled, calling notify whenever the resource may have drifted;
+	// it must call ready once it is armed.
+	Func func(ctx context.Context, ready, notify func()) error
+}
+
+// Instance is what a Type builds from a Spec: the resource plus the facts
+// the graph and the reports need about it.
+type Instance struct {
+	Resource Resource
+	// Provider is the name of the selected provider, for reports.
+	Provider string
+	// Ensure is the requested ensure value, for reports.
+	Ensure string
+	// Owns lists paths this resource manages (a file, a directory tree);
+	// resources with paths under them are ordered after it.
+	Owns []string
+	// Uses lists paths this resource needs to exist first (its own path,
+	// a working directory, an extraction target).
+	Uses []string
+}
