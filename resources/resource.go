@@ -76,13 +76,17 @@ type WatchSpec struct {
 	// Units are systemd unit names whose state changes may mean drift.
 	Units []string
 	// Poll, when non-zero, re-checks the resource at this interval even
-	// when nothing else reports a change.
+	// when nothing else reports a change; PollDefault asks for the engine's
+	// polling interval (--poll, else 10s). --poll overrides every interval.
 	Poll time.Duration
 	// Func, when set, is a resource's own event source. It runs until ctx
 	// is cancelled, calling notify whenever the resource may have drifted;
 	// it must call ready once it is armed.
 	Func func(ctx context.Context, ready, notify func()) error
 }
+
+// PollDefault in WatchSpec.Poll asks for the engine's polling interval.
+const PollDefault time.Duration = -1
 
 // Instance is what a Type builds from a Spec: the resource plus the facts
 // the graph and the reports need about it.

@@ -50,47 +50,12 @@ func MustBuild(t testing.TB, typ, name, props, dir string) resources.Instance {
 	return inst
 }
 
-// Converge runs one engine-like cycle on r: Check, and when the state is
-// not desired or refresh is set, Apply and (unless noop) Check again. It
-// returns the change and the final status, failing the test on errors.
-func Converge(ctx context.Context, t testing.TB, r resources.Resource, refresh, noop bool) (resources.Change, resources.Status) {
+// Converge runs resources.Converge and fails the test on error.
+func Converge(ctx context.Context, t testing.TB, r resources.Resource, refresh, noop bool) resources.Outcome {
 	t.Helper()
-	ch, st, err := TryConverge(ctx, r, refresh, noop)
+	out, err := resources.Converge(ctx, r, refresh, noop)
 	if err != nil {
 		t.Fatalf("converge: %v", err)
 	}
-	return ch, st
+	return out
 }
-
-// TryConverge is Converge returning the error, including
-// resources.ErrDesiredStateFailed when the re-check is not desired.
-func TryConverge(ctx context.Context, r resources.Resource, refresh, noop bool) (resources.Change, resources.Status, error) {
-	st, err := r.Check(ctx)
-	if err != nil {
-		return resources.Change{}, st, err
-	}
-	if st.Desired && !refresh {
-		return resources.Change{}, st, nil
-	}
-	ch, err := r.Apply(ctx, resources.Request{Status: st, Refresh: refresh, Noop: noop})
-	if err != nil || noop {
-		return ch, st, err
-	}
-	after, err := r.Check(ctx)
-	if err != nil {
-		return ch, after, err
-	}
-	if !after.Desired {
-		return ch, after, &DesiredStateError{Reason: after.Reason}
-	}
-	return ch, after, nil
-}
-
-// DesiredStateError is what TryConverge returns when the re-check fails.
-type DesiredStateError struct{ Reason string }
-
-func (e *DesiredStateError) Error() string {
-	return resources.ErrDesiredStateFailed.Error() + ": " + e.Reason
-}
-
-func (e *DesiredStateError) Unwrap() error { return resources.ErrDesiredStateFailed }

@@ -1,0 +1,45 @@
+package resources
+
+import (
+	"context"
+	"fmt"
+)
+
+// Outcome is what one converge cycle observed and did.
+type Outcome struct {
+	// Before is the state found by the first Check.
+	Before Status
+	// After is the state found by the re-check after a non-noop Apply;
+	// equal to Before when nothing was applied.
+	After Status
+	// Applied is true when Apply was called.
+	Applied bool
+	Change  Change
+}
+
+// Converge runs one cycle on r: Check; when the state is not desired or a
+// refresh is pending, Apply; after a non-noop Apply, Check again and
+// return an error wrapping ErrDesiredStateFailed if the state is still not
+// desired. It is the whole of what the engine asks of a resource.
+func Converge(ctx context.Context, r Resource, refresh, noop bool) (Outcome, error) {
+	st, err := r.Check(ctx)
+	out := Outcome{Before: st, After: st}
+	if err != nil {
+		return out, err
+	}
+	if st.Desired && !refresh {
+		return out, nil
+	}
+	out.Applied = true
+	out.Change, err = r.Apply(ctx, Request{Status: st, Refresh: refresh, Noop: noop})
+	if err != nil || noop {
+		return out, err
+	}
+	if out.After, err = r.Check(ctx); err != nil {
+		return out, err
+	}
+	if !out.After.Desired {
+		return out, fmt.Errorf("%w: %s", ErrDesiredStateFailed, out.After.Reason)
+	}
+	return out, nil
+}
