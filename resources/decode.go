@@ -126,17 +126,38 @@ func editDistance(a, b string) int {
 func (s *Spec) decodeField(n *yaml.Node, f field, dst reflect.Value) error {
 	n = resolveAlias(n)
 	if f.deferred {
-		if n.Kind != yaml.ScalarNode || n.Tag == "!!null" {
-			return fmt.Errorf("expected a string, got %s", describe(n))
-		}
-		dst.SetString(n.Value)
-		return nil
+		return decodeRaw(n, dst)
 	}
 	n, err := s.resolveNode(n)
 	if err != nil {
 		return err
 	}
 	return decodeValue(n, dst)
+}
+
+// decodeRaw keeps a deferred string, or each item of a deferred string
+// list, exactly as written.
+func decodeRaw(n *yaml.Node, dst reflect.Value) error {
+	if dst.Kind() == reflect.Slice {
+		if n.Kind != yaml.SequenceNode {
+			return fmt.Errorf("expected a list of strings, got %s", describe(n))
+		}
+		out := make([]string, len(n.Content))
+		for i, item := range n.Content {
+			item = resolveAlias(item)
+			if item.Kind != yaml.ScalarNode || item.Tag == "!!null" {
+				return &PosError{Pos: Pos{Line: item.Line, Col: item.Column}, Msg: fmt.Sprintf("item %d: expected a string, got %s", i+1, describe(item))}
+			}
+			out[i] = item.Value
+		}
+		dst.Set(reflect.ValueOf(out))
+		return nil
+	}
+	if n.Kind != yaml.ScalarNode || n.Tag == "!!null" {
+		return fmt.Errorf("expected a string, got %s", describe(n))
+	}
+	dst.SetString(n.Value)
+	return nil
 }
 
 // resolveNode resolves template expressions in every string scalar of n,
