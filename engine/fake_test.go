@@ -25,7 +25,7 @@ type world struct {
 	// failing makes a resource's Check fail until cleared.
 	failing map[string]bool
 	running atomic.Int32
-	peak      atomic.Int32
+	peak    atomic.Int32
 }
 
 var (
