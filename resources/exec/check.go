@@ -10,11 +10,11 @@ import (
 	"github.com/reactive-ccm/ccm/resources"
 )
 
-// Check decides whether the command needs to run, in upstream's order:
-// an existing creates marker; the exit code of a run that just happened;
-// the guards (run even in noop: they only look); refreshonly; and for an
-// exec with none of those, whether it already ran in this graph. The Check
-// after a run reports an exit code outside returns as not desired.
+// Check decides whether the command needs to run: the exit code of a run
+// that just happened is judged first, so a failed run (a refresh included)
+// is reported even when the creates marker exists; then an existing creates
+// marker; the guards (run even in noop: they only look); refreshonly; and
+// for an exec with none of those, whether it already ran in this graph.
 func (e *exec) Check(ctx context.Context) (resources.Status, error) {
 	st, err := e.check(ctx)
 	if err != nil {
@@ -26,21 +26,24 @@ func (e *exec) Check(ctx context.Context) (resources.Status, error) {
 func (e *exec) check(ctx context.Context) (resources.Status, error) {
 	exit := e.takeExit()
 	st := resources.Status{Ensure: "present"}
+	created := false
 	if e.creates.set() {
 		path, found, err := e.marker()
-		if err != nil || found {
-			st.Desired = found
+		if err != nil {
 			return st, err
 		}
-		st.Ensure, st.Reason = "absent", "creates "+path+" does not exist"
+		created = found
+		if !found {
+			st.Ensure, st.Reason = "absent", "creates "+path+" does not exist"
+		}
 	}
 	switch {
 	case exit != nil:
 		return e.judge(st, *exit), nil
+	case created || e.refreshOnly:
+		st.Desired, st.Reason = true, ""
 	case e.onlyif.set() || e.unless.set():
 		return e.guard(ctx, st)
-	case e.refreshOnly:
-		st.Desired = true
 	case !e.creates.set():
 		st.Desired, st.Reason = e.hasRun(), "has not run yet"
 	}

@@ -56,7 +56,12 @@ func New(spec *resources.Spec) (resources.Instance, error) {
 		e.argv = posixArgv
 	}
 	e.deferreds(spec, &p, &errs)
-	e.timeout, _ = parseTimeout(p.Timeout)
+	if spec.Has("timeout") {
+		var err error
+		if e.timeout, err = parseTimeout(p.Timeout); err != nil {
+			errs.Addf(spec.KeyPos("timeout"), "timeout: %v", err)
+		}
+	}
 	if len(e.returns) == 0 {
 		e.returns = []int{0}
 	}
@@ -79,7 +84,7 @@ func (e *exec) deferreds(spec *resources.Spec, p *props, errs *resources.ErrorLi
 		e.command = newDeferred(e.tmpl, "command", p.Command, spec.KeyPos("command"), runnable, errs)
 	} else {
 		// The graph has already resolved the name's templates.
-		e.command = deferred{label: "name", raw: spec.Name, pos: spec.Pos, check: runnable}
+		e.command = deferred{label: "command", raw: spec.Name, pos: spec.Pos, check: runnable}
 		if err := runnable(spec.Name); err != nil {
 			errs.Addf(spec.Pos, "%s: the name is the command, and it %v", e.id, err)
 		}

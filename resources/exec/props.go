@@ -43,11 +43,6 @@ func validate(spec *resources.Spec, p *props, errs *resources.ErrorList) {
 			errs.Addf(spec.KeyPos("path"), "path: %v", err)
 		}
 	}
-	if spec.Has("timeout") {
-		if _, err := parseTimeout(p.Timeout); err != nil {
-			errs.Addf(spec.KeyPos("timeout"), "timeout: %v", err)
-		}
-	}
 	for i, code := range p.Returns {
 		if code < 0 || code > 255 {
 			errs.Addf(spec.KeyPos("returns"), "returns: item %d: %d is not an exit code (0 to 255)", i+1, code)

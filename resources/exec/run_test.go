@@ -145,6 +145,22 @@ func TestSubscribeWinsOverCreatesAndGuards(t *testing.T) {
 	}
 }
 
+// TestFailedRunIsReportedEvenWhenCreatesExists: a refresh that runs the
+// command despite its marker reports the command's failure instead of
+// hiding it behind the marker.
+func TestFailedRunIsReportedEvenWhenCreatesExists(t *testing.T) {
+	marker := filepath.Join(t.TempDir(), "marker")
+	mustWrite(t, marker, "", 0o644)
+	r := build(t, "x", "command: /bin/false\ncreates: "+marker+"\n")
+	_, err := resources.Converge(t.Context(), r, true, false)
+	if want := "failed to reach desired state: exit code 1 not in allowed returns [0]"; err == nil || err.Error() != want {
+		t.Fatalf("got %v, want %s", err, want)
+	}
+	if out, err := resources.Converge(t.Context(), r, false, false); err != nil || out.Applied {
+		t.Errorf("without a refresh the marker decides: %+v %v", out, err)
+	}
+}
+
 // TestGuards runs onlyif and unless under both providers: posix runs the
 // guard as a program, shell through /bin/sh.
 func TestGuards(t *testing.T) {
