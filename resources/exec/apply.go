@@ -2,7 +2,6 @@ package exec
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/reactive-ccm/ccm/resources"
 )
@@ -27,7 +26,7 @@ func (e *exec) Apply(ctx context.Context, req resources.Request) (resources.Chan
 	}
 	code, err := e.run(ctx, e.command, e.logOutput)
 	if err != nil {
-		return resources.Change{}, fmt.Errorf("%s: %w", e.id, err)
+		return resources.Change{}, err
 	}
 	e.mu.Lock()
 	e.exit = &code

@@ -15,15 +15,9 @@ import (
 // is reported even when the creates marker exists; then an existing creates
 // marker; the guards (run even in noop: they only look); refreshonly; and
 // for an exec with none of those, whether it already ran in this graph.
+//
+// Errors do not repeat the resource's id: the engine reports it.
 func (e *exec) Check(ctx context.Context) (resources.Status, error) {
-	st, err := e.check(ctx)
-	if err != nil {
-		return st, fmt.Errorf("%s: %w", e.id, err)
-	}
-	return st, nil
-}
-
-func (e *exec) check(ctx context.Context) (resources.Status, error) {
 	exit := e.takeExit()
 	st := resources.Status{Ensure: "present"}
 	created := false

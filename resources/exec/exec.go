@@ -71,7 +71,7 @@ func New(spec *resources.Spec) (resources.Instance, error) {
 	inst := resources.Instance{Resource: e, Provider: provider, Ensure: "present", Uses: e.uses()}
 	if unusable != nil {
 		// Known but not usable here: the manifest is fine, the run fails.
-		inst.Resource = resources.Unusable(fmt.Errorf("%s: %w", e.id, unusable))
+		inst.Resource = resources.Unusable(unusable)
 	}
 	return inst, nil
 }

@@ -198,7 +198,7 @@ func TestGuards(t *testing.T) {
 func TestGuardThatCannotRunIsAnError(t *testing.T) {
 	r := build(t, "x", "command: /bin/true\nonlyif: ccm-fixture-no-such-program\n")
 	_, err := r.Check(t.Context())
-	want := "exec#x: onlyif: ccm-fixture-no-such-program: executable not found in " + command.DefaultPath
+	want := "onlyif: ccm-fixture-no-such-program: executable not found in " + command.DefaultPath
 	if err == nil || err.Error() != want {
 		t.Errorf("got %v, want %s", err, want)
 	}

@@ -20,15 +20,9 @@ const (
 // the file atomically, or, when only owner, group or mode drifted, fixes
 // those in place without rewriting. It looks at the path again rather than
 // trusting req.Status, which may be stale by the time Apply runs.
+//
+// Errors do not repeat the resource's id: the engine reports it.
 func (f *file) Apply(ctx context.Context, req resources.Request) (resources.Change, error) {
-	ch, err := f.apply(ctx, req.Noop)
-	if err != nil {
-		return ch, fmt.Errorf("%s: %w", f.id, err)
-	}
-	return ch, nil
-}
-
-func (f *file) apply(ctx context.Context, noop bool) (resources.Change, error) {
 	o, d, err := f.inspect(ctx)
 	if err != nil || d.none() {
 		return resources.Change{}, err
@@ -37,7 +31,7 @@ func (f *file) apply(ctx context.Context, noop bool) (resources.Change, error) {
 	if err != nil {
 		return resources.Change{}, err
 	}
-	if noop {
+	if req.Noop {
 		return resources.Change{Changed: true, NoopMessage: msg}, nil
 	}
 	if err := f.act(o, d); err != nil {

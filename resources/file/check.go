@@ -164,7 +164,7 @@ func (f *file) inspect(ctx context.Context) (observed, drift, error) {
 func (f *file) Check(ctx context.Context) (resources.Status, error) {
 	o, d, err := f.inspect(ctx)
 	if err != nil {
-		return resources.Status{Ensure: o.kind}, fmt.Errorf("%s: %w", f.id, err)
+		return resources.Status{Ensure: o.kind}, err
 	}
 	return resources.Status{Ensure: o.kind, Desired: d.none(), Reason: strings.Join(d.reasons, "; ")}, nil
 }

@@ -108,7 +108,7 @@ func TestRefusals(t *testing.T) {
 				if !errors.Is(err, tt.want) {
 					t.Fatalf("got %v, want %v", err, tt.want)
 				}
-				if want := "file#" + path + ": " + path + " " + tt.msg; err.Error() != want {
+				if want := path + " " + tt.msg; err.Error() != want {
 					t.Errorf("message:\n%s\nwant:\n%s", err, want)
 				}
 				if !exists(filepath.Join(path, "child")) {
@@ -127,7 +127,7 @@ func TestMissingParentIsAnError(t *testing.T) {
 	if !errors.Is(err, file.ErrNoParent) {
 		t.Fatalf("got %v, want ErrNoParent", err)
 	}
-	want := "file#" + path + ": parent directory does not exist: " + parent + "; create it first, for example with a file resource with ensure: directory"
+	want := "parent directory does not exist: " + parent + "; create it first, for example with a file resource with ensure: directory"
 	if err.Error() != want {
 		t.Errorf("message:\n%s\nwant:\n%s", err, want)
 	}

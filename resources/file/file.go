@@ -14,7 +14,6 @@ func init() {
 // file is one managed path. Its fields are fixed at build time; the only
 // state it keeps between calls is the digest cache of its content.
 type file struct {
-	id     string
 	path   string
 	ensure string
 	owner  string
@@ -43,7 +42,7 @@ func New(spec *resources.Spec) (resources.Instance, error) {
 		return resources.Instance{}, resources.Errorf(spec.KeyPos("provider"), "provider: %v", err)
 	}
 	f := &file{
-		id: spec.ID(), path: spec.Name, ensure: p.Ensure,
+		path: spec.Name, ensure: p.Ensure,
 		owner: p.Owner, group: p.Group, mode: p.Mode, force: p.Force,
 	}
 	switch {
