@@ -38,8 +38,10 @@ func (e *exec) Check(ctx context.Context) (resources.Status, error) {
 		st.Desired, st.Reason = true, ""
 	case e.onlyif.set() || e.unless.set():
 		return e.guard(ctx, st)
+	case !e.creates.set() && e.hasRun():
+		st.Desired = true
 	case !e.creates.set():
-		st.Desired, st.Reason = e.hasRun(), "has not run yet"
+		st.Reason = "has not run yet"
 	}
 	return st, nil
 }

@@ -229,9 +229,17 @@ func TestRefreshOnly(t *testing.T) {
 func TestRunsOncePerGraph(t *testing.T) {
 	count := filepath.Join(t.TempDir(), "count")
 	r := build(t, "x", fmt.Sprintf("command: /bin/sh -c 'echo x >> %s'\n", count))
-	for range 3 {
-		if _, err := resources.Converge(t.Context(), r, false, false); err != nil {
+	for i := range 3 {
+		out, err := resources.Converge(t.Context(), r, false, false)
+		if err != nil {
 			t.Fatal(err)
+		}
+		want := ""
+		if i == 0 {
+			want = "has not run yet"
+		}
+		if out.Before.Reason != want {
+			t.Errorf("converge %d: reason %q, want %q", i+1, out.Before.Reason, want)
 		}
 	}
 	if got := readFile(t, count); got != "x\n" {
