@@ -41,6 +41,12 @@ func (r *rendering) path(rel string) string { return filepath.Join(r.root, rel) 
 // render renders the source with a Scaffold made for this call alone (a
 // Scaffold is not safe for concurrent use) and runs the post commands.
 func (s *scaffold) render(ctx context.Context) (*rendering, error) {
+	if ok, err := isDir(s.source); !ok {
+		if err == nil {
+			err = fmt.Errorf("the source %s does not exist", s.source)
+		}
+		return nil, fmt.Errorf("%w: %w", ErrRender, err)
+	}
 	tmp, err := os.MkdirTemp("", "ccm-scaffold-")
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrRender, err)

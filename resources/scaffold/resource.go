@@ -141,7 +141,8 @@ func ensureOf(st state) string {
 	return ensureAbsent
 }
 
-// isDir reports whether path is a directory (following symbolic links).
+// isDir reports whether path is a directory (following symbolic links);
+// anything else at path is an error.
 func isDir(path string) (bool, error) {
 	fi, err := os.Stat(path)
 	switch {
@@ -150,7 +151,7 @@ func isDir(path string) (bool, error) {
 	case err != nil:
 		return false, err
 	case !fi.IsDir():
-		return false, fmt.Errorf("the target %s exists and is not a directory; remove it", path)
+		return false, fmt.Errorf("%s exists and is not a directory", path)
 	}
 	return true, nil
 }

@@ -219,6 +219,17 @@ func TestUnconvergeableSources(t *testing.T) {
 	}
 }
 
+func TestMissingSourceSaysSo(t *testing.T) {
+	l := newLayout(t, nil)
+	if err := os.Remove(l.source); err != nil {
+		t.Fatal(err)
+	}
+	_, err := l.build(t, "").Check(t.Context())
+	if !errors.Is(err, ErrRender) || !strings.Contains(err.Error(), "the source "+l.source+" does not exist") {
+		t.Errorf("got %v", err)
+	}
+}
+
 func TestInstanceOrderingAndWatch(t *testing.T) {
 	l := newLayout(t, appTemplates)
 	inst, err := resourcetest.Build(t, "scaffold", l.target, "source: templates", l.dir)
