@@ -3,8 +3,7 @@ package archive
 import (
 	"errors"
 	"fmt"
-	"net/http"
-	"net/url"
+		"net/url"
 	"path/filepath"
 	"time"
 
@@ -55,7 +54,6 @@ type archive struct {
 	auth    bool
 	format  format
 	secrets redactor
-	client  *http.Client
 	// Timeouts are fields so tests can shorten them.
 	extractTimeout time.Duration
 	stallTimeout   time.Duration
@@ -110,7 +108,6 @@ func newArchive(spec *resources.Spec, p props) (*archive, error) {
 	a := &archive{
 		name: spec.Name, p: p, format: f,
 		secrets:        newRedactor(u, p.Password, p.Headers),
-		client:         &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()},
 		extractTimeout: extractTimeout,
 		stallTimeout:   stallTimeout,
 	}

@@ -15,6 +15,25 @@ import (
 	"time"
 )
 
+// client is shared by every archive, so downloads from one host reuse
+// connections. It has no overall timeout: downloads fail on a stall instead.
+var client = &http.Client{CheckRedirect: dropHeadersOffHost}
+
+// dropHeadersOffHost follows up to ten redirects like the default client,
+// but never carries the archive's headers (tokens, basic auth) to another
+// host: net/http only drops Authorization and Cookie.
+func dropHeadersOffHost(req *http.Request, via []*http.Request) error {
+	if len(via) >= 10 {
+		return errors.New("stopped after 10 redirects")
+	}
+	if req.URL.Host != via[0].URL.Host {
+		for k := range via[0].Header {
+			req.Header.Del(k)
+		}
+	}
+	return nil
+}
+
 // download fetches the archive into a temporary file beside it, owned by
 // the requested owner and group before any content is written, verifies
 // the checksum, and renames it into place. On any failure the temporary
@@ -71,7 +90,7 @@ func (a *archive) get(ctx context.Context, stall *time.Timer) (io.ReadCloser, er
 	if a.auth {
 		req.SetBasicAuth(a.user, a.pass)
 	}
-	resp, err := a.client.Do(req)
+	resp, err := client.Do(req)
 	if err != nil {
 		if cause := context.Cause(ctx); cause != nil {
 			err = cause

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -171,5 +172,37 @@ func TestDownloadFailuresSayWhatToDo(t *testing.T) {
 				t.Errorf("got %v, want it to say %q", err, tc.want)
 			}
 		})
+	}
+}
+
+func TestHeadersAreNotSentToAnotherHostOnRedirect(t *testing.T) {
+	body := fixture(t, "zip", fixtureFiles)
+	var leaked []string
+	var mu sync.Mutex
+	other := serve(t, body, func(r *http.Request) int {
+		mu.Lock()
+		defer mu.Unlock()
+		for _, h := range []string{"X-Token", "Authorization"} {
+			if r.Header.Get(h) != "" {
+				leaked = append(leaked, h)
+			}
+		}
+		return 0
+	})
+	origin := httptest.NewServer(http.RedirectHandler(other.URL+"/app.zip", http.StatusFound))
+	t.Cleanup(origin.Close)
+	name := filepath.Join(t.TempDir(), "app.zip")
+	a := buildArchive(t, name, strings.Join([]string{
+		"url: " + origin.URL + "/app.zip", "username: deploy", "password: " + secretPassword,
+		"headers: {X-Token: " + secretHeader + "}",
+	}, "\n"))
+	resourcetest.Converge(t.Context(), t, a, false, false)
+	mu.Lock()
+	defer mu.Unlock()
+	if len(leaked) > 0 {
+		t.Errorf("sent %v to the redirect's host", leaked)
+	}
+	if other.hits.Load() != 1 {
+		t.Error("the redirect was not followed")
 	}
 }
