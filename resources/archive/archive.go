@@ -3,7 +3,7 @@ package archive
 import (
 	"errors"
 	"fmt"
-		"net/url"
+	"net/url"
 	"path/filepath"
 	"time"
 

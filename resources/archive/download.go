@@ -38,7 +38,7 @@ func dropHeadersOffHost(req *http.Request, via []*http.Request) error {
 // the requested owner and group before any content is written, verifies
 // the checksum, and renames it into place. On any failure the temporary
 // file is removed and the archive's path is left as it was.
-func (a *archive) download(ctx context.Context) error {
+func (a *archive) download(ctx context.Context) (err error) {
 	uid, err := lookupUID(a.p.Owner)
 	if err != nil {
 		return err
@@ -63,7 +63,11 @@ func (a *archive) download(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	defer os.Remove(tmp.Name()) // a no-op once renamed
+	defer func() {
+		if err != nil {
+			err = errors.Join(err, removeTemp(tmp.Name()))
+		}
+	}()
 	sum, err := copyAndHash(tmp, body)
 	if err != nil {
 		if cause := context.Cause(ctx); cause != nil {
@@ -120,11 +124,18 @@ func (a *archive) tempFile(uid, gid int) (*os.File, error) {
 		return nil, err
 	}
 	if err := tmp.Chown(uid, gid); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return nil, fmt.Errorf("setting the owner of %s: %w", tmp.Name(), err)
+		err = fmt.Errorf("setting the owner of %s: %w", tmp.Name(), err)
+		return nil, errors.Join(err, tmp.Close(), removeTemp(tmp.Name()))
 	}
 	return tmp, nil
+}
+
+// removeTemp removes the temporary file of a failed download.
+func removeTemp(name string) error {
+	if err := os.Remove(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("removing the temporary file: %w", err)
+	}
+	return nil
 }
 
 // copyAndHash writes r to f, syncs and closes f, and returns the SHA-256

@@ -2,6 +2,7 @@ package scaffold
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"maps"
@@ -30,6 +31,17 @@ type rendering struct {
 
 func (r *rendering) Close() error { return os.RemoveAll(r.tmp) }
 
+// closeRendering removes r, if any, reporting a failure through err
+// unless err already holds one.
+func closeRendering(r *rendering, err *error) {
+	if r == nil {
+		return
+	}
+	if cerr := r.Close(); cerr != nil && *err == nil {
+		*err = fmt.Errorf("removing the rendering: %w", cerr)
+	}
+}
+
 // sorted lists the rendered files in order.
 func (r *rendering) sorted() []string {
 	return slices.Sorted(maps.Keys(r.files))
@@ -51,14 +63,14 @@ func (s *scaffold) render(ctx context.Context) (*rendering, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrRender, err)
 	}
-	if within(tmp, s.target) || within(tmp, s.source) {
-		os.RemoveAll(tmp)
-		return nil, fmt.Errorf("%w: the temporary directory %s is inside the scaffold's target or source; set TMPDIR elsewhere", ErrRender, os.TempDir())
-	}
 	r := &rendering{tmp: tmp, root: filepath.Join(tmp, "out")}
-	if err := s.renderInto(ctx, r); err != nil {
-		r.Close()
-		return nil, err
+	if within(tmp, s.target) || within(tmp, s.source) {
+		err = fmt.Errorf("%w: the temporary directory %s is inside the scaffold's target or source; set TMPDIR elsewhere", ErrRender, os.TempDir())
+	} else {
+		err = s.renderInto(ctx, r)
+	}
+	if err != nil {
+		return nil, errors.Join(err, r.Close())
 	}
 	return r, nil
 }

@@ -21,11 +21,9 @@ func (s *scaffold) Watch() resources.WatchSpec {
 // Check renders the templates into a private temporary directory and
 // compares them with the target. It never writes to the target; post
 // commands run, on the temporary files.
-func (s *scaffold) Check(ctx context.Context) (resources.Status, error) {
+func (s *scaffold) Check(ctx context.Context) (_ resources.Status, err error) {
 	st, r, err := s.observe(ctx)
-	if r != nil {
-		defer r.Close()
-	}
+	defer closeRendering(r, &err)
 	if err != nil {
 		return resources.Status{}, err
 	}
@@ -86,11 +84,9 @@ func sample(paths []string) string {
 
 // Apply renders into the target, or removes the rendered files for ensure:
 // absent; in noop it only counts the files it would touch.
-func (s *scaffold) Apply(ctx context.Context, req resources.Request) (resources.Change, error) {
+func (s *scaffold) Apply(ctx context.Context, req resources.Request) (_ resources.Change, err error) {
 	st, r, err := s.observe(ctx)
-	if r != nil {
-		defer r.Close()
-	}
+	defer closeRendering(r, &err)
 	if err != nil {
 		return resources.Change{}, err
 	}

@@ -29,7 +29,7 @@ func (s *scaffold) write(st state, r *rendering) error {
 
 // install copies src to dst atomically: a synced temporary file in dst's
 // directory, renamed over dst.
-func install(src, dst string, perm fs.FileMode) error {
+func install(src, dst string, perm fs.FileMode) (err error) {
 	in, err := os.Open(src)
 	if err != nil {
 		return err
@@ -39,7 +39,13 @@ func install(src, dst string, perm fs.FileMode) error {
 	if err != nil {
 		return err
 	}
-	defer os.Remove(tmp.Name()) // a no-op once renamed
+	defer func() {
+		if err != nil {
+			if rerr := os.Remove(tmp.Name()); rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
+				err = errors.Join(err, rerr)
+			}
+		}
+	}()
 	_, err = io.Copy(tmp, in)
 	if err == nil {
 		err = tmp.Chmod(perm)
