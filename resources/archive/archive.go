@@ -1,8 +1,6 @@
 package archive
 
 import (
-	"errors"
-	"fmt"
 	"net/url"
 	"path/filepath"
 	"time"
@@ -61,14 +59,14 @@ type archive struct {
 
 var _ resources.Resource = (*archive)(nil)
 
-// New builds an archive resource from its manifest properties.
+// New builds an archive resource from its manifest properties. Every
+// problem with them is reported at once.
 func New(spec *resources.Spec) (resources.Instance, error) {
 	var p props
-	if err := spec.Decode(&p); err != nil {
-		return resources.Instance{}, err
-	}
-	a, err := newArchive(spec, p)
-	if err != nil {
+	var errs resources.ErrorList
+	errs.Add(spec.Pos, spec.Decode(&p))
+	a := newArchive(spec, p, &errs)
+	if err := errs.Err(); err != nil {
 		return resources.Instance{}, err
 	}
 	inst := resources.Instance{
@@ -85,25 +83,20 @@ func New(spec *resources.Spec) (resources.Instance, error) {
 	}
 	providers := []resources.Provider{{Name: providerHTTP, Priority: 1, Usable: resources.NeedsCommands(a.format.tool)}}
 	if _, err := resources.SelectProvider(a.p.Provider, providers); err != nil {
-		if !errors.Is(err, resources.ErrNoSuitableProvider) {
-			return resources.Instance{}, resources.ErrorList{resources.Errorf(spec.KeyPos("provider"), "provider: %v", err)}
-		}
-		inst.Resource = resources.Unusable(fmt.Errorf("%s: %w", spec.ID(), err))
+		// Known but not usable here (validation checked the name): the
+		// manifest is fine, the run fails.
+		inst.Resource = resources.Unusable(err)
 	}
 	return inst, nil
 }
 
-func newArchive(spec *resources.Spec, p props) (*archive, error) {
+func newArchive(spec *resources.Spec, p props, errs *resources.ErrorList) *archive {
 	if p.Ensure == "" {
 		p.Ensure = ensurePresent
 	}
-	var errs resources.ErrorList
-	v := validator{spec: spec, errs: &errs}
+	v := validator{spec: spec, errs: errs}
 	u := v.url(p.URL, spec.Name)
 	v.props(&p)
-	if err := errs.Err(); err != nil {
-		return nil, err
-	}
 	f, _ := formatOf(spec.Name)
 	a := &archive{
 		name: spec.Name, p: p, format: f,
@@ -112,7 +105,7 @@ func newArchive(spec *resources.Spec, p props) (*archive, error) {
 		stallTimeout:   stallTimeout,
 	}
 	a.url, a.user, a.pass, a.auth = credentials(u, p.Username, p.Password)
-	return a, nil
+	return a
 }
 
 // credentials takes userinfo out of u; the username and password

@@ -80,3 +80,12 @@ func TestOrderingAndWatchPaths(t *testing.T) {
 		t.Errorf("provider %q ensure %q", inst.Provider, inst.Ensure)
 	}
 }
+
+func TestEveryProblemIsReportedAtOnce(t *testing.T) {
+	_, err := resourcetest.Build(t, "archive", "/tmp/app.zip", "url: ftp://example.com/app.tar\nchecksums: x\ncleanup: true", t.TempDir())
+	for _, want := range []string{"unknown property", "must use http or https", "the url is a tar, the name a zip", "cleanup requires extract_parent", "owner is required", "group is required"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("the errors do not say %q: %v", want, err)
+		}
+	}
+}

@@ -54,14 +54,15 @@ type scaffold struct {
 
 var _ resources.Resource = (*scaffold)(nil)
 
-// New builds a scaffold resource from its manifest properties.
+// New builds a scaffold resource from its manifest properties. Every
+// problem with them is reported at once.
 func New(spec *resources.Spec) (resources.Instance, error) {
 	var p props
-	if err := spec.Decode(&p); err != nil {
-		return resources.Instance{}, err
-	}
-	s, err := newScaffold(spec, p)
-	if err != nil {
+	var errs resources.ErrorList
+	errs.Add(spec.Pos, spec.Decode(&p))
+	s := newScaffold(spec, p)
+	s.validate(spec, &errs)
+	if err := errs.Err(); err != nil {
 		return resources.Instance{}, err
 	}
 	return resources.Instance{
@@ -76,7 +77,8 @@ func New(spec *resources.Spec) (resources.Instance, error) {
 	}, nil
 }
 
-func newScaffold(spec *resources.Spec, p props) (*scaffold, error) {
+// newScaffold applies the defaults.
+func newScaffold(spec *resources.Spec, p props) *scaffold {
 	if p.Ensure == "" {
 		p.Ensure = ensurePresent
 	}
@@ -88,14 +90,8 @@ func newScaffold(spec *resources.Spec, p props) (*scaffold, error) {
 	if p.Engine == engineJet && p.LeftDelimiter == "" && p.RightDelimiter == "" {
 		p.LeftDelimiter, p.RightDelimiter = "[[", "]]"
 	}
-	s := &scaffold{
+	return &scaffold{
 		target: spec.Name, source: spec.Path(p.Source), p: p,
 		dir: spec.Dir, tmpl: spec.Templates, postTimeout: postTimeout,
 	}
-	var errs resources.ErrorList
-	s.validate(spec, &errs)
-	if err := errs.Err(); err != nil {
-		return nil, err
-	}
-	return s, nil
 }

@@ -59,3 +59,12 @@ func TestValidation(t *testing.T) {
 		})
 	}
 }
+
+func TestEveryProblemIsReportedAtOnce(t *testing.T) {
+	_, err := resourcetest.Build(t, "scaffold", "/etc", "purg: true\npurge: true\nengine: erb", "/")
+	for _, want := range []string{"unknown property", "source is required", "engine must be", "a directory of its own"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("the errors do not say %q: %v", want, err)
+		}
+	}
+}
