@@ -7,7 +7,7 @@ import (
 	"strconv"
 )
 
-// lookupUID resolves a user name, or a numeric id that has no name, to a uid.
+// lookupUID resolves a user name or a numeric uid.
 func lookupUID(name string) (int, error) {
 	return lookupID("owner", "user", name, func(n string) (string, error) {
 		u, err := user.Lookup(n)
@@ -18,7 +18,7 @@ func lookupUID(name string) (int, error) {
 	})
 }
 
-// lookupGID resolves a group name, or a numeric id that has no name, to a gid.
+// lookupGID resolves a group name or a numeric gid.
 func lookupGID(name string) (int, error) {
 	return lookupID("group", "group", name, func(n string) (string, error) {
 		g, err := user.LookupGroup(n)
@@ -29,20 +29,22 @@ func lookupGID(name string) (int, error) {
 	})
 }
 
+// lookupID takes a number as the id itself, as the file resource does,
+// and looks anything else up by name.
 func lookupID(prop, what, name string, lookup func(string) (string, error)) (int, error) {
+	if n, err := strconv.ParseUint(name, 10, 31); err == nil {
+		return int(n), nil
+	}
 	id, err := lookup(name)
 	if err == nil {
 		return strconv.Atoi(id)
 	}
 	var uu user.UnknownUserError
 	var ug user.UnknownGroupError
-	if !errors.As(err, &uu) && !errors.As(err, &ug) {
-		return -1, fmt.Errorf("%s %q: %w", prop, name, err)
+	if errors.As(err, &uu) || errors.As(err, &ug) {
+		return -1, fmt.Errorf("%s %q: no such %s", prop, name, what)
 	}
-	if n, nerr := strconv.Atoi(name); nerr == nil && n >= 0 {
-		return n, nil
-	}
-	return -1, fmt.Errorf("%s %q: no such %s", prop, name, what)
+	return -1, fmt.Errorf("%s %q: %w", prop, name, err)
 }
 
 // ownerName names a uid for messages.
