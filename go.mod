@@ -6,3 +6,9 @@ require (
 	go.yaml.in/yaml/v3 v3.0.6
 	gonum.org/v1/gonum v0.17.0
 )
+
+require (
+	github.com/coreos/go-systemd/v22 v22.7.0 // indirect
+	github.com/godbus/dbus/v5 v5.2.4 // indirect
+	golang.org/x/sys v0.27.0 // indirect
+)
