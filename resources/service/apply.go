@@ -1,0 +1,103 @@
+package service
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	sddbus "github.com/coreos/go-systemd/v22/dbus"
+	"github.com/reactive-ccm/ccm/resources"
+)
+
+// action is what the running phase does to the unit.
+type action int
+
+const (
+	none action = iota
+	start
+	stop
+	restart
+)
+
+var noopMessages = map[action]string{start: "Would have started", stop: "Would have stopped", restart: "Would have restarted"}
+
+// decide is the CCM decision table for the running phase. A refresh
+// restarts a running service and starts a stopped one when ensure is
+// running, and is ignored when ensure is stopped.
+func decide(ensure string, isRunning, refresh bool) action {
+	switch {
+	case ensure == stopped && isRunning:
+		return stop
+	case ensure == running && !isRunning:
+		return start
+	case ensure == running && refresh:
+		return restart
+	}
+	return none
+}
+
+// Apply converges the running state, then the enabled state, reading the
+// unit's state afresh. In noop it only describes what it would do.
+func (s *Service) Apply(ctx context.Context, req resources.Request) (resources.Change, error) {
+	st, err := s.read(ctx)
+	if err != nil {
+		return resources.Change{}, err
+	}
+	act := decide(s.ensure, st.Running, req.Refresh)
+	setEnable := s.enable != nil && (!st.EnabledKnown || st.Enabled != *s.enable)
+	change := resources.Change{
+		Changed:   act != none || setEnable,
+		Refreshed: req.Refresh && s.ensure == running && act != none,
+	}
+	if req.Noop {
+		change.NoopMessage = noopMessage(act, setEnable, s.enable)
+		return change, nil
+	}
+	conn, err := s.hub.Conn(ctx)
+	if err != nil {
+		return resources.Change{}, fmt.Errorf("%s: %w", s.id, err)
+	}
+	if err := s.run(ctx, conn, act, st.NeedReload); err != nil {
+		return resources.Change{}, fmt.Errorf("%s: %w", s.id, err)
+	}
+	if setEnable {
+		if err := setEnabled(ctx, conn, s.unit, *s.enable); err != nil {
+			return resources.Change{}, fmt.Errorf("%s: %w", s.id, err)
+		}
+	}
+	return change, nil
+}
+
+// run carries out the running phase. A unit whose file changed on disk is
+// reloaded first, so the job runs the unit as it is now written.
+func (s *Service) run(ctx context.Context, conn *sddbus.Conn, act action, needReload bool) error {
+	if act == none {
+		return nil
+	}
+	if needReload {
+		if err := reload(ctx, conn); err != nil {
+			return err
+		}
+	}
+	switch act {
+	case start:
+		return runJob(ctx, "starting", s.unit, conn.StartUnitContext)
+	case stop:
+		return runJob(ctx, "stopping", s.unit, conn.StopUnitContext)
+	default:
+		return runJob(ctx, "restarting", s.unit, conn.RestartUnitContext)
+	}
+}
+
+func noopMessage(act action, setEnable bool, enable *bool) string {
+	var msgs []string
+	if act != none {
+		msgs = append(msgs, noopMessages[act])
+	}
+	if setEnable && *enable {
+		msgs = append(msgs, "Would have enabled")
+	} else if setEnable {
+		msgs = append(msgs, "Would have disabled")
+	}
+	return strings.Join(msgs, "; ")
+}
