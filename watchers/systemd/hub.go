@@ -44,6 +44,7 @@ type Hub struct {
 	conn    *sddbus.Conn        // nil while disconnected
 	lastErr error               // why conn is nil
 	state   string              // last logged state
+	started bool                // the loop was started
 }
 
 var (
@@ -77,13 +78,31 @@ func New(opts Options) *Hub {
 }
 
 func (h *Hub) run() {
-	h.start.Do(func() { go h.loop() })
+	h.start.Do(func() {
+		h.mu.Lock()
+		h.started = true
+		h.mu.Unlock()
+		go h.loop()
+	})
 }
 
-// Ready starts the hub if needed and returns once it is subscribed to
-// systemd's signals, or polling, or has failed its first connection attempt
-// (it keeps retrying), so the engine can arm watches before the first check.
+// Ready returns once the hub is subscribed to systemd's signals, or
+// polling, or has failed its first connection attempt (it keeps retrying),
+// so the engine can arm watches before the first check. It returns at once
+// when nothing was ever watched: a host without services needs no bus.
 func (h *Hub) Ready(ctx context.Context) error {
+	h.mu.Lock()
+	idle := !h.started
+	h.mu.Unlock()
+	if idle {
+		return nil
+	}
+	return h.waitReady(ctx)
+}
+
+// waitReady starts the hub if needed and waits for its first connection
+// attempt.
+func (h *Hub) waitReady(ctx context.Context) error {
 	h.run()
 	select {
 	case <-h.ready:
@@ -98,7 +117,7 @@ func (h *Hub) Ready(ctx context.Context) error {
 // returns an error wrapping ErrUnavailable while disconnected. Callers must
 // not close it.
 func (h *Hub) Conn(ctx context.Context) (*sddbus.Conn, error) {
-	if err := h.Ready(ctx); err != nil {
+	if err := h.waitReady(ctx); err != nil {
 		return nil, err
 	}
 	h.mu.Lock()

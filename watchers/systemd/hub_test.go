@@ -76,7 +76,7 @@ func setup(t *testing.T, unit string, opts systemd.Options) (*systemdtest.System
 	})
 	h := systemd.New(opts)
 	t.Cleanup(h.Close)
-	if err := h.Ready(t.Context()); err != nil {
+	if _, err := h.Conn(t.Context()); err != nil {
 		t.Fatal(err)
 	}
 	return sd, h
