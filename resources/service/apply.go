@@ -57,6 +57,11 @@ func (s *Service) Apply(ctx context.Context, req resources.Request) (resources.C
 	if err != nil {
 		return resources.Change{}, fmt.Errorf("%s: %w", s.id, err)
 	}
+	if act == start && st.Active == "deactivating" {
+		if err := waitStopped(ctx, conn, s.unit); err != nil {
+			return resources.Change{}, fmt.Errorf("%s: %w", s.id, err)
+		}
+	}
 	if err := s.run(ctx, conn, act, st.NeedReload); err != nil {
 		return resources.Change{}, fmt.Errorf("%s: %w", s.id, err)
 	}

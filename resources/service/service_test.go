@@ -238,3 +238,25 @@ func TestRefreshRunsTheEditedUnit(t *testing.T) {
 		t.Fatalf("ExecStart = %q, want the edited command", got)
 	}
 }
+
+// TestStartWaitsForAStopInProgress checks that repairing a service an
+// operator is stopping does not cancel the operator's stop job.
+func TestStartWaitsForAStopInProgress(t *testing.T) {
+	const name = "ccm-svc-stopping.service"
+	sd := unit(t, name, "[Service]\nExecStart=/bin/sleep infinity\nExecStop=/bin/sleep 0.5\n", true)
+	stopped := make(chan error, 1)
+	go func() {
+		_, err := sd.Systemctl(context.WithoutCancel(t.Context()), "stop", name)
+		stopped <- err
+	}()
+	for prop(t, sd, name, "ActiveState") != "deactivating" {
+		time.Sleep(5 * time.Millisecond)
+	}
+	resourcetest.Converge(t.Context(), t, build(t, name, ""), false, false)
+	if err := <-stopped; err != nil {
+		t.Fatalf("the operator's stop failed: %v", err)
+	}
+	if got := prop(t, sd, name, "ActiveState"); got != "active" {
+		t.Fatalf("ActiveState = %q, want active", got)
+	}
+}

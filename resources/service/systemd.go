@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"time"
 
 	sddbus "github.com/coreos/go-systemd/v22/dbus"
 )
@@ -68,4 +69,25 @@ func setEnabled(ctx context.Context, conn *sddbus.Conn, unit string, enable bool
 		return nil
 	}
 	return reload(ctx, conn)
+}
+
+// waitStopped waits for a unit that is stopping to finish: a start job
+// queued now would cancel the stop job of whoever is stopping it (an
+// operator's `systemctl stop` would fail with "Job canceled"). Stops take
+// milliseconds; ctx bounds a stop that hangs.
+func waitStopped(ctx context.Context, conn *sddbus.Conn, unit string) error {
+	for {
+		p, err := conn.GetUnitPropertyContext(ctx, unit, "ActiveState")
+		if err != nil {
+			return fmt.Errorf("waiting for %s to stop: %w", unit, err)
+		}
+		if state, _ := p.Value.Value().(string); state != "deactivating" {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("waiting for %s to stop: %w", unit, ctx.Err())
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
 }
