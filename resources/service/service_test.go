@@ -23,7 +23,7 @@ const (
 
 // unit writes a unit into the suite's systemd, optionally starts it, and
 // stops and disables it when the test ends.
-func unit(t *testing.T, name, content string, started bool) *systemdtest.Systemd {
+func unit(t testing.TB, name, content string, started bool) *systemdtest.Systemd {
 	t.Helper()
 	sd := systemdtest.Require(t)
 	if err := sd.WriteUnit(name, content); err != nil {
@@ -46,7 +46,7 @@ func unit(t *testing.T, name, content string, started bool) *systemdtest.Systemd
 }
 
 // prop reads one unit property through systemctl inside the namespace.
-func prop(t *testing.T, sd *systemdtest.Systemd, unit, name string) string {
+func prop(t testing.TB, sd *systemdtest.Systemd, unit, name string) string {
 	t.Helper()
 	out, err := sd.Systemctl(t.Context(), "show", "--property="+name, "--value", unit)
 	if err != nil {

@@ -2,7 +2,9 @@ package systemd_test
 
 import (
 	"context"
+	"errors"
 	"os"
+	"strings"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -232,4 +234,26 @@ func waitRefs(t *testing.T, conn *sddbus.Conn, unit string, want bool) {
 		}
 	}
 	t.Fatalf("%s: referenced = %v never happened", unit, want)
+}
+
+func TestHubWithoutBus(t *testing.T) {
+	h := systemd.New(systemd.Options{Dial: systemd.DialAddress("unix:path=/nonexistent/system_bus_socket")})
+	t.Cleanup(h.Close)
+	t.Run("ready at once when nothing is watched", func(t *testing.T) {
+		if err := h.Ready(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+	})
+	t.Run("ready after the first failed attempt", func(t *testing.T) {
+		defer h.Watch("nginx.service", func() {})()
+		if err := h.Ready(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+	})
+	t.Run("calls fail with the reason", func(t *testing.T) {
+		_, err := h.Conn(t.Context())
+		if !errors.Is(err, systemd.ErrUnavailable) || !strings.Contains(err.Error(), "/nonexistent/system_bus_socket") {
+			t.Fatalf("Conn() error = %v, want ErrUnavailable naming the address", err)
+		}
+	})
 }
