@@ -2,6 +2,7 @@ package service
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -84,14 +85,30 @@ func (s *Service) run(ctx context.Context, conn *sddbus.Conn, act action, needRe
 			return err
 		}
 	}
+	var err error
 	switch act {
 	case start:
-		return runJob(ctx, "starting", s.unit, conn.StartUnitContext)
+		err = runJob(ctx, "starting", s.unit, conn.StartUnitContext)
 	case stop:
-		return runJob(ctx, "stopping", s.unit, conn.StopUnitContext)
+		err = runJob(ctx, "stopping", s.unit, conn.StopUnitContext)
 	default:
-		return runJob(ctx, "restarting", s.unit, conn.RestartUnitContext)
+		err = runJob(ctx, "restarting", s.unit, conn.RestartUnitContext)
 	}
+	return explain(ctx, conn, s.unit, err)
+}
+
+// explain adds the unit's Result (exit-code, timeout, start-limit-hit...)
+// to a failed job's error: "failed" alone does not say what to fix.
+func explain(ctx context.Context, conn *sddbus.Conn, unit string, err error) error {
+	if !errors.Is(err, ErrJobFailed) {
+		return err
+	}
+	kind := unit[strings.LastIndexByte(unit, '.')+1:]
+	p, perr := conn.GetUnitTypePropertyContext(ctx, unit, strings.ToUpper(kind[:1])+kind[1:], "Result")
+	if perr != nil {
+		return err
+	}
+	return fmt.Errorf("%w (Result %v)", err, p.Value.Value())
 }
 
 func noopMessage(act action, setEnable bool, enable *bool) string {

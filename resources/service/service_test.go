@@ -126,7 +126,7 @@ func TestErrors(t *testing.T) {
 		{"unknown unit", "ccm-svc-nonexistent", "", "", service.ErrUnknownUnit,
 			"service#ccm-svc-nonexistent: unit not found: systemd has no unit ccm-svc-nonexistent.service"},
 		{"a start that fails", "ccm-svc-false", "[Service]\nType=oneshot\nExecStart=/bin/false\n", "", service.ErrJobFailed,
-			"starting ccm-svc-false.service: job failed; see journalctl -u ccm-svc-false.service"},
+			"starting ccm-svc-false.service: job failed; see journalctl -u ccm-svc-false.service (Result exit-code)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
