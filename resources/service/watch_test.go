@@ -163,21 +163,20 @@ func TestWatchRestartsOnConfigChange(t *testing.T) {
 }
 
 // TestCCMAsNotifyService runs `ccm run --watch` as a Type=notify service
-// with a watchdog inside the suite's systemd.
+// with a watchdog inside the suite's systemd, from examples/ccm.service.
 func TestCCMAsNotifyService(t *testing.T) {
 	const self, managed = "ccm-e2e-self.service", "ccm-e2e-managed.service"
 	sd := unit(t, managed, sleeper, false)
 	bin := buildCCM(t)
 	manifest := writeManifest(t, "ccm:\n  resources:\n    - service:\n        - "+managed+":\n            ensure: running\n")
-	unit(t, self, fmt.Sprintf(`[Unit]
-Description=ccm under test
-[Service]
-Type=notify
-ExecStart=%s run --watch %s
-ExecReload=/bin/kill -HUP $MAINPID
-WatchdogSec=2
-Restart=on-failure
-`, bin, manifest), false)
+	// The example unit, pointed at this build and manifest, with a short
+	// watchdog.
+	example, err := os.ReadFile("../../examples/ccm.service")
+	if err != nil {
+		t.Fatal(err)
+	}
+	unit(t, self, strings.NewReplacer("/usr/local/bin/ccm", bin, "/etc/ccm/manifest.yaml", manifest,
+		"WatchdogSec=30s", "WatchdogSec=2s").Replace(string(example)), false)
 	ctx := t.Context()
 	// Type=notify: start returns only once ccm said READY=1.
 	if _, err := sd.Systemctl(ctx, "start", self); err != nil {
