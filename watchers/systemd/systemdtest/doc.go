@@ -11,8 +11,11 @@
 //   - One harness runs at a time on a host (an exclusive lock file), because
 //     every namespace shares the host's cgroup hierarchies.
 //   - Stop kills the namespace's PID 1 by its PID, removes the empty unit
-//     cgroups it left, and checks that the host's /tmp and
-//     /etc/systemd/system are untouched.
+//     cgroups it left, and checks that the host's /tmp,
+//     /etc/systemd/system and mount options are untouched.
+//   - A test binary that dies without Stop takes the namespace with it
+//     (unshare --kill-child under a parent-death signal); the next Boot on
+//     a host without systemd removes the cgroups it left.
 //   - Without root, /lib/systemd/systemd, unshare or nsenter, Main runs no
 //     harness and the suites skip with a message saying what is missing.
 package systemdtest

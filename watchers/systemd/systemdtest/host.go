@@ -27,6 +27,9 @@ const cgroupRoot = "/sys/fs/cgroup"
 
 func snapshotHost() (hostState, error) {
 	var h hostState
+	if err := pruneStale(); err != nil {
+		return h, err
+	}
 	var err error
 	if h.units, err = listTree("/etc/systemd/system"); err != nil {
 		return h, err
@@ -98,6 +101,16 @@ func mounts() (map[string]string, error) {
 		out[f[2]+" "+f[3]+" "+f[4]] = f[5] + " " + post
 	}
 	return out, nil
+}
+
+// pruneStale removes the empty unit cgroups a harness left when its test
+// binary died before Stop. Only on hosts not run by systemd: there, no
+// one else makes cgroups with unit names.
+func pruneStale() error {
+	if _, err := os.Stat("/run/systemd/system"); err == nil {
+		return nil
+	}
+	return hostState{}.pruneCgroups()
 }
 
 // pruneCgroups removes the empty cgroups named like systemd units that the
