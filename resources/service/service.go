@@ -31,7 +31,6 @@ func systemdUsable() error {
 
 // Service is one unit kept in its desired state.
 type Service struct {
-	id     string // service#name, for errors
 	unit   string
 	ensure string
 	enable *bool
@@ -54,10 +53,11 @@ func build(spec *resources.Spec) (resources.Instance, error) {
 	}
 	inst := resources.Instance{Provider: provider, Ensure: p.Ensure}
 	if err != nil {
-		inst.Resource = resources.Unusable(fmt.Errorf("%s: %w", spec.ID(), err))
+		// Known but not usable here: the manifest is fine, the run fails.
+		inst.Resource = resources.Unusable(err)
 		return inst, nil
 	}
-	inst.Resource = &Service{id: spec.ID(), unit: unitName(spec.Name), ensure: p.Ensure, enable: p.Enable, hub: sdwatch.Default()}
+	inst.Resource = &Service{unit: unitName(spec.Name), ensure: p.Ensure, enable: p.Enable, hub: sdwatch.Default()}
 	return inst, nil
 }
 
@@ -78,13 +78,9 @@ func (s *Service) Check(ctx context.Context) (resources.Status, error) {
 func (s *Service) read(ctx context.Context) (unitState, error) {
 	conn, err := s.hub.Conn(ctx)
 	if err != nil {
-		return unitState{}, fmt.Errorf("%s: %w", s.id, err)
+		return unitState{}, err
 	}
-	st, err := readState(ctx, conn, s.unit)
-	if err != nil {
-		return unitState{}, fmt.Errorf("%s: %w", s.id, err)
-	}
-	return st, nil
+	return readState(ctx, conn, s.unit)
 }
 
 // status compares the observed state with the desired one.
@@ -99,7 +95,7 @@ func (s *Service) status(st unitState) (resources.Status, error) {
 	}
 	if s.enable != nil {
 		if !st.EnabledKnown {
-			return out, fmt.Errorf("%s: %w: cannot tell whether %s is enabled (UnitFileState %q)", s.id, ErrUnexpectedState, s.unit, st.FileState)
+			return out, fmt.Errorf("%w: cannot tell whether %s is enabled (UnitFileState %q)", ErrUnexpectedState, s.unit, st.FileState)
 		}
 		if st.Enabled != *s.enable {
 			why = append(why, fmt.Sprintf("%s is %s (UnitFileState %s), want %s", s.unit, enabledWord(st.Enabled), st.FileState, enabledWord(*s.enable)))

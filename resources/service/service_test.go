@@ -124,7 +124,7 @@ func TestErrors(t *testing.T) {
 		wantMsg                    string
 	}{
 		{"unknown unit", "ccm-svc-nonexistent", "", "", service.ErrUnknownUnit,
-			"service#ccm-svc-nonexistent: unit not found: systemd has no unit ccm-svc-nonexistent.service"},
+			"unit not found: systemd has no unit ccm-svc-nonexistent.service"},
 		{"a start that fails", "ccm-svc-false", "[Service]\nType=oneshot\nExecStart=/bin/false\n", "", service.ErrJobFailed,
 			"starting ccm-svc-false.service: job failed; see journalctl -u ccm-svc-false.service (Result exit-code)"},
 	}
