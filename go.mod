@@ -5,7 +5,9 @@ go 1.26
 require (
 	github.com/CloudyKit/jet/v6 v6.3.2
 	github.com/choria-io/scaffold v0.0.11
+	github.com/coreos/go-systemd/v22 v22.7.0
 	github.com/fsnotify/fsnotify v1.10.1
+	github.com/godbus/dbus/v5 v5.2.4
 	github.com/kballard/go-shellquote v0.0.0-20180428030007-95032a82bc51
 	github.com/segmentio/ksuid v1.0.4
 	github.com/spf13/cobra v1.10.2
