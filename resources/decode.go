@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -18,7 +19,7 @@ import (
 // other string is resolved through the spec's Templates first. Every problem
 // is collected into an ErrorList with the position of the node at fault.
 func (s *Spec) Decode(dst any) error {
-	fields := structFields(reflect.TypeOf(dst).Elem())
+	fields := fieldsOf(reflect.TypeOf(dst).Elem())
 	v := reflect.ValueOf(dst).Elem()
 	var errs ErrorList
 	seen := map[string]*yaml.Node{}
@@ -53,6 +54,19 @@ func prefixed(key string, err error) error {
 type field struct {
 	index    []int
 	deferred bool
+}
+
+// fieldCache holds structFields per type: reflection over struct tags
+// costs more than decoding a resource.
+var fieldCache sync.Map
+
+func fieldsOf(t reflect.Type) map[string]field {
+	if f, ok := fieldCache.Load(t); ok {
+		return f.(map[string]field)
+	}
+	f := structFields(t)
+	fieldCache.Store(t, f)
+	return f
 }
 
 func structFields(t reflect.Type) map[string]field {
