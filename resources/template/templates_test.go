@@ -80,11 +80,7 @@ func TestStringResolves(t *testing.T) {
 }
 
 func TestValueKeepsTheTypeOfOneExpression(t *testing.T) {
-	tests := []struct {
-		name string
-		in   string
-		want any
-	}{
+	tests := []valueCase{
 		{"int", "{{ Data.port }}", 8080},
 		{"int with whitespace", "  ${ Data.port }  ", 8080},
 		{"computed int", "${ Data.port + 100 }", 8180},
@@ -98,26 +94,11 @@ func TestValueKeepsTheTypeOfOneExpression(t *testing.T) {
 		{"plain", "plain", "plain"},
 		{"escape only", "$${X}", "${X}"},
 	}
-	tm := New(testEnv(""))
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, err := tm.Value(tt.in)
-			if err != nil {
-				t.Fatalf("Value(%q): %v", tt.in, err)
-			}
-			if !reflect.DeepEqual(got, tt.want) {
-				t.Fatalf("Value(%q) = %#v, want %#v", tt.in, got, tt.want)
-			}
-		})
-	}
+	checkValues(t, New(testEnv("")), tests)
 }
 
 func TestLookup(t *testing.T) {
-	tests := []struct {
-		name string
-		in   string
-		want any
-	}{
+	tests := []valueCase{
 		{"nested key", "${ lookup('data.nested.level2.level3') }", "deep value"},
 		{"fact", "${ lookup('facts.host.info.platformFamily') }", "debian"},
 		{"number keeps its type", "${ lookup('data.port') }", 8080},
@@ -132,18 +113,7 @@ func TestLookup(t *testing.T) {
 		{"found value wins over default", "${ lookup('data.port', 1) }", 8080},
 		{"present nil is found", "${ lookup('data.nothing', 'x') }", nil},
 	}
-	tm := New(testEnv(""))
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, err := tm.Value(tt.in)
-			if err != nil {
-				t.Fatalf("Value(%q): %v", tt.in, err)
-			}
-			if !reflect.DeepEqual(got, tt.want) {
-				t.Fatalf("Value(%q) = %#v, want %#v", tt.in, got, tt.want)
-			}
-		})
-	}
+	checkValues(t, New(testEnv("")), tests)
 }
 
 func TestErrors(t *testing.T) {
@@ -210,11 +180,7 @@ func TestFilesAndNestedTemplates(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	tests := []struct {
-		name string
-		in   string
-		want any
-	}{
+	tests := []valueCase{
 		{"readFile relative to the manifest", "${ readFile('motd.txt') }", "hello\n"},
 		{"file is readFile", "${ file('sub/rel.txt') }", "relative"},
 		{"readFile absolute", "${ file('" + filepath.Join(dir, "motd.txt") + "') }", "hello\n"},
@@ -233,17 +199,7 @@ func TestFilesAndNestedTemplates(t *testing.T) {
 		{"templ including jet", "${ template('nested.templ') }", "<myapp v1.2.3>"},
 	}
 	tm := New(testEnv(dir))
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, err := tm.Value(tt.in)
-			if err != nil {
-				t.Fatalf("Value(%q): %v", tt.in, err)
-			}
-			if !reflect.DeepEqual(got, tt.want) {
-				t.Fatalf("Value(%q) = %#v, want %#v", tt.in, got, tt.want)
-			}
-		})
-	}
+	checkValues(t, tm, tests)
 	t.Run("a template including itself stops", func(t *testing.T) {
 		_, err := tm.Value("${ template('self.templ') }")
 		if !errors.Is(err, ErrTooDeep) {
@@ -331,5 +287,27 @@ func TestConcurrentResolution(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// valueCase is a string to resolve with Value and the value expected.
+type valueCase struct {
+	name string
+	in   string
+	want any
+}
+
+func checkValues(t *testing.T, tm *Templates, tests []valueCase) {
+	t.Helper()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := tm.Value(tt.in)
+			if err != nil {
+				t.Fatalf("Value(%q): %v", tt.in, err)
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Fatalf("Value(%q) = %#v, want %#v", tt.in, got, tt.want)
+			}
+		})
 	}
 }
