@@ -33,9 +33,10 @@ const maxDepth = 16
 type ExprError struct {
 	// Expr is the expression's text, without delimiters.
 	Expr string
-	// Dollar is true for a ${ } expression.
-	Dollar bool
-	Err    error
+	// Open is the opening delimiter, "{{" or "${"; "" for an expression
+	// written bare, as control's if and unless are.
+	Open string
+	Err  error
 }
 
 func (e *ExprError) Error() string {
@@ -46,12 +47,16 @@ func (e *ExprError) Error() string {
 		// is already quoted here.
 		msg = fe.Message
 	}
-	open, closing := "{{ ", " }}"
-	if e.Dollar {
-		open, closing = "${ ", " }"
+	var out string
+	switch e.Open {
+	case "{{":
+		out = fmt.Sprintf("template {{ %s }}: %s", e.Expr, msg)
+	case "${":
+		out = fmt.Sprintf("template ${ %s }: %s", e.Expr, msg)
+	default:
+		out = fmt.Sprintf("expression %q: %s", e.Expr, msg)
 	}
-	out := fmt.Sprintf("template %s%s%s: %s", open, e.Expr, closing, msg)
-	if e.Dollar && strings.Contains(msg, "unknown name") {
+	if e.Open == "${" && strings.Contains(msg, "unknown name") {
 		out += "; to pass a literal ${ on (a shell variable, say), write $${"
 	}
 	return out

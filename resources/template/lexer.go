@@ -7,8 +7,9 @@ import "strings"
 type segment struct {
 	text string
 	expr bool
-	// dollar is true for a ${ } expression, for error hints.
-	dollar bool
+	// open is the expression's opening delimiter, "{{" or "${", for error
+	// messages; "" for a bare expression such as control's if.
+	open string
 }
 
 // lexed is a string split into segments.
@@ -67,7 +68,7 @@ func lex(s string) lexed {
 			if !dollar {
 				inner = s[i+2 : end-1]
 			}
-			out = append(out, segment{text: strings.TrimSpace(inner), expr: true, dollar: dollar})
+			out = append(out, segment{text: strings.TrimSpace(inner), expr: true, open: s[i : i+2]})
 			i = end + 1
 		default:
 			lit.WriteByte(s[i])

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/expr-lang/expr"
+	"github.com/expr-lang/expr/vm"
 	"github.com/reactive-ccm/ccm/resources"
 )
 
@@ -171,18 +172,57 @@ func format(v any) string {
 
 // eval compiles (or fetches from the cache) and runs one expression.
 func (t *Templates) eval(sg segment) (any, error) {
-	if sg.text == "" {
-		return nil, &ExprError{Expr: sg.text, Dollar: sg.dollar, Err: ErrEmptyExpr}
-	}
-	p, err := compile(t.shape, sg.text)
+	p, err := t.compile(sg)
 	if err != nil {
-		return nil, &ExprError{Expr: sg.text, Dollar: sg.dollar, Err: err}
+		return nil, err
 	}
 	v, err := expr.Run(p, t.vars)
 	if err != nil {
-		return nil, &ExprError{Expr: sg.text, Dollar: sg.dollar, Err: err}
+		return nil, &ExprError{Expr: sg.text, Open: sg.open, Err: err}
 	}
 	return v, nil
+}
+
+// compile returns the program of one expression.
+func (t *Templates) compile(sg segment) (*vm.Program, error) {
+	if sg.text == "" {
+		return nil, &ExprError{Expr: sg.text, Open: sg.open, Err: ErrEmptyExpr}
+	}
+	p, err := compile(t.shape, sg.text)
+	if err != nil {
+		return nil, &ExprError{Expr: sg.text, Open: sg.open, Err: err}
+	}
+	return p, nil
+}
+
+// Eval evaluates src, one expression written without delimiters as
+// control's if and unless are (`lookup('facts.os') == 'linux'`). A src
+// with delimiters is resolved with Value instead.
+func (t *Templates) Eval(src string) (any, error) {
+	l := lex(src)
+	if !l.plain {
+		return t.Value(src)
+	}
+	return t.eval(segment{text: strings.TrimSpace(src), expr: true})
+}
+
+// Check compiles what Eval would run, without running it, so a syntax
+// error is found when the manifest loads rather than when the resource
+// runs.
+func (t *Templates) Check(src string) error {
+	l := lex(src)
+	if l.plain {
+		l.segs = []segment{{text: strings.TrimSpace(src), expr: true}}
+	}
+	for _, sg := range l.segs {
+		if !sg.expr {
+			continue
+		}
+		if _, err := t.compile(sg); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // nested returns templates for a template() or jet() call made from t.

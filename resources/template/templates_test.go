@@ -310,3 +310,39 @@ func checkValues(t *testing.T, tm *Templates, tests []valueCase) {
 		})
 	}
 }
+
+func TestEvalAndCheck(t *testing.T) {
+	tm := New(testEnv(""))
+	tests := []struct {
+		name string
+		in   string
+		want any
+	}{
+		{"bare expression", `lookup("facts.os") == "linux"`, true},
+		{"bare expression with spaces", `  Facts.hostname != "test-server" `, false},
+		{"delimited expression", "${ Data.enabled }", true},
+		{"number", "Data.port", 8080},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if err := tm.Check(tt.in); err != nil {
+				t.Fatalf("Check(%q): %v", tt.in, err)
+			}
+			got, err := tm.Eval(tt.in)
+			if err != nil || !reflect.DeepEqual(got, tt.want) {
+				t.Fatalf("Eval(%q) = %#v, %v; want %#v", tt.in, got, err, tt.want)
+			}
+		})
+	}
+	for _, bad := range []string{"Facts.os ==", "", "${ 1 + }", "nosuch == 1"} {
+		if err := tm.Check(bad); err == nil {
+			t.Errorf("Check(%q) accepted a broken expression", bad)
+		}
+	}
+	if err := tm.Check(`lookup("facts.nosuch") == "x"`); err != nil {
+		t.Errorf("Check ran the expression: %v", err)
+	}
+	if _, err := tm.Eval(`lookup("facts.nosuch") == "x"`); !errors.Is(err, ErrMissingKey) || !strings.HasPrefix(err.Error(), "expression ") {
+		t.Errorf("Eval of a missing key: %v, want ErrMissingKey in an expression error", err)
+	}
+}
