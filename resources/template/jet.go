@@ -19,7 +19,7 @@ var (
 	jetTemplates bounded[jetKey, *jet.Template]
 )
 
-// Jet renders body, a Jet template named name (for errors) with the given
+// Jet renders body, a Jet template named name (in errors) with the given
 // delimiters. It sees the variables facts, data and environ (and their
 // capitalised spellings), the same map as its context (`.Data.x`), and the
 // functions lookup, readFile, file and template. Unlike upstream CCM, the
@@ -35,11 +35,12 @@ func (t *Templates) Jet(name, body, left, right string) (string, error) {
 		return set.Parse(name, body)
 	})
 	if err != nil {
-		return "", fmt.Errorf("jet template %s: %w", name, err)
+		return "", fmt.Errorf("jet: %w", err)
 	}
 	var out strings.Builder
 	if err := tpl.Execute(&out, t.jetVars(), t.Vars()); err != nil {
-		return "", fmt.Errorf("jet template %s: %w", name, err)
+		// Errors raised by functions carry no template name.
+		return "", fmt.Errorf("jet %s: %w", name, err)
 	}
 	return out.String(), nil
 }

@@ -133,7 +133,7 @@ func TestErrors(t *testing.T) {
 		{"jet arity", "{{ jet('a', 'b') }}", ErrArgs, "1 or 3 arguments"},
 		{"jet body type", "{{ jet(123) }}", ErrArgs, "body must be a string"},
 		{"jet delimiter type", "{{ jet('b', 1, '>>') }}", ErrArgs, "left delimiter"},
-		{"jet syntax", "{{ jet('[[ if ]]') }}", nil, "jet template inline"},
+		{"jet syntax", "{{ jet('[[ if ]]') }}", nil, "jet: template: /inline:1"},
 		{"template arity", "{{ template() }}", ErrArgs, "takes 1 argument"},
 		{"template type", "{{ template(1) }}", ErrArgs, "must be a string"},
 		{"missing file", "{{ readFile('nonexistent.txt') }}", os.ErrNotExist, "nonexistent.txt"},
