@@ -177,8 +177,9 @@ func TestOverlaysMergeInOrder(t *testing.T) {
 	if want := []string{"facts.json", "facts.yaml", "10-a.json", "20-b.yaml", "facts.yml", "cli.yaml"}; !reflect.DeepEqual(names, want) {
 		t.Errorf("Paths = %q, want %q", names, want)
 	}
-	if n := len(o.WatchPaths()); n != 2*4+1 {
-		t.Errorf("WatchPaths lists %d paths, want 9: %q", n, o.WatchPaths())
+	files, dirs := o.WatchPaths()
+	if len(files) != 2*3+1 || len(dirs) != 2 || dirs[1] != filepath.Join(user, "facts.d") {
+		t.Errorf("WatchPaths = %q, %q; want 7 files and 2 facts.d directories", files, dirs)
 	}
 }
 

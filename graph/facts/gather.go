@@ -82,17 +82,16 @@ func (o Options) Paths() ([]string, error) {
 }
 
 // WatchPaths lists what watch mode must watch to see overlays change:
-// every possible overlay file and facts.d directory, existing or not, and
-// the --facts files.
-func (o Options) WatchPaths() []string {
-	var out []string
+// every possible overlay file, existing or not, with the --facts files,
+// and the facts.d directories, whose files come and go.
+func (o Options) WatchPaths() (files, dirs []string) {
 	for _, d := range o.dirs() {
 		for _, ext := range overlayExts {
-			out = append(out, filepath.Join(d, "facts"+ext))
+			files = append(files, filepath.Join(d, "facts"+ext))
 		}
-		out = append(out, filepath.Join(d, "facts.d"))
+		dirs = append(dirs, filepath.Join(d, "facts.d"))
 	}
-	return append(out, o.Files...)
+	return append(files, o.Files...), dirs
 }
 
 // aliases maps each top-level alias to the path of the fact it copies.
