@@ -32,9 +32,7 @@ func (e *Engine) worker(ctx context.Context) {
 
 		e.mu.Lock()
 		e.running--
-		if e.finish(n, ev, out, err, refresh) {
-			e.outbox = append([]*Event{ev}, e.outbox...)
-		}
+		e.finish(n, ev, out, err, refresh)
 		e.checkIdle()
 		e.mu.Unlock()
 		e.flush()
@@ -71,10 +69,11 @@ func (e *Engine) converge(ctx context.Context, n *node, trig Trigger, refresh bo
 	return ev, out, err
 }
 
-// finish records the result of a run of n and schedules what it unblocks.
-// It reports whether the event should be emitted (a failure repeating the
-// same way in watch mode is reported once). Callers hold e.mu.
-func (e *Engine) finish(n *node, ev *Event, out resources.Outcome, err error, refresh bool) bool {
+// finish records the result of a run of n, queues its event (a failure
+// repeating the same way in watch mode is reported once) and schedules
+// what it unblocks; events it causes, such as blocked children, queue
+// after it. Callers hold e.mu.
+func (e *Engine) finish(n *node, ev *Event, out resources.Outcome, err error, refresh bool) {
 	n.running = false
 	now := time.Now()
 	if n.removed {
@@ -82,13 +81,16 @@ func (e *Engine) finish(n *node, ev *Event, out resources.Outcome, err error, re
 			s.predecessor = nil
 			e.schedule(s, now)
 		}
-		return false
+		return
 	}
 	emit := true
 	if err != nil {
 		emit = e.failed(n, err, refresh, now)
 	} else {
 		e.succeeded(n, ev, out, now)
+	}
+	if emit {
+		e.outbox = append(e.outbox, ev)
 	}
 	if n.dirty {
 		e.schedule(n, now)
@@ -98,7 +100,6 @@ func (e *Engine) finish(n *node, ev *Event, out resources.Outcome, err error, re
 			e.schedule(c, now)
 		}
 	}
-	return emit
 }
 
 func (e *Engine) failed(n *node, err error, refresh bool, now time.Time) bool {
