@@ -48,11 +48,16 @@ func writeManifest(t *testing.T, files ...string) string {
 	t.Helper()
 	dir := t.TempDir()
 	for i := 0; i+1 < len(files); i += 2 {
-		if err := os.WriteFile(filepath.Join(dir, files[i]), []byte(files[i+1]), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeFile(t, filepath.Join(dir, files[i]), files[i+1])
 	}
 	return filepath.Join(dir, files[0])
+}
+
+func writeFile(tb testing.TB, path, body string) {
+	tb.Helper()
+	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+		tb.Fatal(err)
+	}
 }
 
 // probes loads the manifest and returns its probes by name.
