@@ -124,7 +124,7 @@ ccm:
 	var got struct {
 		Data map[string]any `yaml:"data"`
 		CCM  struct {
-			PreMessage string                         `yaml:"pre_message"`
+			PreMessage string                        `yaml:"pre_message"`
 			Resources  []map[string][]map[string]any `yaml:"resources"`
 		} `yaml:"ccm"`
 	}
