@@ -27,15 +27,15 @@ func (d Data) Options() Options {
 // Templates resolves m's data, hierarchy and overrides against the facts,
 // merges the extra layers over them and returns m's templates.
 func (d Data) Templates(m *Manifest) (resources.Templates, error) {
-	data, err := d.Resolve(m)
+	data, err := d.resolve(m)
 	if err != nil {
 		return nil, err
 	}
 	return template.New(template.Env{Facts: d.Facts, Data: data, Environ: d.Environ, Dir: m.Dir}), nil
 }
 
-// Resolve returns m's hiera data with the extra layers merged over it.
-func (d Data) Resolve(m *Manifest) (map[string]any, error) {
+// resolve returns m's hiera data with the extra layers merged over it.
+func (d Data) resolve(m *Manifest) (map[string]any, error) {
 	own := hiera.Source{File: m.File, Data: m.Data, Hierarchy: m.Hierarchy, Overrides: m.Overrides}
 	env := template.Env{Facts: d.Facts, Environ: d.Environ, Dir: m.Dir}
 	return hiera.Resolve(template.NewData(env), append([]hiera.Source{own}, d.Layers...)...)

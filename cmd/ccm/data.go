@@ -56,8 +56,9 @@ func factOptions(cmd *cobra.Command) facts.Options {
 	return facts.Options{Files: stringsFlag(cmd, "facts"), Set: stringsFlag(cmd, "fact")}
 }
 
+// hieraFiles are the --hiera files, or $CCM_HIERA_DATA's when none is given.
 func hieraFiles(cmd *cobra.Command) []string {
-	if files := stringsFlag(cmd, "hiera"); len(files) > 0 || cmd.Flags().Lookup("hiera") == nil {
+	if files := stringsFlag(cmd, "hiera"); len(files) > 0 {
 		return files
 	}
 	if f := os.Getenv(hieraEnv); f != "" {
