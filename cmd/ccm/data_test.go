@@ -61,9 +61,7 @@ func TestFactsCommand(t *testing.T) {
 	})
 	t.Run("facts file under --fact", func(t *testing.T) {
 		file := filepath.Join(t.TempDir(), "f.yaml")
-		if err := os.WriteFile(file, []byte("env: file\nsite: one\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeFile(t, file, "env: file\nsite: one\n")
 		out, err := ccm(t, "facts", "--facts", file, "--fact", "env=flag", "env")
 		if err != nil || strings.TrimSpace(out) != `"flag"` {
 			t.Fatalf("--fact over --facts = %q, %v; want \"flag\"", out, err)
@@ -112,9 +110,7 @@ ccm:
 		".env":       "GREETING=\"quoted\"\n",
 	}
 	for name, body := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeFile(t, filepath.Join(dir, name), body)
 	}
 	t.Chdir(dir)
 	out, err := ccm(t, "apply", "--render", "--fact", "role=web", "--fact", "os=linux", "--hiera", "extra.yaml", "manifest.yaml")
@@ -148,9 +144,7 @@ func TestDotEnv(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir(dir)
 	body := "# comment\nexport A=\"quoted value\"\nB='single'\nC=plain\n\nD=\"unbalanced\n"
-	if err := os.WriteFile(".env", []byte(body), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeFile(t, ".env", body)
 	env, err := environ(true)
 	if err != nil {
 		t.Fatal(err)
@@ -160,9 +154,7 @@ func TestDotEnv(t *testing.T) {
 			t.Errorf(".env %s = %q, want %q", k, env[k], want)
 		}
 	}
-	if err := os.WriteFile(".env", []byte("novalue\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeFile(t, ".env", "novalue\n")
 	if _, err := environ(true); err == nil || !strings.Contains(err.Error(), ".env:1") {
 		t.Errorf("bad .env line: %v, want a positioned error", err)
 	}

@@ -10,12 +10,7 @@ func TestDataSumsReloadOnlyOnContentChange(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "hiera.yaml")
 	tree := filepath.Join(dir, "facts.d")
-	write := func(p, body string) {
-		t.Helper()
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := func(p, body string) { writeFile(t, p, body) }
 	write(file, "data: {a: 1}\n")
 	d := &dataSums{files: []string{file, filepath.Join(dir, "absent.yaml")}, trees: []string{tree}}
 	d.sum = d.compute()
