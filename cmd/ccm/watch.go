@@ -28,10 +28,7 @@ const defaultPoll = 10 * time.Second
 // re-check.
 func watch(ctx context.Context, cmd *cobra.Command, files []string, g *graph.Graph, opts engine.Options, f runFlags) error {
 	log := opts.Logger
-	srcs, err := newSources(ctx, log, f.poll)
-	if err != nil {
-		return err
-	}
+	srcs := newSources(ctx, log, f.poll, f.every)
 	opts.Watchers = srcs.watchers()
 	opts.PollInterval = srcs.interval
 	opts.ForcePoll = f.poll > 0
@@ -56,7 +53,7 @@ func watch(ctx context.Context, cmd *cobra.Command, files []string, g *graph.Gra
 	defer srcs.watchData(cmd, g, r.force)()
 	go r.loop(ctx)
 	go handleSignals(ctx, r, e)
-	_, err = e.Run(ctx)
+	_, err := e.Run(ctx)
 	if errors.Is(err, context.Canceled) {
 		log.Info("stopped")
 		return nil
@@ -73,22 +70,22 @@ type sources struct {
 
 // newSources opens one polling hub and, unless every watch is polled, one
 // inotify instance; without inotify everything is polled.
-func newSources(ctx context.Context, log *slog.Logger, pollEvery time.Duration) (*sources, error) {
-	s := &sources{poll: poll.New(ctx), interval: defaultPoll}
+func newSources(ctx context.Context, log *slog.Logger, pollEvery, interval time.Duration) *sources {
+	s := &sources{poll: poll.New(ctx), interval: interval}
 	if pollEvery > 0 {
 		s.interval = pollEvery
 		log.Info("polling every watched resource", "interval", pollEvery)
-		return s, nil
+		return s
 	}
 	hub, err := inotify.New(ctx, log, func(_ string, notify func()) func() {
 		return s.poll.Every(s.interval, notify)
 	})
 	if err != nil {
 		log.Warn("inotify unavailable; polling every watched resource", "interval", s.interval, "error", err)
-		return s, nil
+		return s
 	}
 	s.inotify = hub
-	return s, nil
+	return s
 }
 
 func (s *sources) watchers() engine.Watchers {

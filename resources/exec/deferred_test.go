@@ -112,6 +112,7 @@ func TestInstanceUses(t *testing.T) {
 		{"program by name", "make", "", nil},
 		{"program by absolute path", "/opt/app/bin/setup --now", "", []string{"/opt/app/bin/setup"}},
 		{"cwd", "x", "command: make\ncwd: /opt/app\n", []string{"/opt/app"}},
+		{"creates", "x", "command: make\ncreates: /opt/app/.done\n", []string{"/opt/app/.done"}},
 		{"shell command", "x", "command: /opt/app/run.sh\nprovider: shell\n", nil},
 		{"templated", "x", "command: \"{{ empty }}/bin/x\"\ncwd: \"{{ empty }}/opt\"\n", nil},
 	}

@@ -119,6 +119,11 @@ func (e *exec) uses() []string {
 	if cwd, ok := e.cwd.literal(); ok {
 		out = append(out, cwd)
 	}
+	// The command writes its creates marker, so it needs the marker's
+	// directory managed first.
+	if creates, ok := e.creates.literal(); ok {
+		out = append(out, creates)
+	}
 	if cmd, ok := e.command.literal(); ok {
 		if prog, _, err := e.argv(cmd); err == nil && prog != shell && filepath.IsAbs(prog) {
 			out = append(out, prog)
