@@ -22,7 +22,7 @@ func newApplyCmd() *cobra.Command {
 			if render {
 				return renderManifest(cmd, args[0])
 			}
-			return runManifests(cmd, args, runFlags{noop: noop, noReport: noReport || !report})
+			return runManifests(cmd, args, runFlags{noop: noop, every: defaultPoll, noReport: noReport || !report})
 		},
 	}
 	fl := cmd.Flags()
