@@ -51,12 +51,28 @@ func (t *Templates) jetVars() jet.VarMap {
 	for _, n := range variableNames {
 		vars.Set(n, t.vars[n])
 	}
-	for name, fn := range full.functions(t) {
-		if name != "jet" {
-			vars.SetFunc(name, jetFunc(fn))
-		}
+	for name, fn := range t.JetFunctions() {
+		vars.SetFunc(name, fn)
 	}
 	return vars
+}
+
+// Functions are the template functions for other engines, such as
+// scaffold's Go templates: lookup, readFile, file, template and jet. Each
+// returns a value and an error, which Go templates accept as they are.
+func (t *Templates) Functions() map[string]func(args ...any) (any, error) {
+	return full.functions(t)
+}
+
+// JetFunctions are Functions for Jet templates, without jet itself.
+func (t *Templates) JetFunctions() map[string]jet.Func {
+	out := map[string]jet.Func{}
+	for name, fn := range t.Functions() {
+		if name != "jet" {
+			out[name] = jetFunc(fn)
+		}
+	}
+	return out
 }
 
 // jetFunc adapts a template function to Jet's calling convention.

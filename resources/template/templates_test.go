@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	gotemplate "text/template"
 )
 
 func testEnv(dir string) Env {
@@ -345,4 +346,27 @@ func TestEvalAndCheck(t *testing.T) {
 	if _, err := tm.Eval(`lookup("facts.nosuch") == "x"`); !errors.Is(err, ErrMissingKey) || !strings.HasPrefix(err.Error(), "expression ") {
 		t.Errorf("Eval of a missing key: %v, want ErrMissingKey in an expression error", err)
 	}
+}
+
+func TestFunctionsForOtherEngines(t *testing.T) {
+	tm := New(testEnv(""))
+	var out strings.Builder
+	gt := gotemplate.Must(gotemplate.New("x").Funcs(gotemplate.FuncMap(toFuncMap(tm.Functions()))).Parse(`{{ lookup "facts.os" }}/{{ .data.app_name }}`))
+	if err := gt.Execute(&out, tm.Vars()); err != nil || out.String() != "linux/myapp" {
+		t.Errorf("Go template with Functions = %q, %v; want linux/myapp", out.String(), err)
+	}
+	if _, ok := tm.JetFunctions()["lookup"]; !ok {
+		t.Errorf("JetFunctions lacks lookup")
+	}
+	if _, ok := tm.JetFunctions()["jet"]; ok {
+		t.Errorf("JetFunctions offers jet inside Jet")
+	}
+}
+
+func toFuncMap(fns map[string]func(...any) (any, error)) map[string]any {
+	out := map[string]any{}
+	for k, v := range fns {
+		out[k] = v
+	}
+	return out
 }
