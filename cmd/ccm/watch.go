@@ -16,6 +16,7 @@ import (
 	"github.com/reactive-ccm/ccm/graph"
 	"github.com/reactive-ccm/ccm/watchers/inotify"
 	"github.com/reactive-ccm/ccm/watchers/poll"
+	"github.com/reactive-ccm/ccm/watchers/systemd"
 	"github.com/spf13/cobra"
 )
 
@@ -37,7 +38,9 @@ func watch(ctx context.Context, cmd *cobra.Command, files []string, g *graph.Gra
 		opts.Recheck = -1
 	}
 	first := true
+	sdn := newSDNotifier(log)
 	opts.OnSettled = func(st engine.State) {
+		sdn.settled(st)
 		lvl := slog.LevelDebug
 		if first {
 			lvl, first = slog.LevelInfo, false
@@ -46,7 +49,8 @@ func watch(ctx context.Context, cmd *cobra.Command, files []string, g *graph.Gra
 			"failed", st.Failed, "blocked", st.Blocked, "contested", st.Contested, "pending", st.Pending)
 	}
 	e := engine.New(g, opts)
-	r := &reloader{cmd: cmd, files: files, engine: e, log: log, sums: manifestSums(files), pending: make(chan struct{}, 1)}
+	sdn.start(ctx, e)
+	r := &reloader{cmd: cmd, files: files, engine: e, log: log, sums: manifestSums(files), pending: make(chan struct{}, 1), sdn: sdn}
 	for _, file := range files {
 		defer srcs.watchFile(file, r.request)()
 	}
@@ -89,7 +93,7 @@ func newSources(ctx context.Context, log *slog.Logger, pollEvery, interval time.
 }
 
 func (s *sources) watchers() engine.Watchers {
-	w := engine.Watchers{Poll: s.poll.Every}
+	w := engine.Watchers{Poll: s.poll.Every, Units: systemd.Default().Watch, Ready: systemd.Default().Ready}
 	if s.inotify != nil {
 		w.Paths = s.inotify.Watch
 		w.Trees = s.inotify.WatchTree
@@ -133,7 +137,9 @@ type reloader struct {
 	engine *engine.Engine
 	log    *slog.Logger
 
-	mu      sync.Mutex
+	mu  sync.Mutex
+	sdn *sdNotifier
+
 	sums    []byte // content hash of the files last loaded
 	forced  bool
 	pending chan struct{}
@@ -176,7 +182,7 @@ func (r *reloader) loop(ctx context.Context) {
 				settled = true
 			}
 		}
-		r.reload(ctx)
+		r.sdn.reloading(func() { r.reload(ctx) })
 	}
 }
 
