@@ -102,6 +102,7 @@ func (g *Graph) build(e *entry, t resources.Templates, errs *resources.ErrorList
 		Resource: inst.Resource, Provider: inst.Provider, Ensure: inst.Ensure, Manifest: e.m,
 		Fingerprint: fingerprint(e, t),
 	}
+	e.control.attach(v, t, errs)
 	g.Vertices = append(g.Vertices, v)
 	g.owns = append(g.owns, inst.Owns)
 	g.uses = append(g.uses, inst.Uses)

@@ -47,8 +47,3 @@ func load(cmd *cobra.Command, files []string) (*graph.Graph, error) {
 	}
 	return g, nil
 }
-
-// loadOptions are the graph options the command line selects.
-func loadOptions(*cobra.Command) graph.Options {
-	return graph.Options{}
-}
