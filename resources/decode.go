@@ -175,7 +175,8 @@ func decodeRaw(n *yaml.Node, dst reflect.Value) error {
 }
 
 // resolveNode resolves template expressions in every string scalar of n,
-// returning a new node that carries n's position.
+// returning n itself when nothing changed, else a new node that carries
+// n's position.
 func (s *Spec) resolveNode(n *yaml.Node) (*yaml.Node, error) {
 	switch n.Kind {
 	case yaml.ScalarNode:
@@ -186,25 +187,62 @@ func (s *Spec) resolveNode(n *yaml.Node) (*yaml.Node, error) {
 		if err != nil {
 			return nil, err
 		}
-		var out yaml.Node
-		if err := out.Encode(v); err != nil {
+		out, err := valueNode(v)
+		if err != nil {
 			return nil, fmt.Errorf("template result: %w", err)
 		}
-		setPos(&out, n.Line, n.Column)
-		return &out, nil
+		setPos(out, n.Line, n.Column)
+		return out, nil
 	case yaml.SequenceNode, yaml.MappingNode:
-		cp := *n
-		cp.Content = make([]*yaml.Node, len(n.Content))
+		var cp *yaml.Node
 		for i, c := range n.Content {
 			r, err := s.resolveNode(resolveAlias(c))
 			if err != nil {
 				return nil, err
 			}
+			if r == c {
+				continue
+			}
+			if cp == nil {
+				dup := *n
+				dup.Content = append([]*yaml.Node(nil), n.Content...)
+				cp = &dup
+			}
 			cp.Content[i] = r
 		}
-		return &cp, nil
+		if cp == nil {
+			return n, nil
+		}
+		return cp, nil
 	}
 	return n, nil
+}
+
+// valueNode builds the node of a template result; scalars directly,
+// anything else through the YAML encoder.
+func valueNode(v any) (*yaml.Node, error) {
+	scalar := func(tag, value string) (*yaml.Node, error) {
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: tag, Value: value}, nil
+	}
+	switch x := v.(type) {
+	case nil:
+		return scalar("!!null", "")
+	case string:
+		return scalar("!!str", x)
+	case bool:
+		return scalar("!!bool", strconv.FormatBool(x))
+	case int:
+		return scalar("!!int", strconv.Itoa(x))
+	case int64:
+		return scalar("!!int", strconv.FormatInt(x, 10))
+	case float64:
+		return scalar("!!float", strconv.FormatFloat(x, 'g', -1, 64))
+	}
+	var out yaml.Node
+	if err := out.Encode(v); err != nil {
+		return nil, err
+	}
+	return &out, nil
 }
 
 func setPos(n *yaml.Node, line, col int) {
