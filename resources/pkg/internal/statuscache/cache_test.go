@@ -1,0 +1,251 @@
+package statuscache
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sync"
+	"testing"
+	"time"
+)
+
+// db is a package database in a temporary file, and a Query over it that
+// records what it was asked.
+type db struct {
+	t    *testing.T
+	path string
+
+	mu        sync.Mutex
+	installed map[string]string
+	calls     [][]string
+	fail      error
+	gate      chan struct{} // when set, queries wait for it to close
+}
+
+func newDB(t *testing.T, installed map[string]string) *db {
+	d := &db{t: t, path: filepath.Join(t.TempDir(), "status"), installed: installed}
+	d.write()
+	return d
+}
+
+// write replaces the database file, as dpkg does: a new file renamed over
+// the old one.
+func (d *db) write() {
+	d.t.Helper()
+	tmp := d.path + "-new"
+	if err := os.WriteFile(tmp, []byte(fmt.Sprint(d.installed)), 0o644); err != nil {
+		d.t.Fatal(err)
+	}
+	if err := os.Rename(tmp, d.path); err != nil {
+		d.t.Fatal(err)
+	}
+}
+
+func (d *db) set(name, version string) {
+	d.mu.Lock()
+	d.installed[name] = version
+	d.mu.Unlock()
+	d.write()
+}
+
+func (d *db) query(ctx context.Context, names []string) (map[string]string, error) {
+	d.mu.Lock()
+	d.calls = append(d.calls, names)
+	gate, fail := d.gate, d.fail
+	d.mu.Unlock()
+	if gate != nil {
+		select {
+		case <-gate:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	if fail != nil {
+		return nil, fail
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	out := map[string]string{}
+	for _, n := range names {
+		if v, ok := d.installed[n]; ok {
+			out[n] = v
+		}
+	}
+	return out, nil
+}
+
+func (d *db) queries() [][]string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return append([][]string(nil), d.calls...)
+}
+
+// settled is a clock an hour ahead, so no file looks recently written.
+func settled() time.Time { return time.Now().Add(time.Hour) }
+
+func newCache(d *db, now func() time.Time) *Cache {
+	return New(Options{Paths: []string{d.path}, Query: d.query, Now: now})
+}
+
+func mustStatus(t *testing.T, c *Cache, name string) string {
+	t.Helper()
+	v, err := c.Status(t.Context(), name)
+	if err != nil {
+		t.Fatalf("Status(%s): %v", name, err)
+	}
+	return v
+}
+
+func TestTrackedNamesAreCheckedWithOneQuery(t *testing.T) {
+	d := newDB(t, map[string]string{"a": "1.0", "c": "3.0"})
+	c := newCache(d, settled)
+	for _, n := range []string{"a", "b", "c"} {
+		c.Track(n)
+	}
+	want := map[string]string{"a": "1.0", "b": "", "c": "3.0"}
+	for _, n := range []string{"a", "b", "c"} {
+		if got := mustStatus(t, c, n); got != want[n] {
+			t.Errorf("Status(%s) = %q, want %q", n, got, want[n])
+		}
+	}
+	if got := d.queries(); !reflect.DeepEqual(got, [][]string{{"a", "b", "c"}}) {
+		t.Errorf("queries = %v, want one query of a, b, c", got)
+	}
+}
+
+func TestChangedDatabaseIsQueriedAgain(t *testing.T) {
+	d := newDB(t, map[string]string{"a": "1.0"})
+	c := newCache(d, settled)
+	mustStatus(t, c, "a")
+	mustStatus(t, c, "a")
+	d.set("a", "2.0")
+	if got := mustStatus(t, c, "a"); got != "2.0" {
+		t.Errorf("after the database changed, Status(a) = %q, want 2.0", got)
+	}
+	if n := len(d.queries()); n != 2 {
+		t.Errorf("%d queries, want 2 (one per database state)", n)
+	}
+}
+
+func TestRecentlyWrittenDatabaseIsNotTrusted(t *testing.T) {
+	d := newDB(t, map[string]string{"a": "1.0"})
+	c := newCache(d, time.Now)
+	mustStatus(t, c, "a")
+	mustStatus(t, c, "a")
+	if n := len(d.queries()); n != 2 {
+		t.Errorf("%d queries, want 2: a file written within the racy window may change without its times changing", n)
+	}
+}
+
+func TestNameAskedAfterAQueryIsQueriedAgain(t *testing.T) {
+	d := newDB(t, map[string]string{"a": "1.0", "b": "2.0"})
+	c := newCache(d, settled)
+	mustStatus(t, c, "a")
+	if got := mustStatus(t, c, "b"); got != "2.0" {
+		t.Errorf("Status(b) = %q, want 2.0", got)
+	}
+	if got := d.queries(); !reflect.DeepEqual(got, [][]string{{"a"}, {"a", "b"}}) {
+		t.Errorf("queries = %v, want [a] then [a b]", got)
+	}
+}
+
+func TestConcurrentCallersShareOneQuery(t *testing.T) {
+	d := newDB(t, map[string]string{})
+	c := newCache(d, settled)
+	var names []string
+	for i := range 50 {
+		names = append(names, fmt.Sprintf("p%02d", i))
+		c.Track(names[i])
+	}
+	var wg sync.WaitGroup
+	for _, n := range names {
+		wg.Go(func() {
+			if _, err := c.Status(t.Context(), n); err != nil {
+				t.Errorf("Status(%s): %v", n, err)
+			}
+		})
+	}
+	wg.Wait()
+	if n := len(d.queries()); n != 1 {
+		t.Errorf("%d queries for 50 concurrent callers, want 1", n)
+	}
+}
+
+func TestNamesNotAskedForTwoQueriesAreForgotten(t *testing.T) {
+	d := newDB(t, map[string]string{})
+	c := newCache(d, settled)
+	c.Track("old")
+	for i := range 3 {
+		d.set("x", fmt.Sprint(i))
+		mustStatus(t, c, "new")
+	}
+	got := d.queries()
+	want := [][]string{{"new", "old"}, {"new", "old"}, {"new"}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("queries = %v, want %v", got, want)
+	}
+}
+
+func TestQueryErrorIsReturnedAndNotRemembered(t *testing.T) {
+	d := newDB(t, map[string]string{"a": "1.0"})
+	c := newCache(d, settled)
+	boom := errors.New("dpkg-query exploded")
+	d.fail = boom
+	if _, err := c.Status(t.Context(), "a"); !errors.Is(err, boom) {
+		t.Fatalf("Status error = %v, want %v", err, boom)
+	}
+	d.mu.Lock()
+	d.fail = nil
+	d.mu.Unlock()
+	if got := mustStatus(t, c, "a"); got != "1.0" {
+		t.Errorf("after the failure, Status(a) = %q, want 1.0", got)
+	}
+}
+
+func TestWaiterGivesUpWhenItsContextEnds(t *testing.T) {
+	d := newDB(t, map[string]string{"a": "1.0"})
+	d.gate = make(chan struct{})
+	c := newCache(d, settled)
+	started := make(chan struct{})
+	go func() {
+		close(started)
+		_, _ = c.Status(t.Context(), "a")
+	}()
+	<-started
+	for len(d.queries()) == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	if _, err := c.Status(ctx, "a"); !errors.Is(err, context.Canceled) {
+		t.Errorf("Status with a cancelled context = %v, want context.Canceled", err)
+	}
+	close(d.gate)
+}
+
+func TestMissingDatabaseIsAFingerprintNotAnError(t *testing.T) {
+	d := newDB(t, map[string]string{"a": "1.0"})
+	c := New(Options{Paths: []string{d.path, filepath.Join(t.TempDir(), "updates")}, Query: d.query, Now: settled})
+	mustStatus(t, c, "a")
+	mustStatus(t, c, "a")
+	if n := len(d.queries()); n != 1 {
+		t.Errorf("%d queries, want 1", n)
+	}
+}
+
+func TestEntriesOfADirectoryArePartOfTheFingerprint(t *testing.T) {
+	d := newDB(t, map[string]string{"a": "1.0"})
+	updates := t.TempDir()
+	c := New(Options{Paths: []string{d.path, updates}, Query: d.query, Now: settled})
+	mustStatus(t, c, "a")
+	if err := os.WriteFile(filepath.Join(updates, "0001"), []byte("journal"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mustStatus(t, c, "a")
+	if n := len(d.queries()); n != 2 {
+		t.Errorf("%d queries, want 2: a new journal entry is a database change", n)
+	}
+}
