@@ -35,7 +35,7 @@ var _ manager.Manager = (*Provider)(nil)
 // New returns a Provider with nothing cached.
 func New() *Provider {
 	p := &Provider{}
-	p.cache = statuscache.New(statuscache.Options{Paths: []string{statusFile, updatesDir}, Query: p.query})
+	p.cache = statuscache.New(statuscache.Options{Paths: []string{statusFile, updatesDir}, Query: p.query, HashRecent: true})
 	return p
 }
 

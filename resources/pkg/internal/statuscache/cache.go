@@ -21,6 +21,11 @@ type Options struct {
 	Paths []string
 	// Query runs the package manager.
 	Query Query
+	// HashRecent hashes the content of the files while they are too
+	// recently written for their times to be trusted, so that answers can
+	// be reused at once after a change. For small databases: dpkg's status
+	// file, not rpm's.
+	HashRecent bool
 	// Now is the clock; time.Now when nil.
 	Now func() time.Time
 }
@@ -29,6 +34,7 @@ type Options struct {
 type Cache struct {
 	paths []string
 	query Query
+	hash  hashMode
 	now   func() time.Time
 
 	mu sync.Mutex
@@ -63,7 +69,11 @@ func New(o Options) *Cache {
 	if now == nil {
 		now = time.Now
 	}
-	return &Cache{paths: o.Paths, query: o.Query, now: now, asked: map[string]uint64{}}
+	c := &Cache{paths: o.Paths, query: o.Query, now: now, asked: map[string]uint64{}}
+	if o.HashRecent {
+		c.hash = hashIfRecent
+	}
+	return c
 }
 
 // Track says name will be asked about, so the first query includes it. A
@@ -92,7 +102,7 @@ func (c *Cache) Status(ctx context.Context, name string) (string, error) {
 	since := c.begun
 	c.mu.Unlock()
 	for {
-		fp, err := takeFingerprint(c.paths, c.now())
+		fp, err := c.fingerprint(c.hash)
 		if err != nil {
 			return "", err
 		}
@@ -100,9 +110,17 @@ func (c *Cache) Status(ctx context.Context, name string) (string, error) {
 		// Marked on every pass, so that a caller outwaiting several
 		// queries is not forgotten.
 		c.asked[name] = c.begun
-		if v, ok := c.remembered(fp, name); ok {
+		v, ok, verify := c.remembered(fp, name)
+		if ok {
 			c.mu.Unlock()
 			return v, nil
+		}
+		if verify != nil {
+			c.mu.Unlock()
+			if err := c.verify(verify, fp); err != nil {
+				return "", err
+			}
+			continue
 		}
 		if f := c.running; f != nil {
 			c.mu.Unlock()
@@ -120,13 +138,43 @@ func (c *Cache) Status(ctx context.Context, name string) (string, error) {
 }
 
 // remembered answers from the last query when the database is unchanged
-// since it began and name was part of it. Called with mu held.
-func (c *Cache) remembered(fp fingerprint, name string) (string, bool) {
-	if c.last == nil || fp.racy || fp.key != c.last.fp.key {
-		return "", false
+// since it began and name was part of it. When that query was trusted by
+// content and fp by its times alone, it returns the query to verify
+// instead. Called with mu held.
+func (c *Cache) remembered(fp fingerprint, name string) (v string, ok bool, verify *flight) {
+	l := c.last
+	if l == nil || fp.racy || fp.stamp != l.fp.stamp {
+		return "", false, nil
 	}
-	v, ok := c.last.answers[name]
-	return v, ok
+	if l.fp.hashed && !fp.hashed {
+		return "", false, l
+	}
+	if fp.hash != l.fp.hash {
+		return "", false, nil
+	}
+	v, ok = l.answers[name]
+	return v, ok, nil
+}
+
+// verify hashes the content once more for l, whose answers were trusted by
+// content while the database was newly written: unchanged, l is trusted by
+// fp's times from now on, which are old enough; changed, it is forgotten.
+func (c *Cache) verify(l *flight, fp fingerprint) error {
+	full, err := c.fingerprint(hashAlways)
+	if err != nil {
+		return err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.last != l {
+		return nil
+	}
+	if full.hashed && full.stamp == l.fp.stamp && full.hash == l.fp.hash {
+		l.fp = fp
+		return nil
+	}
+	c.last = nil
+	return nil
 }
 
 // begin starts a query of name and of every name asked about since the
@@ -151,6 +199,12 @@ func (c *Cache) begin(fp fingerprint, name string) *flight {
 	return f
 }
 
+func (c *Cache) fingerprint(mode hashMode) (fingerprint, error) {
+	return takeFingerprint(c.paths, c.now(), mode)
+}
+
+// run queries for f and remembers the answers only when the database did
+// not change while the query ran, so that they describe f.fp exactly.
 func (c *Cache) run(ctx context.Context, f *flight) {
 	found, err := c.query(ctx, f.names)
 	if err == nil {
@@ -160,10 +214,15 @@ func (c *Cache) run(ctx context.Context, f *flight) {
 		}
 	}
 	f.err = err
+	mode := c.hash
+	if f.fp.hashed {
+		mode = hashAlways
+	}
+	after, fpErr := c.fingerprint(mode)
 	c.mu.Lock()
 	c.running = nil
 	c.last = nil
-	if err == nil && !f.fp.racy {
+	if err == nil && fpErr == nil && !f.fp.racy && after == f.fp {
 		c.last = f
 	}
 	c.mu.Unlock()

@@ -23,6 +23,7 @@ type db struct {
 	calls     [][]string
 	fail      error
 	gate      chan struct{} // when set, queries wait for it to close
+	during    func()        // when set, runs inside the next query
 }
 
 func newDB(t *testing.T, installed map[string]string) *db {
@@ -44,6 +45,19 @@ func (d *db) write() {
 	}
 }
 
+// overwrite rewrites the database file in place, keeping its inode and
+// size, as a writer that does not replace the file would.
+func (d *db) overwrite(name, version string) {
+	d.t.Helper()
+	d.mu.Lock()
+	d.installed[name] = version
+	content := fmt.Sprint(d.installed)
+	d.mu.Unlock()
+	if err := os.WriteFile(d.path, []byte(content), 0o644); err != nil {
+		d.t.Fatal(err)
+	}
+}
+
 func (d *db) set(name, version string) {
 	d.mu.Lock()
 	d.installed[name] = version
@@ -54,8 +68,12 @@ func (d *db) set(name, version string) {
 func (d *db) query(ctx context.Context, names []string) (map[string]string, error) {
 	d.mu.Lock()
 	d.calls = append(d.calls, names)
-	gate, fail := d.gate, d.fail
+	gate, fail, during := d.gate, d.fail, d.during
+	d.during = nil
 	d.mu.Unlock()
+	if during != nil {
+		during()
+	}
 	if gate != nil {
 		select {
 		case <-gate:
@@ -137,6 +155,91 @@ func TestRecentlyWrittenDatabaseIsNotTrusted(t *testing.T) {
 	mustStatus(t, c, "a")
 	if n := len(d.queries()); n != 2 {
 		t.Errorf("%d queries, want 2: a file written within the racy window may change without its times changing", n)
+	}
+}
+
+func TestRecentlyWrittenDatabaseIsTrustedByContent(t *testing.T) {
+	d := newDB(t, map[string]string{"a": "1.0"})
+	c := New(Options{Paths: []string{d.path}, Query: d.query, HashRecent: true})
+	mustStatus(t, c, "a")
+	mustStatus(t, c, "a")
+	if n := len(d.queries()); n != 1 {
+		t.Errorf("%d queries, want 1: the hashed content says the database is unchanged", n)
+	}
+}
+
+// clock is the real time plus an offset the test moves.
+type clock struct {
+	mu     sync.Mutex
+	offset time.Duration
+}
+
+func (c *clock) now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return time.Now().Add(c.offset)
+}
+
+func (c *clock) advance(d time.Duration) {
+	c.mu.Lock()
+	c.offset += d
+	c.mu.Unlock()
+}
+
+func TestContentTrustIsVerifiedOnceTimesAreOldEnough(t *testing.T) {
+	tests := []struct {
+		name        string
+		change      func(d *db)
+		want        string
+		wantQueries int
+	}{
+		{"unchanged: the times are trusted from then on", func(*db) {}, "1.0", 1},
+		{"rewritten in place: queried again", func(d *db) { d.overwrite("a", "2.0") }, "2.0", 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := newDB(t, map[string]string{"a": "1.0"})
+			clk := &clock{}
+			c := New(Options{Paths: []string{d.path}, Query: d.query, HashRecent: true, Now: clk.now})
+			mustStatus(t, c, "a")
+			tt.change(d)
+			clk.advance(time.Hour)
+			for range 3 {
+				if got := mustStatus(t, c, "a"); got != tt.want {
+					t.Fatalf("Status(a) = %q, want %q", got, tt.want)
+				}
+			}
+			if n := len(d.queries()); n != tt.wantQueries {
+				t.Errorf("%d queries, want %d", n, tt.wantQueries)
+			}
+		})
+	}
+}
+
+func TestSameSizeRewriteWithinATickIsSeen(t *testing.T) {
+	for _, hash := range []bool{false, true} {
+		t.Run(fmt.Sprintf("HashRecent=%v", hash), func(t *testing.T) {
+			d := newDB(t, map[string]string{"a": "1.0"})
+			c := New(Options{Paths: []string{d.path}, Query: d.query, HashRecent: hash})
+			mustStatus(t, c, "a")
+			d.overwrite("a", "2.0")
+			if got := mustStatus(t, c, "a"); got != "2.0" {
+				t.Errorf("after an in-place rewrite, Status(a) = %q, want 2.0", got)
+			}
+		})
+	}
+}
+
+func TestChangeDuringAQueryIsNotRemembered(t *testing.T) {
+	d := newDB(t, map[string]string{"a": "1.0"})
+	c := newCache(d, settled)
+	d.during = func() { d.set("a", "2.0") }
+	mustStatus(t, c, "a")
+	if got := mustStatus(t, c, "a"); got != "2.0" {
+		t.Errorf("Status(a) = %q, want 2.0 from a second query", got)
+	}
+	if n := len(d.queries()); n != 2 {
+		t.Errorf("%d queries, want 2", n)
 	}
 }
 

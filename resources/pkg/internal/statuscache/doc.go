@@ -5,11 +5,12 @@
 //   - Batched: a query asks about every package a resource asked about
 //     recently, so checking N packages after a database change costs one
 //     query, not N.
-//   - Never stale: an answer is reused only while the fingerprint of the
-//     database files (identity, size, times) is unchanged since the query
-//     began, and never while those files are so recently written that
-//     their times cannot tell two writes apart. A caller is only ever
-//     answered by a query that began after the caller asked.
+//   - Never stale: a caller is answered by a query that began after it
+//     asked, or from memory when the database's fingerprint (identity,
+//     size and times of its files) is the one taken before that query,
+//     and was still the same after it. Files written so recently that
+//     their times cannot tell two writes apart are either hashed into the
+//     fingerprint (HashRecent, for small databases) or not trusted.
 //   - Shared: concurrent callers wait for the query in flight instead of
 //     starting their own.
 //   - Bounded: a package nobody asked about during the last two queries is
