@@ -17,7 +17,10 @@ type entry struct {
 	require   []item
 	subscribe []item
 	props     *yaml.Node
-	m         *Manifest
+	// raw is every property as written (defaults merged), common keys
+	// included, for the fingerprint.
+	raw *yaml.Node
+	m   *Manifest
 }
 
 func (e *entry) id() string { return e.typ.Name + "#" + e.name }
@@ -155,7 +158,7 @@ func (m *Manifest) singleMap(typ resources.Type, body *yaml.Node, tmpl resources
 // entry takes the keys the graph owns (alias, require, subscribe) out of
 // props and keeps the rest for the type.
 func (m *Manifest) entry(typ resources.Type, nameNode, props *yaml.Node, tmpl resources.Templates, errs *resources.ErrorList) *entry {
-	e := &entry{typ: typ, name: nameNode.Value, namePos: pos(m.File, nameNode), m: m}
+	e := &entry{typ: typ, name: nameNode.Value, namePos: pos(m.File, nameNode), raw: props, m: m}
 	if tmpl.HasExpr(e.name) {
 		name, err := tmpl.String(e.name)
 		if err != nil {

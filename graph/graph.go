@@ -1,6 +1,8 @@
 package graph
 
 import (
+	"context"
+
 	"github.com/reactive-ccm/ccm/resources"
 )
 
@@ -48,6 +50,10 @@ type Vertex struct {
 	Fingerprint string
 	// Manifest is the file the resource came from.
 	Manifest *Manifest
+	// Control, when set, decides just before each run whether the
+	// resource is managed at all (`control: {if, unless}`); a false answer
+	// reports it skipped.
+	Control func(ctx context.Context) (bool, error)
 }
 
 // ID is the vertex's reference, "type#name".

@@ -110,10 +110,7 @@ func (g *Graph) build(e *entry, t resources.Templates, errs *resources.ErrorList
 // fingerprint hashes everything that defines the resource's desired state.
 func fingerprint(e *entry, t resources.Templates) string {
 	h := sha256.New()
-	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s\x00", e.typ.Name, e.name, e.alias, e.m.Dir)
-	for _, r := range append(append([]item(nil), e.require...), e.subscribe...) {
-		fmt.Fprintf(h, "%s\x00", r.value)
-	}
+	fmt.Fprintf(h, "%s\x00%s\x00%s\x00", e.typ.Name, e.name, e.m.Dir)
 	templated := false
 	var walk func(n *yaml.Node)
 	walk = func(n *yaml.Node) {
@@ -126,7 +123,7 @@ func fingerprint(e *entry, t resources.Templates) string {
 			walk(c)
 		}
 	}
-	walk(e.props)
+	walk(e.raw)
 	if templated {
 		fmt.Fprintf(h, "%s", t.Fingerprint())
 	}

@@ -1,0 +1,70 @@
+// Command ccm converges a host to the state CCM manifests describe, once or
+// continuously (--watch). This package holds only the command line: flags,
+// signals and output; the engine and the graph do the work.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	_ "github.com/reactive-ccm/ccm/resources/all"
+)
+
+// Exit codes: 0 when every resource is in its desired state, 1 when any
+// failed or was blocked, 2 for unusable input.
+const (
+	exitOK      = 0
+	exitFailed  = 1
+	exitBadArgs = 2
+)
+
+// exitError carries an exit code out of a command.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string {
+	if e.err == nil {
+		return ""
+	}
+	return e.err.Error()
+}
+func (e *exitError) Unwrap() error { return e.err }
+
+// usage marks err as unusable input (exit 2).
+func usage(err error) error { return &exitError{code: exitBadArgs, err: err} }
+
+func main() {
+	root := newRoot()
+	err := root.Execute()
+	if err == nil {
+		return
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		if ee.err != nil {
+			fmt.Fprintln(os.Stderr, "ccm:", ee.err)
+		}
+		os.Exit(ee.code)
+	}
+	// Anything cobra reports itself (unknown flags, wrong arguments) is
+	// unusable input.
+	fmt.Fprintln(os.Stderr, "ccm:", err)
+	os.Exit(exitBadArgs)
+}
+
+func newRoot() *cobra.Command {
+	root := &cobra.Command{
+		Use:           "ccm",
+		Short:         "Converge a host to the state CCM manifests describe, once or continuously",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.PersistentFlags().String("log-level", "info", "log level on stderr: debug, info, warn or error")
+	root.AddCommand(newRunCmd(), newValidateCmd(), newGraphCmd())
+	return root
+}

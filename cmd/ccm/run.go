@@ -1,0 +1,89 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/reactive-ccm/ccm/engine"
+	"github.com/reactive-ccm/ccm/graph"
+	"github.com/spf13/cobra"
+)
+
+// runFlags are the flags of `ccm run`.
+type runFlags struct {
+	noop    bool
+	json    bool
+	watch   bool
+	poll    time.Duration
+	recheck time.Duration
+	workers int
+}
+
+func newRunCmd() *cobra.Command {
+	var f runFlags
+	cmd := &cobra.Command{
+		Use:   "run [flags] FILE...",
+		Short: "Converge the host to the manifests, once or (--watch) continuously",
+		Args:  cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, files []string) error {
+			return runManifests(cmd, files, f)
+		},
+	}
+	fl := cmd.Flags()
+	fl.BoolVar(&f.noop, "noop", false, "report what would change and change nothing")
+	fl.BoolVar(&f.json, "json", false, "print every event as a JSON line")
+	fl.BoolVar(&f.watch, "watch", false, "keep running: watch every resource and repair drift at once")
+	fl.DurationVar(&f.poll, "poll", 0, "watch by polling at this interval instead of inotify (hosts without inotify, NFS, FUSE)")
+	fl.DurationVar(&f.recheck, "recheck", 30*time.Minute, "period of the full re-check in watch mode (0 disables)")
+	fl.IntVar(&f.workers, "workers", 0, "resources checked at once (default: max(8, 2 x CPUs))")
+	return cmd
+}
+
+func runManifests(cmd *cobra.Command, files []string, f runFlags) error {
+	log, err := setupLogging(cmd)
+	if err != nil {
+		return err
+	}
+	if f.poll < 0 || f.recheck < 0 || f.workers < 0 {
+		return usage(errors.New("--poll, --recheck and --workers must not be negative"))
+	}
+	if (f.poll > 0 || cmd.Flags().Changed("recheck")) && !f.watch {
+		return usage(errors.New("--poll and --recheck need --watch"))
+	}
+	g, err := load(cmd, files)
+	if err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	out := newPrinter(cmd.OutOrStdout(), f.json, f.watch)
+	opts := engine.Options{Noop: f.noop, Watch: f.watch, Workers: f.workers, Events: out.event, Logger: log}
+	for _, m := range g.Manifests {
+		out.message(m.PreMessage)
+	}
+	if f.watch {
+		return watch(ctx, cmd, files, g, opts, f)
+	}
+	sum, err := engine.New(g, opts).Run(ctx)
+	out.summary(sum, f.noop)
+	if err != nil && !errors.Is(err, context.Canceled) {
+		return &exitError{code: exitFailed, err: err}
+	}
+	if !sum.OK() || ctx.Err() != nil {
+		return &exitError{code: exitFailed}
+	}
+	postMessages(out, g)
+	return nil
+}
+
+// postMessages prints each manifest's post_message; like upstream, only
+// after a run without errors.
+func postMessages(out *printer, g *graph.Graph) {
+	for _, m := range g.Manifests {
+		out.message(m.PostMessage)
+	}
+}

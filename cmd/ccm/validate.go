@@ -1,0 +1,54 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/reactive-ccm/ccm/graph"
+	"github.com/spf13/cobra"
+)
+
+func newValidateCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "validate FILE...",
+		Short: "Check manifests without touching the host; exit 0 when valid, 2 with every problem otherwise",
+		Args:  cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, files []string) error {
+			g, err := load(cmd, files)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "%d resources, %d edges: ok\n", len(g.Vertices), len(g.Edges))
+			return nil
+		},
+	}
+}
+
+func newGraphCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "graph FILE...",
+		Short: "Print the dependency graph in Graphviz DOT",
+		Args:  cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, files []string) error {
+			g, err := load(cmd, files)
+			if err != nil {
+				return err
+			}
+			return g.WriteDOT(cmd.OutOrStdout())
+		},
+	}
+}
+
+// load compiles the manifests; any problem is unusable input (exit 2),
+// with every problem listed.
+func load(cmd *cobra.Command, files []string) (*graph.Graph, error) {
+	g, err := graph.Load(files, loadOptions(cmd))
+	if err != nil {
+		return nil, usage(err)
+	}
+	return g, nil
+}
+
+// loadOptions are the graph options the command line selects.
+func loadOptions(*cobra.Command) graph.Options {
+	return graph.Options{}
+}

@@ -1,0 +1,219 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"errors"
+	"log/slog"
+	"os"
+	"os/signal"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/reactive-ccm/ccm/engine"
+	"github.com/reactive-ccm/ccm/graph"
+	"github.com/reactive-ccm/ccm/watchers/inotify"
+	"github.com/reactive-ccm/ccm/watchers/poll"
+	"github.com/spf13/cobra"
+)
+
+// defaultPoll is the interval of polled watches when --poll is not given:
+// exec guards, paths inotify refused, units without a system bus.
+const defaultPoll = 10 * time.Second
+
+// watch runs the engine in watch mode until ctx ends: manifests are
+// watched and reloaded on change or SIGHUP, SIGUSR1 forces a full
+// re-check.
+func watch(ctx context.Context, cmd *cobra.Command, files []string, g *graph.Graph, opts engine.Options, f runFlags) error {
+	log := opts.Logger
+	srcs, err := newSources(ctx, log, f.poll)
+	if err != nil {
+		return err
+	}
+	opts.Watchers = srcs.watchers()
+	opts.PollInterval = srcs.interval
+	opts.ForcePoll = f.poll > 0
+	opts.Recheck = f.recheck
+	if f.recheck == 0 {
+		opts.Recheck = -1
+	}
+	first := true
+	opts.OnSettled = func(st engine.State) {
+		lvl := slog.LevelDebug
+		if first {
+			lvl, first = slog.LevelInfo, false
+		}
+		log.Log(ctx, lvl, "converged", "resources", st.Resources, "ok", st.Converged,
+			"failed", st.Failed, "blocked", st.Blocked, "contested", st.Contested, "pending", st.Pending)
+	}
+	e := engine.New(g, opts)
+	r := &reloader{cmd: cmd, files: files, engine: e, log: log, sums: manifestSums(files), pending: make(chan struct{}, 1)}
+	for _, file := range files {
+		defer srcs.watchFile(file, r.request)()
+	}
+	go r.loop(ctx)
+	go handleSignals(ctx, r, e)
+	_, err = e.Run(ctx)
+	if errors.Is(err, context.Canceled) {
+		log.Info("stopped")
+		return nil
+	}
+	return err
+}
+
+// sources are the shared event sources of this process.
+type sources struct {
+	poll     *poll.Hub
+	inotify  *inotify.Hub // nil in polling mode
+	interval time.Duration
+}
+
+// newSources opens one polling hub and, unless every watch is polled, one
+// inotify instance; without inotify everything is polled.
+func newSources(ctx context.Context, log *slog.Logger, pollEvery time.Duration) (*sources, error) {
+	s := &sources{poll: poll.New(ctx), interval: defaultPoll}
+	if pollEvery > 0 {
+		s.interval = pollEvery
+		log.Info("polling every watched resource", "interval", pollEvery)
+		return s, nil
+	}
+	hub, err := inotify.New(ctx, log, func(_ string, notify func()) func() {
+		return s.poll.Every(s.interval, notify)
+	})
+	if err != nil {
+		log.Warn("inotify unavailable; polling every watched resource", "interval", s.interval, "error", err)
+		return s, nil
+	}
+	s.inotify = hub
+	return s, nil
+}
+
+func (s *sources) watchers() engine.Watchers {
+	w := engine.Watchers{Poll: s.poll.Every}
+	if s.inotify != nil {
+		w.Paths = s.inotify.Watch
+		w.Trees = s.inotify.WatchTree
+	}
+	return w
+}
+
+// watchFile watches one of ccm's own input files.
+func (s *sources) watchFile(path string, notify func()) (cancel func()) {
+	if s.inotify != nil {
+		return s.inotify.Watch(path, notify)
+	}
+	return s.poll.Every(s.interval, notify)
+}
+
+// handleSignals maps SIGHUP to a reload and SIGUSR1 to a full re-check.
+func handleSignals(ctx context.Context, r *reloader, e *engine.Engine) {
+	sig := make(chan os.Signal, 4)
+	signal.Notify(sig, syscall.SIGHUP, syscall.SIGUSR1)
+	defer signal.Stop(sig)
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case s := <-sig:
+			if s == syscall.SIGUSR1 {
+				r.log.Info("SIGUSR1: re-checking every resource")
+				e.Recheck()
+				continue
+			}
+			r.log.Info("SIGHUP: reloading manifests")
+			r.force()
+		}
+	}
+}
+
+// reloader recompiles the manifests when they change and swaps the graph.
+type reloader struct {
+	cmd    *cobra.Command
+	files  []string
+	engine *engine.Engine
+	log    *slog.Logger
+
+	mu      sync.Mutex
+	sums    []byte // content hash of the files last loaded
+	forced  bool
+	pending chan struct{}
+}
+
+// request asks for a reload if the files' content changed.
+func (r *reloader) request() {
+	select {
+	case r.pending <- struct{}{}:
+	default:
+	}
+}
+
+// force asks for a reload even if the files look unchanged (SIGHUP).
+func (r *reloader) force() {
+	r.mu.Lock()
+	r.forced = true
+	r.mu.Unlock()
+	r.request()
+}
+
+// quiet is how long the files must stay still before a reload: editors
+// write in several steps.
+const quiet = 100 * time.Millisecond
+
+func (r *reloader) loop(ctx context.Context) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-r.pending:
+		}
+		// Let a burst of writes settle into one reload.
+		for settled := false; !settled; {
+			select {
+			case <-ctx.Done():
+				return
+			case <-r.pending:
+			case <-time.After(quiet):
+				settled = true
+			}
+		}
+		r.reload(ctx)
+	}
+}
+
+func (r *reloader) reload(ctx context.Context) {
+	sums := manifestSums(r.files)
+	r.mu.Lock()
+	unchanged := bytes.Equal(sums, r.sums) && !r.forced
+	r.forced = false
+	r.mu.Unlock()
+	if unchanged {
+		return
+	}
+	g, err := graph.Load(r.files, loadOptions(r.cmd))
+	if err != nil {
+		r.log.Error("reload failed; the running manifests stay in force until this is fixed", "error", err)
+		return
+	}
+	st, err := r.engine.Swap(ctx, g)
+	if err != nil {
+		r.log.Error("reload", "error", err)
+	}
+	r.mu.Lock()
+	r.sums = sums
+	r.mu.Unlock()
+	r.log.Info("reloaded manifests", "kept", st.Kept, "added", st.Added, "removed", st.Removed)
+}
+
+// manifestSums hashes the files' contents; unreadable files hash as empty
+// so their return counts as a change.
+func manifestSums(files []string) []byte {
+	h := sha256.New()
+	for _, f := range files {
+		b, _ := os.ReadFile(f)
+		h.Write(b)
+		h.Write([]byte{0})
+	}
+	return h.Sum(nil)
+}

@@ -1,0 +1,237 @@
+package engine
+
+import (
+	"container/heap"
+	"context"
+	"sync"
+	"time"
+
+	"github.com/reactive-ccm/ccm/graph"
+)
+
+// Engine runs one graph at a time; in watch mode Swap replaces it.
+type Engine struct {
+	opts Options
+
+	mu    sync.Mutex
+	cond  *sync.Cond // signalled when ready gains work or stopping is set
+	g     *graph.Graph
+	nodes []*node
+	byID  map[string]*node
+	ready readyQueue
+	// timed holds dirty vertices waiting for a retry or contest back-off.
+	timed    map[*node]struct{}
+	running  int
+	stopping bool
+	// halted stops scheduling after a failure under fail_on_error.
+	halted bool
+	// busy is true from the moment work appears until the engine is idle
+	// again; the transition to idle fires OnSettled.
+	busy  bool
+	idle  chan struct{}      // closed and replaced each time the engine goes idle
+	wake  chan struct{}      // pokes the timer loop when back-off times change
+	pings chan chan struct{} // liveness probes answered by the timer loop
+
+	// outbox holds events queued under mu, in order, until flush.
+	outbox []*Event
+	emitMu sync.Mutex
+	sum    Summary
+}
+
+// New prepares an engine for g.
+func New(g *graph.Graph, opts Options) *Engine {
+	e := &Engine{
+		opts:  opts.withDefaults(),
+		timed: map[*node]struct{}{},
+		idle:  make(chan struct{}),
+		wake:  make(chan struct{}, 1),
+		pings: make(chan chan struct{}),
+	}
+	e.cond = sync.NewCond(&e.mu)
+	e.install(g, nil)
+	return e
+}
+
+// install builds the runtime nodes of g, reusing the nodes in keep (by
+// vertex ID) for unchanged vertices. It holds no lock: callers do.
+func (e *Engine) install(g *graph.Graph, keep map[string]*node) []*node {
+	nodes := make([]*node, len(g.Vertices))
+	var fresh []*node
+	for i, v := range g.Vertices {
+		if n, ok := keep[v.ID()]; ok {
+			n.v.Manifest = v.Manifest
+			nodes[i] = n
+			continue
+		}
+		nodes[i] = &node{v: v, heapIndex: -1}
+		fresh = append(fresh, nodes[i])
+	}
+	for pos, idx := range g.Order {
+		nodes[idx].pos = pos
+	}
+	for i, n := range nodes {
+		n.parents = pick(nodes, g.Parents(i))
+		n.children = pick(nodes, g.Children(i))
+		n.subs = pick(nodes, g.Subscribers(i))
+	}
+	e.g, e.nodes = g, nodes
+	e.byID = make(map[string]*node, len(nodes))
+	for _, n := range nodes {
+		e.byID[n.v.ID()] = n
+	}
+	return fresh
+}
+
+func pick(nodes []*node, idx []int) []*node {
+	if len(idx) == 0 {
+		return nil
+	}
+	out := make([]*node, len(idx))
+	for i, j := range idx {
+		out[i] = nodes[j]
+	}
+	return out
+}
+
+// Run converges the graph. Without Watch it returns once every vertex ran
+// (or was blocked), with the run's summary. With Watch it keeps repairing
+// until ctx is cancelled, then stops taking work, lets running applies
+// finish within ShutdownGrace and returns.
+func (e *Engine) Run(ctx context.Context) (Summary, error) {
+	start := time.Now()
+	// Applies get their own context so a shutdown lets them finish within
+	// the grace period instead of killing them mid-write.
+	work, cancelWork := context.WithCancel(context.WithoutCancel(ctx))
+	defer cancelWork()
+	if e.opts.Watch {
+		if err := e.arm(ctx, e.nodes); err != nil {
+			return Summary{}, err
+		}
+	}
+	var wg sync.WaitGroup
+	for range e.opts.Workers {
+		wg.Go(func() { e.worker(work) })
+	}
+	e.mu.Lock()
+	idle := e.idle
+	e.markAll(e.nodes, TriggerStartup)
+	e.mu.Unlock()
+
+	if e.opts.Watch {
+		e.timerLoop(ctx)
+	} else {
+		select {
+		case <-idle:
+		case <-ctx.Done():
+		}
+	}
+	e.stop(&wg, cancelWork)
+	e.mu.Lock()
+	e.reportUnrun()
+	e.mu.Unlock()
+	e.flush()
+	e.emitMu.Lock()
+	defer e.emitMu.Unlock()
+	e.sum.Duration = time.Since(start)
+	return e.sum, ctx.Err()
+}
+
+// stop ends the workers: no new work, running applies get ShutdownGrace.
+func (e *Engine) stop(wg *sync.WaitGroup, cancelWork context.CancelFunc) {
+	e.mu.Lock()
+	e.stopping = true
+	e.cond.Broadcast()
+	e.mu.Unlock()
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(e.opts.ShutdownGrace):
+		e.opts.Logger.Warn("cancelling applies still running after the shutdown grace period", "grace", e.opts.ShutdownGrace)
+		cancelWork()
+		<-done
+	}
+	if e.opts.Watch {
+		for _, n := range e.nodes {
+			if n.unwatch != nil {
+				n.unwatch()
+			}
+		}
+	}
+}
+
+// markAll marks nodes dirty and schedules those that may run. Callers
+// hold e.mu.
+func (e *Engine) markAll(nodes []*node, t Trigger) {
+	for _, n := range nodes {
+		n.markDirty(t)
+	}
+	now := time.Now()
+	for _, n := range nodes {
+		e.schedule(n, now)
+	}
+	e.checkIdle()
+}
+
+// mark records an event for n. It is what watchers call.
+func (e *Engine) mark(n *node, t Trigger) {
+	e.mu.Lock()
+	if n.removed || e.stopping {
+		e.mu.Unlock()
+		return
+	}
+	n.markDirty(t)
+	e.schedule(n, time.Now())
+	blocked := len(e.outbox) > 0
+	e.mu.Unlock()
+	if blocked {
+		e.flush()
+	}
+}
+
+// schedule queues n if it may run now, remembers it for the timer loop if
+// it waits on a back-off, or reports it blocked if a parent failed.
+// Callers hold e.mu.
+func (e *Engine) schedule(n *node, now time.Time) {
+	if n.runnable(now) && !e.halted {
+		heap.Push(&e.ready, n)
+		n.queued = true
+		e.busy = true
+		e.cond.Signal()
+		return
+	}
+	if n.dirty && (n.retry.waiting(now) || n.contest.waiting(now)) {
+		if _, ok := e.timed[n]; !ok {
+			e.timed[n] = struct{}{}
+			e.poke()
+		}
+		return
+	}
+	if n.dirty && !n.blocked && !n.running {
+		if failedBy := n.failedParents(); len(failedBy) > 0 {
+			e.reportBlocked(n, failedBy)
+		}
+	}
+}
+
+// poke wakes the timer loop to recompute its next wake-up.
+func (e *Engine) poke() {
+	select {
+	case e.wake <- struct{}{}:
+	default:
+	}
+}
+
+// checkIdle fires the idle transition when nothing runs or waits to run.
+// Callers hold e.mu.
+func (e *Engine) checkIdle() {
+	if e.running > 0 || e.ready.Len() > 0 {
+		return
+	}
+	close(e.idle)
+	e.idle = make(chan struct{})
+	if e.busy && e.opts.Watch && e.opts.OnSettled != nil {
+		e.opts.OnSettled(e.stateLocked())
+	}
+	e.busy = false
+}

@@ -1,0 +1,207 @@
+package engine_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/reactive-ccm/ccm/engine"
+	"github.com/reactive-ccm/ccm/graph"
+	"github.com/reactive-ccm/ccm/resources"
+)
+
+// world is the state the fake resources manage: a value per name.
+type world struct {
+	mu        sync.Mutex
+	values    map[string]string
+	applies   []string
+	refreshes map[string]int
+	// failing makes a resource's Check fail until cleared.
+	failing map[string]bool
+	running atomic.Int32
+	peak    atomic.Int32
+}
+
+var (
+	worldMu sync.Mutex
+	current *world
+)
+
+func newWorld(t *testing.T) *world {
+	w := &world{values: map[string]string{}, refreshes: map[string]int{}, failing: map[string]bool{}}
+	worldMu.Lock()
+	current = w
+	worldMu.Unlock()
+	t.Cleanup(func() {
+		worldMu.Lock()
+		current = nil
+		worldMu.Unlock()
+	})
+	return w
+}
+
+func (w *world) get(k string) string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.values[k]
+}
+
+func (w *world) set(k, v string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.values[k] = v
+}
+
+func (w *world) order() []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return append([]string(nil), w.applies...)
+}
+
+// fakeProps are the properties of the "fake" test type.
+type fakeProps struct {
+	Value string `yaml:"value"`
+	// Fail makes Check fail.
+	Fail bool `yaml:"fail"`
+	// Stuck makes Apply succeed without changing anything.
+	Stuck bool `yaml:"stuck"`
+	// Sleep slows Apply down, to observe parallelism.
+	Sleep string `yaml:"sleep"`
+	// Watch registers the fake with the drift notifier of the test.
+	Watch bool `yaml:"watch"`
+}
+
+type fake struct {
+	name  string
+	p     fakeProps
+	sleep time.Duration
+	w     *world
+}
+
+func init() {
+	resources.Register(resources.Type{Name: "fake", Subscribes: true, New: func(spec *resources.Spec) (resources.Instance, error) {
+		var p fakeProps
+		if err := spec.Decode(&p); err != nil {
+			return resources.Instance{}, err
+		}
+		d, err := time.ParseDuration(orZero(p.Sleep))
+		if err != nil {
+			return resources.Instance{}, resources.Errorf(spec.KeyPos("sleep"), "sleep: %v", err)
+		}
+		worldMu.Lock()
+		w := current
+		worldMu.Unlock()
+		return resources.Instance{Resource: &fake{name: spec.Name, p: p, sleep: d, w: w}, Provider: "memory", Ensure: p.Value}, nil
+	}})
+}
+
+func orZero(s string) string {
+	if s == "" {
+		return "0s"
+	}
+	return s
+}
+
+func (f *fake) Watch() resources.WatchSpec {
+	if f.p.Watch {
+		return resources.WatchSpec{Paths: []string{"/fake/" + f.name}}
+	}
+	return resources.WatchSpec{}
+}
+
+func (f *fake) Check(context.Context) (resources.Status, error) {
+	f.w.mu.Lock()
+	failing := f.p.Fail || f.w.failing[f.name]
+	got := f.w.values[f.name]
+	f.w.mu.Unlock()
+	if failing {
+		return resources.Status{}, errors.New("check failed on purpose")
+	}
+	return resources.Status{Ensure: got, Desired: got == f.p.Value, Reason: fmt.Sprintf("value is %q", got)}, nil
+}
+
+func (f *fake) Apply(_ context.Context, req resources.Request) (resources.Change, error) {
+	n := f.w.running.Add(1)
+	defer f.w.running.Add(-1)
+	for p := f.w.peak.Load(); n > p && !f.w.peak.CompareAndSwap(p, n); p = f.w.peak.Load() {
+	}
+	time.Sleep(f.sleep)
+	f.w.mu.Lock()
+	defer f.w.mu.Unlock()
+	if req.Refresh {
+		f.w.refreshes[f.name]++
+	}
+	if req.Noop {
+		return resources.Change{Changed: true, NoopMessage: "Would have set " + f.p.Value, Refreshed: req.Refresh}, nil
+	}
+	f.w.applies = append(f.w.applies, f.name)
+	if !f.p.Stuck {
+		f.w.values[f.name] = f.p.Value
+	}
+	return resources.Change{Changed: !req.Status.Desired || req.Refresh, Refreshed: req.Refresh}, nil
+}
+
+// load writes manifest to a temporary file and compiles it.
+func load(t *testing.T, manifest string) *graph.Graph {
+	t.Helper()
+	return loadIn(t, t.TempDir(), manifest)
+}
+
+// loadIn is load with the manifest in dir, so reloads see the same file.
+func loadIn(t *testing.T, dir, manifest string) *graph.Graph {
+	t.Helper()
+	file := filepath.Join(dir, "manifest.yaml")
+	if err := os.WriteFile(file, []byte(manifest), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	g, err := graph.Load([]string{file}, graph.Options{})
+	if err != nil {
+		t.Fatalf("loading manifest: %v", err)
+	}
+	return g
+}
+
+// recorder collects events.
+type recorder struct {
+	mu     sync.Mutex
+	events []*engine.Event
+}
+
+func (r *recorder) add(ev *engine.Event) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.events = append(r.events, ev)
+}
+
+func (r *recorder) byID() map[string]*engine.Event {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := map[string]*engine.Event{}
+	for _, ev := range r.events {
+		out[ev.ID()] = ev
+	}
+	return out
+}
+
+func (r *recorder) all() []*engine.Event {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]*engine.Event(nil), r.events...)
+}
+
+func runOnce(t *testing.T, g *graph.Graph, opts engine.Options) (engine.Summary, *recorder) {
+	t.Helper()
+	rec := &recorder{}
+	opts.Events = rec.add
+	sum, err := engine.New(g, opts).Run(t.Context())
+	if err != nil {
+		t.Fatalf("run: %v", err)
+	}
+	return sum, rec
+}

@@ -1,0 +1,98 @@
+package engine
+
+import (
+	"time"
+
+	"github.com/reactive-ccm/ccm/graph"
+)
+
+// phase is where a vertex stands since it last ran.
+type phase int
+
+const (
+	// pending: never run in this graph.
+	pending phase = iota
+	// converged: its last run succeeded (or it was skipped by control).
+	converged
+	// failed: its last run failed.
+	failed
+)
+
+// node is the engine's runtime state for one vertex. Every field is
+// guarded by Engine.mu.
+type node struct {
+	v *graph.Vertex
+	// pos is the vertex's place in the graph's topological order; ready
+	// vertices run in that order.
+	pos      int
+	parents  []*node
+	children []*node
+	subs     []*node
+
+	// dirty means the real state may differ from the last check; trigger
+	// says why it first became dirty.
+	dirty   bool
+	trigger Trigger
+	queued  bool
+	running bool
+	phase   phase
+	// refresh is a pending refresh from a subscribed vertex that changed.
+	refresh bool
+	// blocked is set once the vertex was reported blocked, until it runs.
+	blocked bool
+	// removed is set when a reload dropped the vertex while it ran.
+	removed bool
+	// successor is the vertex replacing this one after a reload; it waits
+	// until this one stops running.
+	successor *node
+	// predecessor is the vertex this one replaces, while it still runs.
+	predecessor *node
+
+	retry   retryState
+	contest contestState
+	// lastError is the error last reported, so a failure repeating the
+	// same way in watch mode is reported once.
+	lastError string
+	// unwatch drops the vertex's watch registrations.
+	unwatch func()
+	// heapIndex is the node's index in the ready heap.
+	heapIndex int
+}
+
+// markDirty records that the vertex must be checked. The first trigger
+// since the last run is kept: it is the cause.
+func (n *node) markDirty(t Trigger) {
+	if !n.dirty {
+		n.dirty = true
+		n.trigger = t
+	}
+}
+
+// parentsConverged reports whether every parent is clean and converged, so
+// the vertex may run; blockedBy lists failed (or blocked) ancestors' ids.
+func (n *node) parentsConverged() bool {
+	for _, p := range n.parents {
+		if p.dirty || p.running || p.phase != converged {
+			return false
+		}
+	}
+	return true
+}
+
+// failedParents lists the parents that failed or are themselves blocked.
+func (n *node) failedParents() []string {
+	var out []string
+	for _, p := range n.parents {
+		if p.phase == failed || p.blocked {
+			out = append(out, p.v.ID())
+		}
+	}
+	return out
+}
+
+// runnable reports whether the vertex may be handed to a worker at now.
+func (n *node) runnable(now time.Time) bool {
+	return n.dirty && !n.running && !n.queued && !n.removed &&
+		(n.predecessor == nil || !n.predecessor.running) &&
+		!n.retry.waiting(now) && !n.contest.waiting(now) && n.parentsConverged()
+}

@@ -1,0 +1,88 @@
+package engine
+
+import (
+	"context"
+	"log/slog"
+	"runtime"
+	"time"
+)
+
+// Options configure an Engine. The zero value runs once, in parallel, with
+// no output.
+type Options struct {
+	// Noop reports what would change and changes nothing.
+	Noop bool
+	// Watch keeps the engine running after the first convergence,
+	// repairing drift until the context is cancelled.
+	Watch bool
+	// Workers bounds how many vertices run at once; default 8, at least
+	// twice the CPUs.
+	Workers int
+	// Events receives every event, one call at a time.
+	Events func(*Event)
+	// Logger receives operational messages; default slog.Default().
+	Logger *slog.Logger
+	// Watchers are the shared event sources used in watch mode.
+	Watchers Watchers
+	// PollInterval replaces resources.PollDefault; default 10s.
+	PollInterval time.Duration
+	// ForcePoll makes every watch a poll at PollInterval (--poll).
+	ForcePoll bool
+	// Recheck is the period of the full re-check in watch mode, with
+	// jitter; default 30 minutes, negative disables it.
+	Recheck time.Duration
+	// ShutdownGrace bounds how long running applies may finish after the
+	// context is cancelled; default 4s.
+	ShutdownGrace time.Duration
+	Retry         RetryPolicy
+	Contest       ContestPolicy
+	// OnSettled is called in watch mode each time the engine becomes idle
+	// after having work: after the first convergence, after repairs, after
+	// reloads. It must not block.
+	OnSettled func(State)
+}
+
+// Watchers are the event sources a watching engine routes resources'
+// WatchSpecs to. Each returns a cancel function that drops the
+// registration. Nil sources fall back to polling.
+type Watchers struct {
+	// Paths watches a file or directory path for any change.
+	Paths func(path string, notify func()) (cancel func())
+	// Trees watches every directory of a tree, recursively.
+	Trees func(root string, notify func()) (cancel func())
+	// Units watches a systemd unit.
+	Units func(unit string, notify func()) (cancel func())
+	// Poll calls notify every interval, with jitter.
+	Poll func(interval time.Duration, notify func()) (cancel func())
+	// Ready returns once every source is armed, so no change between a
+	// first check and its watch goes unseen.
+	Ready func(ctx context.Context) error
+}
+
+func (o Options) withDefaults() Options {
+	if o.Workers <= 0 {
+		o.Workers = max(8, 2*runtime.GOMAXPROCS(0))
+	}
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	if o.Events == nil {
+		o.Events = func(*Event) {}
+	}
+	if o.PollInterval <= 0 {
+		o.PollInterval = 10 * time.Second
+	}
+	if o.Recheck == 0 {
+		o.Recheck = 30 * time.Minute
+	}
+	if o.ShutdownGrace <= 0 {
+		o.ShutdownGrace = 4 * time.Second
+	}
+	if o.Retry.Base <= 0 {
+		o.Retry = RetryPolicy{Base: time.Second, Max: 5 * time.Minute}
+	}
+	if o.Contest.Window <= 0 {
+		o.Contest = ContestPolicy{Window: time.Minute, Limit: 5, Backoff: 30 * time.Second, MaxBackoff: 10 * time.Minute}
+	}
+	return o
+}

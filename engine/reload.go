@@ -1,0 +1,81 @@
+package engine
+
+import (
+	"container/heap"
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/reactive-ccm/ccm/graph"
+)
+
+// SwapStats says what a graph swap did.
+type SwapStats struct {
+	Kept, Added, Removed int
+}
+
+// Swap replaces the running graph with g in watch mode. Vertices with the
+// same ID and fingerprint keep running with their state (cached results,
+// pending refreshes, back-offs, watches); removed ones stop; new or
+// changed ones are watched and start dirty. A changed vertex still running
+// its old version waits for it to finish. Swap never stops unrelated work.
+func (e *Engine) Swap(ctx context.Context, g *graph.Graph) (SwapStats, error) {
+	e.mu.Lock()
+	old := e.byID
+	keep := make(map[string]*node, len(g.Vertices))
+	for _, v := range g.Vertices {
+		if n, ok := old[v.ID()]; ok && n.v.Fingerprint == v.Fingerprint {
+			keep[v.ID()] = n
+		}
+	}
+	var gone []*node
+	for id, n := range old {
+		if keep[id] == nil {
+			gone = append(gone, n)
+			e.drop(n)
+		}
+	}
+	fresh := e.install(g, keep)
+	for _, f := range fresh {
+		if o, ok := old[f.v.ID()]; ok && o.running {
+			f.predecessor, o.successor = o, f
+		}
+	}
+	e.mu.Unlock()
+
+	for _, n := range gone {
+		if n.unwatch != nil {
+			n.unwatch()
+		}
+	}
+	// Fresh vertices are armed before their first check, like at startup.
+	err := e.arm(ctx, fresh)
+	e.mu.Lock()
+	e.markAll(fresh, TriggerReload)
+	// Kept vertices may have been waiting on a parent that is gone.
+	now := time.Now()
+	for _, n := range e.nodes {
+		if n.dirty && !n.queued {
+			e.schedule(n, now)
+		}
+	}
+	e.busy = true
+	e.checkIdle()
+	e.mu.Unlock()
+	e.flush()
+	st := SwapStats{Kept: len(keep), Added: len(fresh), Removed: len(gone)}
+	if err != nil {
+		return st, fmt.Errorf("reload: %w", err)
+	}
+	return st, nil
+}
+
+// drop retires a vertex the new graph no longer has. Callers hold e.mu.
+func (e *Engine) drop(n *node) {
+	n.removed = true
+	if n.queued {
+		heap.Remove(&e.ready, n.heapIndex)
+		n.queued = false
+	}
+	delete(e.timed, n)
+}

@@ -1,0 +1,207 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/reactive-ccm/ccm/resources"
+)
+
+// arm registers every node's watches with the shared sources and waits
+// until they are armed, so nothing between a first check and its watch
+// goes unseen.
+func (e *Engine) arm(ctx context.Context, nodes []*node) error {
+	for _, n := range nodes {
+		if err := e.watch(ctx, n); err != nil {
+			return err
+		}
+	}
+	if e.opts.Watchers.Ready == nil {
+		return nil
+	}
+	if err := e.opts.Watchers.Ready(ctx); err != nil {
+		return fmt.Errorf("arming watches: %w", err)
+	}
+	return nil
+}
+
+// watch routes one node's WatchSpec to the shared sources.
+func (e *Engine) watch(ctx context.Context, n *node) error {
+	spec := n.v.Resource.Watch()
+	w := e.opts.Watchers
+	drift := func() { e.mark(n, TriggerDrift) }
+	poll := func() { e.mark(n, TriggerPoll) }
+	var cancels []func()
+	interval := spec.Poll
+	if interval == resources.PollDefault || (interval > 0 && e.opts.ForcePoll) {
+		interval = e.opts.PollInterval
+	}
+	watched := len(spec.Paths)+len(spec.Trees)+len(spec.Units) > 0
+	switch {
+	case watched && (e.opts.ForcePoll || w.Paths == nil):
+		// Without an event source every watched thing is polled; one
+		// timer per vertex covers all its paths and units.
+		interval = e.opts.PollInterval
+	case watched:
+		for _, p := range spec.Paths {
+			cancels = append(cancels, w.Paths(p, drift))
+		}
+		for _, t := range spec.Trees {
+			cancels = append(cancels, w.Trees(t, drift))
+		}
+		for _, u := range spec.Units {
+			cancels = append(cancels, e.unitWatch(u, drift, poll))
+		}
+	}
+	if interval > 0 && w.Poll != nil {
+		cancels = append(cancels, w.Poll(interval, poll))
+	}
+	if spec.Func != nil {
+		cancel, err := e.runWatchFunc(ctx, n, spec.Func, drift)
+		if err != nil {
+			return err
+		}
+		cancels = append(cancels, cancel)
+	}
+	n.unwatch = func() {
+		for _, c := range cancels {
+			c()
+		}
+	}
+	return nil
+}
+
+// unitWatch watches a systemd unit, polling when no unit source is set.
+func (e *Engine) unitWatch(unit string, drift, poll func()) func() {
+	if w := e.opts.Watchers; w.Units != nil {
+		return w.Units(unit, drift)
+	}
+	return e.opts.Watchers.Poll(e.opts.PollInterval, poll)
+}
+
+// runWatchFunc starts a resource's own watch function and waits until it
+// says it is armed. Its errors are logged; it is restarted with back-off.
+func (e *Engine) runWatchFunc(ctx context.Context, n *node, fn func(ctx context.Context, ready, notify func()) error, drift func()) (func(), error) {
+	wctx, cancel := context.WithCancel(ctx)
+	ready := make(chan struct{})
+	readyOnce := func() {
+		select {
+		case <-ready:
+		default:
+			close(ready)
+		}
+	}
+	go func() {
+		var r retryState
+		for wctx.Err() == nil {
+			err := fn(wctx, readyOnce, drift)
+			if wctx.Err() != nil {
+				return
+			}
+			until := r.fail(time.Now(), e.opts.Retry)
+			e.opts.Logger.Warn("watch stopped; restarting", "resource", n.v.ID(), "error", err, "retry_at", until)
+			drift()
+			select {
+			case <-wctx.Done():
+			case <-time.After(time.Until(until)):
+			}
+		}
+	}()
+	select {
+	case <-ready:
+		return cancel, nil
+	case <-ctx.Done():
+		cancel()
+		return nil, ctx.Err()
+	}
+}
+
+// Recheck marks every vertex dirty now, as the periodic full re-check
+// does (SIGUSR1).
+func (e *Engine) Recheck() {
+	e.mu.Lock()
+	e.markAll(e.nodes, TriggerRecheck)
+	e.mu.Unlock()
+	e.flush()
+}
+
+// Ping returns once the scheduler's timer loop has answered, proving it
+// and the engine lock are alive; a watchdog uses it.
+func (e *Engine) Ping(ctx context.Context) error {
+	reply := make(chan struct{})
+	select {
+	case e.pings <- reply:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	select {
+	case <-reply:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// timerLoop wakes vertices whose back-off expired, runs the periodic full
+// re-check and answers pings, until ctx is cancelled.
+func (e *Engine) timerLoop(ctx context.Context) {
+	var recheck <-chan time.Time
+	if e.opts.Recheck > 0 {
+		recheck = time.After(jitter(e.opts.Recheck))
+	}
+	timer := time.NewTimer(time.Hour)
+	defer timer.Stop()
+	for {
+		timer.Reset(e.nextWake())
+		select {
+		case <-ctx.Done():
+			return
+		case <-e.wake:
+		case <-timer.C:
+		case reply := <-e.pings:
+			e.mu.Lock()
+			close(reply)
+			e.mu.Unlock()
+		case <-recheck:
+			e.Recheck()
+			recheck = time.After(jitter(e.opts.Recheck))
+		}
+		e.wakeExpired()
+	}
+}
+
+// nextWake returns how long until the earliest back-off expires.
+func (e *Engine) nextWake() time.Duration {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	next := time.Hour
+	now := time.Now()
+	for n := range e.timed {
+		for _, t := range []time.Time{n.retry.until, n.contest.until} {
+			if d := t.Sub(now); t.After(now) && d < next {
+				next = d
+			}
+		}
+	}
+	return next
+}
+
+// wakeExpired schedules the vertices whose back-off has expired.
+func (e *Engine) wakeExpired() {
+	e.mu.Lock()
+	now := time.Now()
+	for n := range e.timed {
+		if n.removed || !n.dirty {
+			delete(e.timed, n)
+			continue
+		}
+		if !n.retry.waiting(now) && !n.contest.waiting(now) {
+			delete(e.timed, n)
+			e.schedule(n, now)
+		}
+	}
+	e.checkIdle()
+	e.mu.Unlock()
+	e.flush()
+}

@@ -1,0 +1,270 @@
+package engine_test
+
+import (
+	"context"
+	"log/slog"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/reactive-ccm/ccm/engine"
+	"github.com/reactive-ccm/ccm/graph"
+)
+
+// notifier is a hand-driven event source standing in for inotify.
+type notifier struct {
+	mu   sync.Mutex
+	subs map[string][]func()
+}
+
+func (n *notifier) watch(path string, fn func()) func() {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.subs == nil {
+		n.subs = map[string][]func(){}
+	}
+	n.subs[path] = append(n.subs[path], fn)
+	return func() {
+		n.mu.Lock()
+		defer n.mu.Unlock()
+		delete(n.subs, path)
+	}
+}
+
+func (n *notifier) fire(path string) {
+	n.mu.Lock()
+	fns := append([]func(){}, n.subs[path]...)
+	n.mu.Unlock()
+	for _, fn := range fns {
+		fn()
+	}
+}
+
+func (n *notifier) watched(path string) bool {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return len(n.subs[path]) > 0
+}
+
+// watching runs a watch-mode engine on g until the test ends.
+type watching struct {
+	t      *testing.T
+	e      *engine.Engine
+	events chan *engine.Event
+	src    *notifier
+	done   chan struct{}
+}
+
+func startWatching(t *testing.T, g *graph.Graph, opts engine.Options) *watching {
+	t.Helper()
+	w := &watching{t: t, events: make(chan *engine.Event, 1000), src: &notifier{}, done: make(chan struct{})}
+	opts.Watch = true
+	opts.Logger = slog.New(slog.DiscardHandler)
+	opts.Events = func(ev *engine.Event) { w.events <- ev }
+	opts.Watchers = engine.Watchers{Paths: w.src.watch, Poll: func(time.Duration, func()) func() { return func() {} }}
+	w.e = engine.New(g, opts)
+	ctx, cancel := context.WithCancel(t.Context())
+	go func() {
+		defer close(w.done)
+		if _, err := w.e.Run(ctx); err != nil && ctx.Err() == nil {
+			t.Errorf("run: %v", err)
+		}
+	}()
+	t.Cleanup(func() {
+		cancel()
+		<-w.done
+	})
+	return w
+}
+
+// next waits for the next event matching keep.
+func (w *watching) next(keep func(*engine.Event) bool) *engine.Event {
+	w.t.Helper()
+	timeout := time.After(5 * time.Second)
+	for {
+		select {
+		case ev := <-w.events:
+			if keep(ev) {
+				return ev
+			}
+		case <-timeout:
+			w.t.Fatalf("timed out waiting for an event; engine state %+v", w.e.State())
+			return nil
+		}
+	}
+}
+
+func changedEvent(id string) func(*engine.Event) bool {
+	return func(ev *engine.Event) bool { return ev.ID() == id && ev.Changed }
+}
+
+func TestWatchRepairsDriftAndRefreshesSubscribers(t *testing.T) {
+	world := newWorld(t)
+	g := load(t, `
+- fake:
+    - config: {value: "good", watch: true}
+    - restart: {value: "up", subscribe: [fake#config]}
+`)
+	w := startWatching(t, g, engine.Options{})
+	w.next(changedEvent("fake#restart"))
+	world.mu.Lock()
+	before := world.refreshes["restart"]
+	world.mu.Unlock()
+
+	world.set("config", "tampered")
+	w.src.fire("/fake/config")
+	ev := w.next(changedEvent("fake#config"))
+	if ev.Trigger != engine.TriggerDrift || world.get("config") != "good" {
+		t.Fatalf("drift not repaired: %+v, value %q", ev, world.get("config"))
+	}
+	ev = w.next(changedEvent("fake#restart"))
+	if !ev.Refreshed || ev.Trigger != engine.TriggerRefresh {
+		t.Fatalf("subscriber event = %+v", ev)
+	}
+	world.mu.Lock()
+	defer world.mu.Unlock()
+	if world.refreshes["restart"] != before+1 {
+		t.Fatalf("refreshes = %d, want %d", world.refreshes["restart"], before+1)
+	}
+}
+
+func TestWatchRetriesFailuresForeverAndReportsChangesOnce(t *testing.T) {
+	world := newWorld(t)
+	world.failing["flaky"] = true
+	g := load(t, `
+- fake:
+    - flaky: {value: "1"}
+    - child: {value: "1", require: [fake#flaky]}
+`)
+	w := startWatching(t, g, engine.Options{Retry: engine.RetryPolicy{Base: 5 * time.Millisecond, Max: 20 * time.Millisecond}})
+	w.next(func(ev *engine.Event) bool { return ev.ID() == "fake#flaky" && ev.Failed })
+	if ev := w.next(func(ev *engine.Event) bool { return ev.ID() == "fake#child" }); !ev.Skipped {
+		t.Fatalf("child must be reported blocked: %+v", ev)
+	}
+	time.Sleep(100 * time.Millisecond) // several retries, all failing the same way
+	world.mu.Lock()
+	world.failing["flaky"] = false
+	world.mu.Unlock()
+	ev := w.next(changedEvent("fake#flaky"))
+	if ev.Trigger != engine.TriggerRetry {
+		t.Fatalf("recovery trigger = %s, want retry", ev.Trigger)
+	}
+	w.next(changedEvent("fake#child"))
+	for {
+		select {
+		case ev := <-w.events:
+			if ev.Failed {
+				t.Fatalf("a failure repeating the same way was reported again: %+v", ev)
+			}
+		default:
+			return
+		}
+	}
+}
+
+func TestWatchMarksAFightContestedAndBacksOff(t *testing.T) {
+	world := newWorld(t)
+	g := load(t, `
+- fake:
+    - fought: {value: "ours", watch: true}
+`)
+	w := startWatching(t, g, engine.Options{Contest: engine.ContestPolicy{Window: time.Minute, Limit: 3, Backoff: time.Hour, MaxBackoff: time.Hour}})
+	w.next(changedEvent("fake#fought"))
+	var contested *engine.Event
+	for i := 0; i < 4; i++ {
+		world.set("fought", "theirs")
+		w.src.fire("/fake/fought")
+		ev := w.next(changedEvent("fake#fought"))
+		if ev.Contested {
+			contested = ev
+		}
+	}
+	if contested == nil {
+		t.Fatal("four repairs within the window with a limit of three: want a contested event")
+	}
+	world.set("fought", "theirs")
+	w.src.fire("/fake/fought")
+	select {
+	case ev := <-w.events:
+		t.Fatalf("a contested resource must back off, got %+v", ev)
+	case <-time.After(100 * time.Millisecond):
+	}
+	if st := w.e.State(); st.Contested != 1 {
+		t.Fatalf("state = %+v", st)
+	}
+}
+
+func TestWatchCoalescesEventsWhileQueued(t *testing.T) {
+	world := newWorld(t)
+	g := load(t, `
+- fake:
+    - slow: {value: "1", sleep: 100ms, watch: true}
+    - busy: {value: "1", watch: true, require: [fake#slow]}
+`)
+	w := startWatching(t, g, engine.Options{})
+	w.next(changedEvent("fake#busy"))
+	world.set("slow", "drifted")
+	w.src.fire("/fake/slow")
+	// While slow runs, busy waits for it: ten events are one check.
+	for range 10 {
+		w.src.fire("/fake/busy")
+	}
+	w.next(changedEvent("fake#slow"))
+	n := 0
+	deadline := time.After(300 * time.Millisecond)
+	for done := false; !done; {
+		select {
+		case ev := <-w.events:
+			if ev.ID() == "fake#busy" {
+				n++
+			}
+		case <-deadline:
+			done = true
+		}
+	}
+	if n != 1 {
+		t.Fatalf("busy was checked %d times after ten queued events, want 1", n)
+	}
+}
+
+func TestSwapKeepsUnchangedAddsNewAndDropsRemoved(t *testing.T) {
+	world := newWorld(t)
+	dir := t.TempDir()
+	g := loadIn(t, dir, `
+- fake:
+    - kept: {value: "1", watch: true}
+    - removed: {value: "1", watch: true}
+    - changed: {value: "1", watch: true}
+`)
+	w := startWatching(t, g, engine.Options{})
+	for range 3 {
+		w.next(func(ev *engine.Event) bool { return ev.Changed })
+	}
+	g2 := loadIn(t, dir, `
+- fake:
+    - kept: {value: "1", watch: true}
+    - changed: {value: "2", watch: true}
+    - added: {value: "1", watch: true}
+`)
+	st, err := w.e.Swap(t.Context(), g2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st != (engine.SwapStats{Kept: 1, Added: 2, Removed: 2}) {
+		t.Fatalf("swap = %+v", st)
+	}
+	seen := map[string]engine.Trigger{}
+	for len(seen) < 2 {
+		ev := w.next(func(ev *engine.Event) bool { return true })
+		seen[ev.ID()] = ev.Trigger
+	}
+	if seen["fake#changed"] != engine.TriggerReload || seen["fake#added"] != engine.TriggerReload {
+		t.Fatalf("reload events = %v", seen)
+	}
+	if world.get("changed") != "2" || w.src.watched("/fake/removed") {
+		t.Fatalf("changed = %q, removed still watched = %v", world.get("changed"), w.src.watched("/fake/removed"))
+	}
+	if err := w.e.Ping(t.Context()); err != nil {
+		t.Fatalf("ping: %v", err)
+	}
+}

@@ -1,0 +1,207 @@
+package engine
+
+import (
+	"container/heap"
+	"context"
+	"fmt"
+	"runtime/debug"
+	"time"
+
+	"github.com/reactive-ccm/ccm/resources"
+)
+
+// worker takes ready vertices until the engine stops.
+func (e *Engine) worker(ctx context.Context) {
+	for {
+		e.mu.Lock()
+		for e.ready.Len() == 0 && !e.stopping {
+			e.cond.Wait()
+		}
+		if e.stopping {
+			e.mu.Unlock()
+			return
+		}
+		n := heap.Pop(&e.ready).(*node)
+		n.queued, n.running, n.dirty, n.blocked = false, true, false, false
+		trig, refresh := n.trigger, n.refresh
+		n.refresh = false
+		e.running++
+		e.mu.Unlock()
+
+		ev, out, err := e.converge(ctx, n, trig, refresh)
+
+		e.mu.Lock()
+		e.running--
+		e.finish(n, ev, out, err, refresh)
+		e.checkIdle()
+		e.mu.Unlock()
+		e.flush()
+	}
+}
+
+// converge runs one cycle of n and describes it as an event. Panics in
+// resource code become errors at this boundary.
+func (e *Engine) converge(ctx context.Context, n *node, trig Trigger, refresh bool) (ev *Event, out resources.Outcome, err error) {
+	ev = newEvent(n, trig, e.opts.Noop)
+	start := time.Now()
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("panic in %s: %v\n%s", n.v.ID(), r, debug.Stack())
+		}
+		ev.Duration = time.Since(start)
+		ev.FinalEnsure = out.After.Ensure
+		ev.Changed = out.Change.Changed
+		ev.Refreshed = out.Change.Refreshed
+		ev.NoopMessage = out.Change.NoopMessage
+		if err != nil {
+			ev.Failed = true
+			ev.Error = []string{err.Error()}
+		}
+	}()
+	if c := n.v.Control; c != nil {
+		manage, cerr := c(ctx)
+		if cerr != nil || !manage {
+			ev.Skipped = cerr == nil
+			return ev, out, cerr
+		}
+	}
+	out, err = resources.Converge(ctx, n.v.Resource, refresh, e.opts.Noop)
+	return ev, out, err
+}
+
+// finish records the result of a run of n, queues its event (a failure
+// repeating the same way in watch mode is reported once) and schedules
+// what it unblocks; events it causes, such as blocked children, queue
+// after it. Callers hold e.mu.
+func (e *Engine) finish(n *node, ev *Event, out resources.Outcome, err error, refresh bool) {
+	n.running = false
+	now := time.Now()
+	if n.removed {
+		if s := n.successor; s != nil {
+			s.predecessor = nil
+			e.schedule(s, now)
+		}
+		return
+	}
+	emit := true
+	if err != nil {
+		emit = e.failed(n, err, refresh, now)
+	} else {
+		e.succeeded(n, ev, out, now)
+	}
+	if emit {
+		e.outbox = append(e.outbox, ev)
+	}
+	if n.dirty {
+		e.schedule(n, now)
+	}
+	for _, c := range n.children {
+		if c.dirty {
+			e.schedule(c, now)
+		}
+	}
+}
+
+func (e *Engine) failed(n *node, err error, refresh bool, now time.Time) bool {
+	n.phase = failed
+	n.refresh = n.refresh || refresh
+	if e.g.FailOnError() && !e.opts.Watch {
+		e.halted = true
+	}
+	if !e.opts.Watch {
+		return true
+	}
+	until := n.retry.fail(now, e.opts.Retry)
+	n.markDirty(TriggerRetry)
+	repeated := err.Error() == n.lastError
+	n.lastError = err.Error()
+	if repeated {
+		e.opts.Logger.Debug("still failing", "resource", n.v.ID(), "retry_at", until)
+	}
+	return !repeated
+}
+
+func (e *Engine) succeeded(n *node, ev *Event, out resources.Outcome, now time.Time) {
+	if n.phase == failed && e.opts.Watch {
+		e.opts.Logger.Info("recovered", "resource", n.v.ID())
+	}
+	n.phase = converged
+	n.lastError = ""
+	n.retry.reset()
+	if !out.Applied {
+		if n.contest.calm() {
+			e.opts.Logger.Info("no longer contested", "resource", n.v.ID())
+		}
+		return
+	}
+	if !out.Change.Changed {
+		return
+	}
+	for _, s := range n.subs {
+		s.refresh = true
+		s.markDirty(TriggerRefresh)
+	}
+	if e.opts.Watch && !e.opts.Noop && isDrift(ev.Trigger) && n.contest.repaired(now, e.opts.Contest) {
+		ev.Contested = true
+		e.opts.Logger.Warn("contested: repaired too often, another program may be changing it; backing off",
+			"resource", n.v.ID(), "repairs", len(n.contest.repairs), "window", e.opts.Contest.Window, "backoff", n.contest.backoff)
+	}
+}
+
+// isDrift reports whether a trigger means the host changed under us, as
+// opposed to a change we were asked to make.
+func isDrift(t Trigger) bool {
+	return t == TriggerDrift || t == TriggerPoll || t == TriggerRecheck
+}
+
+// reportBlocked emits a skipped event for n, whose parents failed.
+// Callers hold e.mu.
+func (e *Engine) reportBlocked(n *node, failedBy []string) {
+	n.blocked = true
+	ev := newEvent(n, n.trigger, e.opts.Noop)
+	ev.Skipped = true
+	ev.UnmetRequirements = failedBy
+	e.outbox = append(e.outbox, ev)
+	for _, c := range n.children {
+		if c.dirty && !c.blocked && !c.running {
+			e.reportBlocked(c, c.failedParents())
+		}
+	}
+}
+
+// reportUnrun reports the vertices a one-shot run never reached: stopped
+// by fail_on_error or by cancellation. Callers hold e.mu.
+func (e *Engine) reportUnrun() {
+	if e.opts.Watch {
+		return
+	}
+	for _, n := range e.nodes {
+		if !n.dirty || n.blocked {
+			continue
+		}
+		ev := newEvent(n, n.trigger, e.opts.Noop)
+		ev.Skipped = true
+		reason := "not run: the run was interrupted"
+		if e.halted {
+			reason = "not run: fail_on_error stopped the run after a failure"
+		}
+		ev.Error = []string{reason}
+		e.outbox = append(e.outbox, ev)
+	}
+}
+
+// flush emits the queued events in order. Events queue under e.mu so a
+// failure is reported before the blocked vertices it causes; they are
+// emitted outside it. Lock order is emitMu, then mu.
+func (e *Engine) flush() {
+	e.emitMu.Lock()
+	defer e.emitMu.Unlock()
+	e.mu.Lock()
+	out := e.outbox
+	e.outbox = nil
+	e.mu.Unlock()
+	for _, ev := range out {
+		e.sum.add(ev)
+		e.opts.Events(ev)
+	}
+}

@@ -1,0 +1,293 @@
+package inotify
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+
+	"github.com/fsnotify/fsnotify"
+)
+
+// Fallback registers a path with a polling source when inotify cannot
+// watch it; it returns the cancel function of that registration.
+type Fallback func(path string, notify func()) (cancel func())
+
+// Hub routes inotify events to registrations. Its methods are safe for
+// concurrent use. Notify functions are called without the hub's lock held,
+// from the hub's reader goroutine, and must not block.
+type Hub struct {
+	log      *slog.Logger
+	fallback Fallback
+
+	mu sync.Mutex
+	w  *fsnotify.Watcher
+	// paths holds the registrations per cleaned absolute path.
+	paths map[string]*target
+	// trees holds the recursive registrations per root.
+	trees map[string]*tree
+	// dirs counts, per watched directory, the targets and trees using it;
+	// a directory is watched exactly while its count is positive.
+	dirs map[string]int
+	// byHead indexes targets by the deepest directory of their chain, to
+	// find the targets a removed or renamed directory concerns.
+	byHead map[string]map[*target]struct{}
+	// waiting indexes targets by the missing directory they wait for, to
+	// find the targets a created directory concerns.
+	waiting map[string]map[*target]struct{}
+	// degraded is set once the kernel refused a watch, so the warning is
+	// logged once.
+	degraded bool
+}
+
+// target is one watched path and everyone interested in it.
+type target struct {
+	path string
+	subs map[*sub]struct{}
+	// chain is the directories watched for it: its deepest existing
+	// ancestor first, then every directory above.
+	chain []string
+	// polled cancels the fallback registration once inotify refused the
+	// path; such a target stays polled.
+	polled func()
+}
+
+type sub struct{ notify func() }
+
+// New opens the inotify instance and reads events until ctx is
+// cancelled. If inotify is unavailable the error says why; callers then
+// poll instead.
+func New(ctx context.Context, log *slog.Logger, fallback Fallback) (*Hub, error) {
+	w, err := fsnotify.NewWatcher()
+	if err != nil {
+		return nil, fmt.Errorf("inotify: %w", err)
+	}
+	h := &Hub{
+		log: log, fallback: fallback, w: w,
+		paths: map[string]*target{}, trees: map[string]*tree{}, dirs: map[string]int{},
+		byHead: map[string]map[*target]struct{}{}, waiting: map[string]map[*target]struct{}{},
+	}
+	go h.read(ctx)
+	return h, nil
+}
+
+// Watch calls notify whenever path may have changed: created, written,
+// chmodded, chowned, removed or replaced, or any directory above it
+// created, removed or renamed. The watch is armed when Watch returns.
+func (h *Hub) Watch(path string, notify func()) (cancel func()) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	cancelLocked := h.watchLocked(filepath.Clean(path), notify)
+	return func() {
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		cancelLocked()
+	}
+}
+
+// watchLocked registers notify for path and returns a cancel function
+// that must also be called with h.mu held.
+func (h *Hub) watchLocked(path string, notify func()) (cancelLocked func()) {
+	s := &sub{notify: notify}
+	t, ok := h.paths[path]
+	if !ok {
+		t = &target{path: path, subs: map[*sub]struct{}{}}
+		h.paths[path] = t
+		h.arm(t)
+	}
+	t.subs[s] = struct{}{}
+	return func() {
+		delete(t.subs, s)
+		if len(t.subs) == 0 && h.paths[path] == t {
+			delete(h.paths, path)
+			h.disarm(t)
+		}
+	}
+}
+
+// arm (re)computes and watches t's chain. Callers hold h.mu.
+func (h *Hub) arm(t *target) {
+	if t.polled != nil {
+		return
+	}
+	chain := chainOf(t.path)
+	if err := h.acquire(chain); err != nil {
+		h.disarm(t)
+		h.degrade(t, err)
+		return
+	}
+	h.unindex(t)
+	h.release(t.chain)
+	t.chain = chain
+	h.index(t)
+}
+
+// disarm drops t's watches and fallback. Callers hold h.mu.
+func (h *Hub) disarm(t *target) {
+	h.unindex(t)
+	h.release(t.chain)
+	t.chain = nil
+	if t.polled != nil {
+		t.polled()
+		t.polled = nil
+	}
+}
+
+func (h *Hub) index(t *target) {
+	head := t.chain[0]
+	addTo(h.byHead, head, t)
+	if next := nextBelow(head, t.path); next != t.path {
+		addTo(h.waiting, next, t)
+	}
+}
+
+func (h *Hub) unindex(t *target) {
+	if len(t.chain) == 0 {
+		return
+	}
+	head := t.chain[0]
+	removeFrom(h.byHead, head, t)
+	if next := nextBelow(head, t.path); next != t.path {
+		removeFrom(h.waiting, next, t)
+	}
+}
+
+func addTo(m map[string]map[*target]struct{}, k string, t *target) {
+	set, ok := m[k]
+	if !ok {
+		set = map[*target]struct{}{}
+		m[k] = set
+	}
+	set[t] = struct{}{}
+}
+
+func removeFrom(m map[string]map[*target]struct{}, k string, t *target) {
+	delete(m[k], t)
+	if len(m[k]) == 0 {
+		delete(m, k)
+	}
+}
+
+// nextBelow returns the path component of path directly below dir.
+func nextBelow(dir, path string) string {
+	rest := strings.TrimPrefix(path, strings.TrimSuffix(dir, "/")+"/")
+	first, _, _ := strings.Cut(rest, "/")
+	return filepath.Join(dir, first)
+}
+
+// chainOf lists the directories to watch for path: the deepest existing
+// ancestor, then each directory above it up to "/".
+func chainOf(path string) []string {
+	dir := existingAncestor(filepath.Dir(path))
+	var chain []string
+	for {
+		chain = append(chain, dir)
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return chain
+		}
+		dir = parent
+	}
+}
+
+// acquire adds a reference to every directory of chain, adding inotify
+// watches for new ones; on failure it undoes what it added.
+func (h *Hub) acquire(chain []string) error {
+	for i, d := range chain {
+		if h.dirs[d] == 0 {
+			if err := h.w.Add(d); err != nil {
+				h.release(chain[:i])
+				return fmt.Errorf("watching %s: %w", d, err)
+			}
+		}
+		h.dirs[d]++
+	}
+	return nil
+}
+
+// release drops a reference to every directory of chain, removing the
+// watches nobody needs any more.
+func (h *Hub) release(chain []string) {
+	for _, d := range chain {
+		h.dirs[d]--
+		if h.dirs[d] > 0 {
+			continue
+		}
+		delete(h.dirs, d)
+		// The kernel drops the watch of a removed directory itself.
+		if err := h.w.Remove(d); err != nil && !errors.Is(err, fsnotify.ErrNonExistentWatch) && !errors.Is(err, fsnotify.ErrClosed) {
+			h.log.Debug("inotify: removing watch", "dir", d, "error", err)
+		}
+	}
+}
+
+// degrade moves t to the polling fallback after inotify refused it.
+func (h *Hub) degrade(t *target, err error) {
+	switch {
+	case !refused(err):
+		h.log.Warn("cannot watch path with inotify; polling it", "path", t.path, "error", err)
+	case !h.degraded:
+		h.degraded = true
+		h.log.Warn("the kernel refused an inotify watch; polling this path and any other it refuses",
+			"path", t.path, "error", err, "hint", "raise fs.inotify.max_user_watches")
+	}
+	path := t.path
+	t.polled = h.fallback(path, func() { call(h.notifiesOf(path)) })
+}
+
+// refused reports errors that mean the kernel will not give more watches.
+func refused(err error) bool {
+	return errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EMFILE) ||
+		errors.Is(err, syscall.ENFILE) || errors.Is(err, syscall.ENOSYS) || errors.Is(err, syscall.ENOMEM)
+}
+
+// notifiesOf returns the notify functions registered for path.
+func (h *Hub) notifiesOf(path string) []func() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if t, ok := h.paths[path]; ok {
+		return t.notifies(nil)
+	}
+	return nil
+}
+
+func (t *target) notifies(fns []func()) []func() {
+	for s := range t.subs {
+		fns = append(fns, s.notify)
+	}
+	return fns
+}
+
+func call(fns []func()) {
+	for _, fn := range fns {
+		fn()
+	}
+}
+
+// isUnder reports whether path is dir or inside it.
+func isUnder(path, dir string) bool {
+	return path == dir || dir == "/" || strings.HasPrefix(path, dir+"/")
+}
+
+// Stats describes the hub's use of the kernel, for tests and status.
+type Stats struct {
+	Paths, Trees, Dirs, Polled int
+}
+
+// Stats returns how many paths, trees and directories are watched and how
+// many paths fell back to polling.
+func (h *Hub) Stats() Stats {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	st := Stats{Paths: len(h.paths), Trees: len(h.trees), Dirs: len(h.dirs)}
+	for _, t := range h.paths {
+		if t.polled != nil {
+			st.Polled++
+		}
+	}
+	return st
+}
