@@ -41,10 +41,16 @@ func (r *resource) Check(ctx context.Context) (resources.Status, error) {
 	return resources.Status{Ensure: ensureOf(installed), Desired: s.action == nothing, Reason: s.reason}, nil
 }
 
-// Apply decides again from a fresh status, under the lock, then installs,
+// Apply waits until no other program is changing the package database,
+// decides again from a fresh status under the lock, then installs,
 // upgrades, downgrades or uninstalls; in noop it only says what it would
 // have done. Changed is true when the installed version differs after.
 func (r *resource) Apply(ctx context.Context, req resources.Request) (resources.Change, error) {
+	if i, ok := r.m.(manager.Idler); ok && !req.Noop {
+		if err := i.WaitIdle(ctx); err != nil {
+			return resources.Change{}, err
+		}
+	}
 	defer lock(!req.Noop)()
 	before, s, err := r.assess(ctx)
 	if err != nil || s.action == nothing {

@@ -30,7 +30,10 @@ type Provider struct {
 	cache *statuscache.Cache
 }
 
-var _ manager.Manager = (*Provider)(nil)
+var (
+	_ manager.Manager = (*Provider)(nil)
+	_ manager.Idler   = (*Provider)(nil)
+)
 
 // New returns a Provider with nothing cached.
 func New() *Provider {

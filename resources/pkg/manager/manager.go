@@ -46,3 +46,13 @@ type Manager interface {
 	// -1 when a is older than b, 0 when equal, 1 when newer.
 	VersionCmp(a, b string) (int, error)
 }
+
+// Idler is a Manager that can tell when other programs (an administrator's
+// dpkg, an unattended upgrade) are done changing the package database.
+// The package resource waits for it before a change, so that it decides on
+// the outcome of their run instead of colliding with it.
+type Idler interface {
+	// WaitIdle returns once no other program is changing the package
+	// database, or with ctx's error when ctx ends.
+	WaitIdle(ctx context.Context) error
+}

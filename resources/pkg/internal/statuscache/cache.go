@@ -26,22 +26,29 @@ type Options struct {
 	// be reused at once after a change. For small databases: dpkg's status
 	// file, not rpm's.
 	HashRecent bool
+	// ForgetAfter is how long a package nobody asks about stays in the
+	// queries; ten minutes when zero.
+	ForgetAfter time.Duration
 	// Now is the clock; time.Now when nil.
 	Now func() time.Time
 }
 
+// defaultForgetAfter is ten polls of a package resource: a package still
+// managed is asked about far more often.
+const defaultForgetAfter = 10 * time.Minute
+
 // Cache remembers what the last query found. It is safe for concurrent use.
 type Cache struct {
-	paths []string
-	query Query
-	hash  hashMode
-	now   func() time.Time
+	paths  []string
+	query  Query
+	hash   hashMode
+	forget time.Duration
+	now    func() time.Time
 
 	mu sync.Mutex
-	// asked maps a package name to the value of begun when it was last
-	// asked about or tracked; the next query asks about every name asked
-	// about since the previous query began.
-	asked map[string]uint64
+	// asked maps a package name to when it was last asked about or
+	// tracked; every query asks about every name in it.
+	asked map[string]time.Time
 	// begun counts the queries begun.
 	begun uint64
 	// last is the latest query whose answers may be reused; nil when none.
@@ -69,7 +76,10 @@ func New(o Options) *Cache {
 	if now == nil {
 		now = time.Now
 	}
-	c := &Cache{paths: o.Paths, query: o.Query, now: now, asked: map[string]uint64{}}
+	c := &Cache{paths: o.Paths, query: o.Query, forget: o.ForgetAfter, now: now, asked: map[string]time.Time{}}
+	if c.forget <= 0 {
+		c.forget = defaultForgetAfter
+	}
 	if o.HashRecent {
 		c.hash = hashIfRecent
 	}
@@ -82,7 +92,7 @@ func New(o Options) *Cache {
 func (c *Cache) Track(name string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.asked[name] = c.begun
+	c.asked[name] = c.now()
 }
 
 // Queries returns how many queries have been run.
@@ -107,9 +117,7 @@ func (c *Cache) Status(ctx context.Context, name string) (string, error) {
 			return "", err
 		}
 		c.mu.Lock()
-		// Marked on every pass, so that a caller outwaiting several
-		// queries is not forgotten.
-		c.asked[name] = c.begun
+		c.asked[name] = c.now()
 		v, ok, verify := c.remembered(fp, name)
 		if ok {
 			c.mu.Unlock()
@@ -146,11 +154,15 @@ func (c *Cache) remembered(fp fingerprint, name string) (v string, ok bool, veri
 	if l == nil || fp.racy || fp.stamp != l.fp.stamp {
 		return "", false, nil
 	}
-	if l.fp.hashed && !fp.hashed {
-		return "", false, l
-	}
-	if fp.hash != l.fp.hash {
-		return "", false, nil
+	// An unhashed l was trusted by its times, so its stamp alone says the
+	// content is unchanged, whether or not fp was hashed.
+	if l.fp.hashed {
+		if !fp.hashed {
+			return "", false, l
+		}
+		if fp.hash != l.fp.hash {
+			return "", false, nil
+		}
 	}
 	v, ok = l.answers[name]
 	return v, ok, nil
@@ -177,16 +189,17 @@ func (c *Cache) verify(l *flight, fp fingerprint) error {
 	return nil
 }
 
-// begin starts a query of name and of every name asked about since the
-// previous query began, and forgets the names asked about only before
-// that. Called with mu held.
+// begin starts a query of name and of every name asked about lately, and
+// forgets the names nobody asked about for longer than c.forget. Called
+// with mu held.
 func (c *Cache) begin(fp fingerprint, name string) *flight {
 	names := []string{name}
+	stale := c.now().Add(-c.forget)
 	for n, at := range c.asked {
 		if n == name {
 			continue
 		}
-		if at+1 < c.begun {
+		if at.Before(stale) {
 			delete(c.asked, n)
 			continue
 		}

@@ -277,14 +277,18 @@ func TestConcurrentCallersShareOneQuery(t *testing.T) {
 	}
 }
 
-func TestNamesNotAskedForTwoQueriesAreForgotten(t *testing.T) {
+func TestNamesNotAskedForAWhileAreForgotten(t *testing.T) {
 	d := newDB(t, map[string]string{})
-	c := newCache(d, settled)
+	clk := &clock{offset: time.Hour}
+	c := New(Options{Paths: []string{d.path}, Query: d.query, Now: clk.now, ForgetAfter: 10 * time.Minute})
 	c.Track("old")
-	for i := range 3 {
-		d.set("x", fmt.Sprint(i))
-		mustStatus(t, c, "new")
-	}
+	mustStatus(t, c, "new")
+	clk.advance(5 * time.Minute)
+	d.set("x", "1")
+	mustStatus(t, c, "new")
+	clk.advance(6 * time.Minute)
+	d.set("x", "2")
+	mustStatus(t, c, "new")
 	got := d.queries()
 	want := [][]string{{"new", "old"}, {"new", "old"}, {"new"}}
 	if !reflect.DeepEqual(got, want) {
@@ -350,5 +354,36 @@ func TestEntriesOfADirectoryArePartOfTheFingerprint(t *testing.T) {
 	mustStatus(t, c, "a")
 	if n := len(d.queries()); n != 2 {
 		t.Errorf("%d queries, want 2: a new journal entry is a database change", n)
+	}
+}
+
+func TestRemembered(t *testing.T) {
+	byTimes := &flight{fp: fingerprint{stamp: "s"}, answers: map[string]string{"a": "1.0"}}
+	byContent := &flight{fp: fingerprint{stamp: "s", hash: 7, hashed: true}, answers: map[string]string{"a": "1.0"}}
+	tests := []struct {
+		name       string
+		last       *flight
+		fp         fingerprint
+		wantOK     bool
+		wantVerify bool
+	}{
+		{"same stamp", byTimes, fingerprint{stamp: "s"}, true, false},
+		// A caller whose fingerprint was taken while the file was recent
+		// meets a query trusted by its times since.
+		{"same stamp, caller hashed", byTimes, fingerprint{stamp: "s", hash: 9, hashed: true}, true, false},
+		{"other stamp", byTimes, fingerprint{stamp: "t"}, false, false},
+		{"caller racy", byTimes, fingerprint{stamp: "s", racy: true}, false, false},
+		{"same content", byContent, fingerprint{stamp: "s", hash: 7, hashed: true}, true, false},
+		{"other content", byContent, fingerprint{stamp: "s", hash: 8, hashed: true}, false, false},
+		{"content to verify", byContent, fingerprint{stamp: "s"}, false, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := &Cache{last: tt.last}
+			v, ok, verify := c.remembered(tt.fp, "a")
+			if ok != tt.wantOK || (verify != nil) != tt.wantVerify || (ok && v != "1.0") {
+				t.Errorf("remembered = %q, %v, verify %v; want ok %v, verify %v", v, ok, verify != nil, tt.wantOK, tt.wantVerify)
+			}
+		})
 	}
 }

@@ -13,6 +13,7 @@
 //     fingerprint (HashRecent, for small databases) or not trusted.
 //   - Shared: concurrent callers wait for the query in flight instead of
 //     starting their own.
-//   - Bounded: a package nobody asked about during the last two queries is
-//     forgotten, so names of resources dropped by a reload do not pile up.
+//   - Bounded: a package nobody asked about for ten minutes (ForgetAfter)
+//     is left out of queries and forgotten, so names of resources dropped
+//     by a reload do not pile up.
 package statuscache
