@@ -166,3 +166,20 @@ func TestStillWrongAfterApplyIsDesiredStateFailed(t *testing.T) {
 		t.Fatalf("summary = %+v", sum)
 	}
 }
+
+func TestNoopFailureBelowAWouldBeChangeIsNotAFailure(t *testing.T) {
+	newWorld(t)
+	g := load(t, `
+- fake:
+    - archive: {value: "1"}
+    - unpacked: {value: "1", fail: true, require: [fake#archive]}
+`)
+	sum, rec := runOnce(t, g, engine.Options{Noop: true})
+	ev := rec.byID()["fake#unpacked"]
+	if ev.Failed || !ev.Skipped || len(ev.Error) != 1 {
+		t.Fatalf("event = %+v", ev)
+	}
+	if !sum.OK() || sum.Skipped != 1 {
+		t.Fatalf("summary = %+v", sum)
+	}
+}

@@ -38,6 +38,9 @@ type node struct {
 	phase   phase
 	// refresh is a pending refresh from a subscribed vertex that changed.
 	refresh bool
+	// wouldChange is set in noop when the last run would have changed
+	// something; its children then see a host noop did not prepare.
+	wouldChange bool
 	// blocked is set once the vertex was reported blocked, until it runs.
 	blocked bool
 	// removed is set when a reload dropped the vertex while it ran.
@@ -88,6 +91,16 @@ func (n *node) failedParents() []string {
 		}
 	}
 	return out
+}
+
+// unpreparedBy returns a parent that would have changed in noop, or "".
+func (n *node) unpreparedBy() string {
+	for _, p := range n.parents {
+		if p.wouldChange {
+			return p.v.ID()
+		}
+	}
+	return ""
 }
 
 // runnable reports whether the vertex may be handed to a worker at now.

@@ -31,7 +31,7 @@ func (s *Summary) add(ev *Event) {
 		s.Failed++
 	case ev.Skipped:
 		s.Skipped++
-		if len(ev.UnmetRequirements) > 0 || len(ev.Error) > 0 {
+		if len(ev.UnmetRequirements) > 0 || (len(ev.Error) > 0 && !ev.Noop) {
 			s.Blocked++
 		}
 	case ev.Changed:

@@ -84,9 +84,17 @@ func (e *Engine) finish(n *node, ev *Event, out resources.Outcome, err error, re
 		return
 	}
 	emit := true
-	if err != nil {
+	switch parent := n.unpreparedBy(); {
+	case err != nil && e.opts.Noop && parent != "":
+		// The failure may only mean noop did not make the change this
+		// resource depends on (an archive not extracted, a directory not
+		// created); it is not a prediction of a real run.
+		ev.Failed, ev.Skipped = false, true
+		ev.Error = []string{fmt.Sprintf("not checked: depends on %s, which noop did not change (%v)", parent, err)}
+		n.phase = converged
+	case err != nil:
 		emit = e.failed(n, err, refresh, now)
-	} else {
+	default:
 		e.succeeded(n, ev, out, now)
 	}
 	if emit {
@@ -128,6 +136,7 @@ func (e *Engine) succeeded(n *node, ev *Event, out resources.Outcome, now time.T
 	n.phase = converged
 	n.lastError = ""
 	n.retry.reset()
+	n.wouldChange = e.opts.Noop && out.Change.Changed
 	if !out.Applied {
 		if n.contest.calm() {
 			e.opts.Logger.Info("no longer contested", "resource", n.v.ID())

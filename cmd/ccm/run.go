@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/signal"
 	"syscall"
@@ -19,6 +20,7 @@ type runFlags struct {
 	json    bool
 	watch   bool
 	poll    time.Duration
+	every   time.Duration
 	recheck time.Duration
 	workers int
 }
@@ -38,6 +40,7 @@ func newRunCmd() *cobra.Command {
 	fl.BoolVar(&f.json, "json", false, "print every event as a JSON line")
 	fl.BoolVar(&f.watch, "watch", false, "keep running: watch every resource and repair drift at once")
 	fl.DurationVar(&f.poll, "poll", 0, "watch by polling at this interval instead of inotify (hosts without inotify, NFS, FUSE)")
+	fl.DurationVar(&f.every, "poll-interval", defaultPoll, "interval of polled watches: exec guards, paths inotify refused, units without a system bus")
 	fl.DurationVar(&f.recheck, "recheck", 30*time.Minute, "period of the full re-check in watch mode (0 disables)")
 	fl.IntVar(&f.workers, "workers", 0, "resources checked at once (default: max(8, 2 x CPUs))")
 	return cmd
@@ -48,11 +51,13 @@ func runManifests(cmd *cobra.Command, files []string, f runFlags) error {
 	if err != nil {
 		return err
 	}
-	if f.poll < 0 || f.recheck < 0 || f.workers < 0 {
-		return usage(errors.New("--poll, --recheck and --workers must not be negative"))
+	if f.poll < 0 || f.every <= 0 || f.recheck < 0 || f.workers < 0 {
+		return usage(errors.New("--poll, --recheck and --workers must not be negative, --poll-interval must be positive"))
 	}
-	if (f.poll > 0 || cmd.Flags().Changed("recheck")) && !f.watch {
-		return usage(errors.New("--poll and --recheck need --watch"))
+	for _, name := range []string{"poll", "poll-interval", "recheck"} {
+		if cmd.Flags().Changed(name) && !f.watch {
+			return usage(fmt.Errorf("--%s needs --watch", name))
+		}
 	}
 	g, err := load(cmd, files)
 	if err != nil {

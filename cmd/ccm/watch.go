@@ -16,6 +16,7 @@ import (
 	"github.com/reactive-ccm/ccm/graph"
 	"github.com/reactive-ccm/ccm/watchers/inotify"
 	"github.com/reactive-ccm/ccm/watchers/poll"
+	"github.com/reactive-ccm/ccm/watchers/systemd"
 	"github.com/spf13/cobra"
 )
 
@@ -28,10 +29,7 @@ const defaultPoll = 10 * time.Second
 // re-check.
 func watch(ctx context.Context, cmd *cobra.Command, files []string, g *graph.Graph, opts engine.Options, f runFlags) error {
 	log := opts.Logger
-	srcs, err := newSources(ctx, log, f.poll)
-	if err != nil {
-		return err
-	}
+	srcs := newSources(ctx, log, f.poll, f.every)
 	opts.Watchers = srcs.watchers()
 	opts.PollInterval = srcs.interval
 	opts.ForcePoll = f.poll > 0
@@ -40,7 +38,9 @@ func watch(ctx context.Context, cmd *cobra.Command, files []string, g *graph.Gra
 		opts.Recheck = -1
 	}
 	first := true
+	sdn := newSDNotifier(log)
 	opts.OnSettled = func(st engine.State) {
+		sdn.settled(st)
 		lvl := slog.LevelDebug
 		if first {
 			lvl, first = slog.LevelInfo, false
@@ -49,13 +49,14 @@ func watch(ctx context.Context, cmd *cobra.Command, files []string, g *graph.Gra
 			"failed", st.Failed, "blocked", st.Blocked, "contested", st.Contested, "pending", st.Pending)
 	}
 	e := engine.New(g, opts)
-	r := &reloader{cmd: cmd, files: files, engine: e, log: log, sums: manifestSums(files), pending: make(chan struct{}, 1)}
+	sdn.start(ctx, e)
+	r := &reloader{cmd: cmd, files: files, engine: e, log: log, sums: manifestSums(files), pending: make(chan struct{}, 1), sdn: sdn}
 	for _, file := range files {
 		defer srcs.watchFile(file, r.request)()
 	}
 	go r.loop(ctx)
 	go handleSignals(ctx, r, e)
-	_, err = e.Run(ctx)
+	_, err := e.Run(ctx)
 	if errors.Is(err, context.Canceled) {
 		log.Info("stopped")
 		return nil
@@ -72,26 +73,26 @@ type sources struct {
 
 // newSources opens one polling hub and, unless every watch is polled, one
 // inotify instance; without inotify everything is polled.
-func newSources(ctx context.Context, log *slog.Logger, pollEvery time.Duration) (*sources, error) {
-	s := &sources{poll: poll.New(ctx), interval: defaultPoll}
+func newSources(ctx context.Context, log *slog.Logger, pollEvery, interval time.Duration) *sources {
+	s := &sources{poll: poll.New(ctx), interval: interval}
 	if pollEvery > 0 {
 		s.interval = pollEvery
 		log.Info("polling every watched resource", "interval", pollEvery)
-		return s, nil
+		return s
 	}
 	hub, err := inotify.New(ctx, log, func(_ string, notify func()) func() {
 		return s.poll.Every(s.interval, notify)
 	})
 	if err != nil {
 		log.Warn("inotify unavailable; polling every watched resource", "interval", s.interval, "error", err)
-		return s, nil
+		return s
 	}
 	s.inotify = hub
-	return s, nil
+	return s
 }
 
 func (s *sources) watchers() engine.Watchers {
-	w := engine.Watchers{Poll: s.poll.Every}
+	w := engine.Watchers{Poll: s.poll.Every, Units: systemd.Default().Watch, Ready: systemd.Default().Ready}
 	if s.inotify != nil {
 		w.Paths = s.inotify.Watch
 		w.Trees = s.inotify.WatchTree
@@ -135,7 +136,9 @@ type reloader struct {
 	engine *engine.Engine
 	log    *slog.Logger
 
-	mu      sync.Mutex
+	mu  sync.Mutex
+	sdn *sdNotifier
+
 	sums    []byte // content hash of the files last loaded
 	forced  bool
 	pending chan struct{}
@@ -178,7 +181,7 @@ func (r *reloader) loop(ctx context.Context) {
 				settled = true
 			}
 		}
-		r.reload(ctx)
+		r.sdn.reloading(func() { r.reload(ctx) })
 	}
 }
 

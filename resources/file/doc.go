@@ -1,3 +1,15 @@
 // Package file is the file resource: regular files and directories with
 // their content, owner, group and mode, managed by the posix provider.
+//
+// Guarantees:
+//   - Check never writes, and costs an lstat plus, when the size matches, a
+//     hash of the file; the wanted content's hash is computed once.
+//   - Content is written atomically: a temporary file in the same directory
+//     gets its owner and mode before any content, is synced, then renamed
+//     over the path. A reader never sees a partial or wrongly permitted file.
+//   - Drift of owner, group or mode alone is fixed in place: the inode, the
+//     content and the modification time stay.
+//   - A file's parent directory is never created; a directory's are.
+//   - A symlink at the path is drift, never followed: it is replaced, or
+//     removed for ensure: absent, and its target is left alone.
 package file

@@ -1,3 +1,21 @@
-// Package scaffold is the scaffold resource: whole directories rendered
-// from a tree of templates with github.com/choria-io/scaffold.
+// Package scaffold is the scaffold resource: a whole directory rendered
+// from a tree of templates by the choria provider, which uses
+// github.com/choria-io/scaffold (Go text/template with sprig, or Jet).
+//
+// The library renders; this package decides. Each check renders the source
+// into a private temporary directory, runs the post commands there, and
+// compares the result with the target; an apply renders again and copies
+// only what differs. This keeps the library's rendering (engines,
+// delimiters, skip_empty, _partials, render and write) while giving:
+//   - checks that never write to the target;
+//   - post commands run without a shell, with a plain environment and a
+//     timeout that kills their process group (the library's own post
+//     runner has neither);
+//   - atomic, synced writes, and content and permission bits compared, so
+//     a chmod of a rendered file is drift too;
+//   - purge and ensure: absent, which the library does not do.
+//
+// A purging scaffold never targets / or a top-level system directory, and
+// source and target never overlap in a way that would make a render feed
+// on its own output or purge its own templates.
 package scaffold

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"path/filepath"
 	"strings"
@@ -81,7 +82,7 @@ func New(ctx context.Context, log *slog.Logger, fallback Fallback) (*Hub, error)
 func (h *Hub) Watch(path string, notify func()) (cancel func()) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	cancelLocked := h.watchLocked(filepath.Clean(path), notify)
+	cancelLocked := h.watchLocked(absolute(path), notify)
 	return func() {
 		h.mu.Lock()
 		defer h.mu.Unlock()
@@ -114,16 +115,27 @@ func (h *Hub) arm(t *target) {
 	if t.polled != nil {
 		return
 	}
-	chain := chainOf(t.path)
-	if err := h.acquire(chain); err != nil {
-		h.disarm(t)
-		h.degrade(t, err)
-		return
+	for {
+		chain := chainOf(t.path)
+		if err := h.acquire(chain); err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				// The directory went away while we looked; look again.
+				continue
+			}
+			h.disarm(t)
+			h.degrade(t, err)
+			return
+		}
+		h.unindex(t)
+		h.release(t.chain)
+		t.chain = chain
+		h.index(t)
+		// A directory created between looking and watching sent no event
+		// to the new watch; look again until the deepest ancestor holds.
+		if existingAncestor(filepath.Dir(t.path)) == chain[0] {
+			return
+		}
 	}
-	h.unindex(t)
-	h.release(t.chain)
-	t.chain = chain
-	h.index(t)
 }
 
 // disarm drops t's watches and fallback. Callers hold h.mu.
@@ -266,6 +278,15 @@ func call(fns []func()) {
 	for _, fn := range fns {
 		fn()
 	}
+}
+
+// absolute makes path absolute: events name watched directories as they
+// were added, so a relative path would never match absolute ones.
+func absolute(path string) string {
+	if abs, err := filepath.Abs(path); err == nil {
+		return abs
+	}
+	return filepath.Clean(path)
 }
 
 // isUnder reports whether path is dir or inside it.

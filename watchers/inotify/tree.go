@@ -23,7 +23,7 @@ type tree struct {
 // WatchTree calls notify whenever anything inside root (at any depth), or
 // root itself, may have changed. The watches are armed when it returns.
 func (h *Hub) WatchTree(root string, notify func()) (cancel func()) {
-	root = filepath.Clean(root)
+	root = absolute(root)
 	s := &sub{notify: notify}
 	h.mu.Lock()
 	defer h.mu.Unlock()

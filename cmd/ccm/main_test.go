@@ -1,0 +1,200 @@
+package main_test
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/reactive-ccm/ccm/engine"
+)
+
+// bin is the ccm binary built once for the end-to-end tests.
+var bin string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "ccm-e2e-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	bin = filepath.Join(dir, "ccm")
+	build := exec.Command("go", "build", "-race", "-o", bin, ".")
+	build.Stdout, build.Stderr = os.Stdout, os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "building ccm:", err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// result is what one ccm invocation printed and returned.
+type result struct {
+	stdout, stderr string
+	code           int
+}
+
+// ccm runs the binary to completion.
+func ccm(t *testing.T, args ...string) result {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	var ee *exec.ExitError
+	code := 0
+	switch {
+	case errors.As(err, &ee):
+		code = ee.ExitCode()
+	case err != nil:
+		t.Fatalf("running ccm: %v", err)
+	}
+	return result{out.String(), errb.String(), code}
+}
+
+// manifest writes a manifest into dir, replacing @ with dir.
+func manifest(t *testing.T, dir, src string) string {
+	t.Helper()
+	f := filepath.Join(dir, "manifest.yaml")
+	writeManifest(t, f, dir, src)
+	return f
+}
+
+func writeManifest(t *testing.T, f, dir, src string) {
+	t.Helper()
+	if err := os.WriteFile(f, []byte(strings.ReplaceAll(src, "@", dir)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func read(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// watcher is a running `ccm run --watch --json`.
+type watcher struct {
+	t      *testing.T
+	cmd    *exec.Cmd
+	events chan engine.Event
+	stderr *bytes.Buffer
+	done   chan error
+}
+
+func startWatch(t *testing.T, args ...string) *watcher {
+	t.Helper()
+	return startCmd(t, exec.Command(bin, append([]string{"run", "--watch", "--json"}, args...)...))
+}
+
+// startCmd starts a command that runs ccm in watch mode with --json.
+func startCmd(t *testing.T, cmd *exec.Cmd) *watcher {
+	t.Helper()
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := &watcher{t: t, cmd: cmd, events: make(chan engine.Event, 10000), stderr: &bytes.Buffer{}, done: make(chan error, 1)}
+	cmd.Stderr = syncWriter{w.stderr}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			var ev engine.Event
+			if json.Unmarshal(sc.Bytes(), &ev) == nil && ev.Protocol == engine.EventProtocol {
+				w.events <- ev
+			}
+		}
+		w.done <- cmd.Wait()
+	}()
+	t.Cleanup(func() {
+		if cmd.ProcessState == nil {
+			w.stop()
+		}
+	})
+	return w
+}
+
+type syncWriter struct{ b *bytes.Buffer }
+
+var stderrMu = make(chan struct{}, 1)
+
+func (s syncWriter) Write(p []byte) (int, error) {
+	stderrMu <- struct{}{}
+	defer func() { <-stderrMu }()
+	return s.b.Write(p)
+}
+
+func (w *watcher) logs() string {
+	stderrMu <- struct{}{}
+	defer func() { <-stderrMu }()
+	return w.stderr.String()
+}
+
+// stop sends SIGTERM and requires a clean exit within 5 s.
+func (w *watcher) stop() {
+	w.t.Helper()
+	if err := w.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		w.t.Fatalf("SIGTERM: %v", err)
+	}
+	select {
+	case err := <-w.done:
+		if err != nil {
+			w.t.Fatalf("ccm exited with %v after SIGTERM\n%s", err, w.logs())
+		}
+	case <-time.After(5 * time.Second):
+		_ = w.cmd.Process.Kill()
+		w.t.Fatalf("ccm did not exit within 5s of SIGTERM\n%s", w.logs())
+	}
+}
+
+// waitFor waits for an event matching keep.
+func (w *watcher) waitFor(what string, keep func(engine.Event) bool) engine.Event {
+	w.t.Helper()
+	deadline := time.After(15 * time.Second)
+	for {
+		select {
+		case ev := <-w.events:
+			if keep(ev) {
+				return ev
+			}
+		case <-deadline:
+			w.t.Fatalf("timed out waiting for %s\nlogs:\n%s", what, w.logs())
+		}
+	}
+}
+
+// converged waits until n resources reported their startup event.
+func (w *watcher) converged(n int) {
+	w.t.Helper()
+	for i := 0; i < n; i++ {
+		w.waitFor("startup convergence", func(ev engine.Event) bool { return ev.Trigger == engine.TriggerStartup })
+	}
+}
+
+// eventually polls cond until it holds.
+func eventually(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out: %s", what)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}

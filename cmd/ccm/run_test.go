@@ -1,0 +1,179 @@
+package main_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/reactive-ccm/ccm/engine"
+)
+
+const twoFiles = `
+ccm:
+  pre_message: starting
+  post_message: all done
+  resources:
+    - file:
+        - defaults: {owner: root, group: root, mode: "0644"}
+        - @/etc:
+            ensure: directory
+            mode: "0755"
+        - @/etc/motd:
+            ensure: present
+            content: |
+              hello
+              world
+`
+
+func TestRunConvergesThenFindsNothingToDo(t *testing.T) {
+	dir := t.TempDir()
+	m := manifest(t, dir, twoFiles)
+	r := ccm(t, "run", m)
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	for _, want := range []string{"starting\n", "changed   file#" + dir + "/etc ensure=directory", "2 resources: 2 changed, 0 failed", "all done\n"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Fatalf("output lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	if got := read(t, dir+"/etc/motd"); got != "hello\nworld\n" {
+		t.Fatalf("motd = %q", got)
+	}
+	r = ccm(t, "run", m)
+	if r.code != 0 || !strings.Contains(r.stdout, "2 resources: 0 changed, 0 failed, 0 skipped, 2 stable") {
+		t.Fatalf("second run: exit %d\n%s", r.code, r.stdout)
+	}
+}
+
+func TestRunExitsOneOnFailureAndReportsBlockedDependents(t *testing.T) {
+	dir := t.TempDir()
+	m := manifest(t, dir, `
+- exec:
+    - /bin/false: {}
+- file:
+    - @/after:
+        ensure: present
+        content: x
+        owner: root
+        group: root
+        mode: "0644"
+        require: [exec#/bin/false]
+    - @/independent:
+        ensure: present
+        content: x
+        owner: root
+        group: root
+        mode: "0644"
+`)
+	r := ccm(t, "run", m)
+	if r.code != 1 {
+		t.Fatalf("exit %d, want 1\n%s", r.code, r.stdout)
+	}
+	for _, want := range []string{
+		"failed    exec#/bin/false: failed to reach desired state",
+		"skipped   file#" + dir + "/after: blocked by failed exec#/bin/false",
+		"3 resources: 1 changed, 1 failed, 1 skipped",
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Fatalf("output lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	if _, err := os.Stat(dir + "/after"); !os.IsNotExist(err) {
+		t.Fatal("a resource blocked by a failure was applied")
+	}
+	if _, err := os.Stat(dir + "/independent"); err != nil {
+		t.Fatal("an independent resource was not applied")
+	}
+}
+
+func TestBadManifestExitsTwoAndTouchesNothing(t *testing.T) {
+	dir := t.TempDir()
+	m := manifest(t, dir, `
+- file:
+    - @/good:
+        ensure: present
+        content: x
+        owner: root
+        group: root
+        mode: "0644"
+    - @/bad:
+        ensure: present
+        content: x
+        owner: root
+        group: root
+        mode: "0999"
+        colour: blue
+`)
+	r := ccm(t, "run", m)
+	if r.code != 2 {
+		t.Fatalf("exit %d, want 2\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if !strings.Contains(r.stderr, m+":15:9: unknown property \"colour\"") || !strings.Contains(r.stderr, m+":14:15:") {
+		t.Fatalf("stderr lacks both positioned errors:\n%s", r.stderr)
+	}
+	if _, err := os.Stat(dir + "/good"); !os.IsNotExist(err) {
+		t.Fatal("a valid resource of an invalid manifest was applied")
+	}
+	if r := ccm(t, "validate", m); r.code != 2 {
+		t.Fatalf("validate exit %d", r.code)
+	}
+	if r := ccm(t, "run", "--bogus", m); r.code != 2 {
+		t.Fatalf("unknown flag: exit %d", r.code)
+	}
+}
+
+func TestNoopChangesNothing(t *testing.T) {
+	dir := t.TempDir()
+	m := manifest(t, dir, twoFiles)
+	r := ccm(t, "run", "--noop", m)
+	if r.code != 0 || !strings.Contains(r.stdout, "noop      file#"+dir+"/etc: Would have created directory") {
+		t.Fatalf("exit %d\n%s", r.code, r.stdout)
+	}
+	if _, err := os.Stat(dir + "/etc"); !os.IsNotExist(err) {
+		t.Fatal("noop created a directory")
+	}
+}
+
+func TestJSONEventsUseUpstreamFieldNames(t *testing.T) {
+	dir := t.TempDir()
+	m := manifest(t, dir, twoFiles)
+	r := ccm(t, "run", "--json", m)
+	lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
+	if len(lines) != 3 {
+		t.Fatalf("want 2 events and a summary, got:\n%s", r.stdout)
+	}
+	var raw map[string]any
+	if err := json.Unmarshal([]byte(lines[0]), &raw); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"protocol", "event_id", "timestamp", "type", "provider", "name", "requested_ensure", "final_ensure", "duration", "changed", "refreshed", "failed", "skipped", "noop", "trigger"} {
+		if _, ok := raw[k]; !ok {
+			t.Fatalf("event lacks %q: %s", k, lines[0])
+		}
+	}
+	var ev engine.Event
+	if err := json.Unmarshal([]byte(lines[1]), &ev); err != nil || ev.Name != dir+"/etc/motd" || !ev.Changed || ev.Trigger != engine.TriggerStartup {
+		t.Fatalf("event = %+v (%v)", ev, err)
+	}
+	if !strings.Contains(lines[2], `"protocol":"io.choria.ccm.v1.session.summary"`) {
+		t.Fatalf("summary = %s", lines[2])
+	}
+}
+
+func TestValidateAndGraph(t *testing.T) {
+	dir := t.TempDir()
+	m := manifest(t, dir, twoFiles)
+	if r := ccm(t, "validate", m); r.code != 0 || r.stdout != "2 resources, 1 edges: ok\n" {
+		t.Fatalf("validate: exit %d %q", r.code, r.stdout)
+	}
+	r := ccm(t, "graph", m)
+	if r.code != 0 || !strings.Contains(r.stdout, `n0 -> n1 [label="auto", style=dashed];`) {
+		t.Fatalf("graph: exit %d\n%s", r.code, r.stdout)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "etc")); !os.IsNotExist(err) {
+		t.Fatal("validate or graph touched the host")
+	}
+}

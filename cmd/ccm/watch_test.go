@@ -1,0 +1,240 @@
+package main_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/reactive-ccm/ccm/engine"
+)
+
+// watched is a tree of files under a managed directory, with a
+// refreshonly exec counting the repairs of one config file.
+const watched = `
+- file:
+    - defaults: {owner: root, group: root, mode: "0644"}
+    - @/srv:
+        ensure: directory
+        mode: "0755"
+    - @/srv/app:
+        ensure: directory
+        mode: "0755"
+    - @/srv/app/app.conf:
+        ensure: present
+        content: "port = 80\n"
+    - @/srv/app/motd:
+        ensure: present
+        content: "hello\n"
+- exec:
+    - count-reloads:
+        command: /bin/sh -c "echo x >> @/reloads"
+        refreshonly: true
+        subscribe: [file#@/srv/app/app.conf]
+`
+
+// fileIs reports whether path holds content with mode.
+func fileIs(path, content string, mode os.FileMode) bool {
+	b, err := os.ReadFile(path)
+	if err != nil || string(b) != content {
+		return false
+	}
+	fi, err := os.Stat(path)
+	return err == nil && fi.Mode().Perm() == mode
+}
+
+func reloads(dir string) int {
+	b, _ := os.ReadFile(filepath.Join(dir, "reloads"))
+	return strings.Count(string(b), "x")
+}
+
+func TestWatchRepairsEveryKindOfFileDrift(t *testing.T) {
+	dir := t.TempDir()
+	m := manifest(t, dir, watched)
+	w := startWatch(t, m)
+	w.converged(5)
+	conf := dir + "/srv/app/app.conf"
+	good := func() bool { return fileIs(conf, "port = 80\n", 0o644) }
+
+	steps := []struct {
+		name string
+		do   func() error
+	}{
+		{"overwrite", func() error { return os.WriteFile(conf, []byte("port = 81\n"), 0o644) }},
+		{"append", func() error {
+			f, err := os.OpenFile(conf, os.O_APPEND|os.O_WRONLY, 0)
+			if err != nil {
+				return err
+			}
+			defer f.Close()
+			_, err = f.WriteString("extra\n")
+			return err
+		}},
+		{"chmod", func() error { return os.Chmod(conf, 0o666) }},
+		{"delete", func() error { return os.Remove(conf) }},
+		{"atomic replace", func() error {
+			if err := os.WriteFile(conf+".new", []byte("other\n"), 0o644); err != nil {
+				return err
+			}
+			return os.Rename(conf+".new", conf)
+		}},
+		{"rm -rf of the managed tree", func() error {
+			// rm races with the repairs it triggers and may find a
+			// directory refilled; either way the tree must come back.
+			_ = exec.Command("rm", "-rf", dir+"/srv").Run()
+			return nil
+		}},
+		{"ancestor renamed away", func() error { return os.Rename(dir+"/srv", dir+"/srv.old") }},
+	}
+	for _, s := range steps {
+		before := reloads(dir)
+		if err := s.do(); err != nil {
+			t.Fatalf("%s: %v", s.name, err)
+		}
+		eventually(t, s.name+" repaired", good)
+		// A content repair is a change: the subscribed exec runs again.
+		if s.name != "chmod" {
+			eventually(t, s.name+" refreshed the subscriber", func() bool { return reloads(dir) > before })
+		}
+	}
+	if !fileIs(dir+"/srv/app/motd", "hello\n", 0o644) {
+		t.Fatal("motd not restored after the tree was removed")
+	}
+}
+
+func TestWatchReloadsManifestsAndSurvivesABrokenOne(t *testing.T) {
+	dir := t.TempDir()
+	m := manifest(t, dir, watched)
+	w := startWatch(t, m)
+	w.converged(5)
+
+	writeManifest(t, m, dir, watched+"\n- file:\n    - @/x: {ensure: present, colour: red}\n")
+	eventually(t, "the broken manifest to be reported", func() bool {
+		return strings.Contains(w.logs(), "reload failed; the running manifests stay in force")
+	})
+	if err := os.Remove(dir + "/srv/app/motd"); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "repairs to go on after a failed reload", func() bool { return fileIs(dir+"/srv/app/motd", "hello\n", 0o644) })
+
+	writeManifest(t, m, dir, watched+`
+- file:
+    - @/srv/app/new:
+        ensure: present
+        content: "new\n"
+        owner: root
+        group: root
+        mode: "0644"
+`)
+	ev := w.waitFor("the new resource", func(ev engine.Event) bool { return ev.Name == dir+"/srv/app/new" && ev.Changed })
+	if ev.Trigger != engine.TriggerReload {
+		t.Fatalf("trigger = %s, want reload", ev.Trigger)
+	}
+	if !strings.Contains(w.logs(), "reloaded manifests") {
+		t.Fatalf("logs:\n%s", w.logs())
+	}
+}
+
+// inotifyFDs counts the inotify instances a process holds open.
+func inotifyFDs(t *testing.T, pid int) int {
+	t.Helper()
+	fds, err := os.ReadDir("/proc/" + strconv.Itoa(pid) + "/fd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, fd := range fds {
+		if target, err := os.Readlink("/proc/" + strconv.Itoa(pid) + "/fd/" + fd.Name()); err == nil && target == "anon_inode:inotify" {
+			n++
+		}
+	}
+	return n
+}
+
+func TestPollingModeOpensNoInotifyAndStillRepairs(t *testing.T) {
+	dir := t.TempDir()
+	m := manifest(t, dir, watched)
+	w := startWatch(t, "--poll", "100ms", m)
+	w.converged(5)
+	if n := inotifyFDs(t, w.cmd.Process.Pid); n != 0 {
+		t.Fatalf("polling mode holds %d inotify instances, want 0", n)
+	}
+	if err := os.WriteFile(dir+"/srv/app/motd", []byte("tampered\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ev := w.waitFor("the poll to repair motd", func(ev engine.Event) bool { return ev.Changed && strings.HasSuffix(ev.Name, "/motd") })
+	if ev.Trigger != engine.TriggerPoll {
+		t.Fatalf("trigger = %s, want poll", ev.Trigger)
+	}
+}
+
+func TestWatchModeUsesOneInotifyInstance(t *testing.T) {
+	dir := t.TempDir()
+	w := startWatch(t, manifest(t, dir, watched))
+	w.converged(5)
+	if n := inotifyFDs(t, w.cmd.Process.Pid); n != 1 {
+		t.Fatalf("%d inotify instances, want exactly 1 for the whole process", n)
+	}
+}
+
+// inUserNamespace runs ccm as root of a new user namespace whose inotify
+// limits the script lowers first.
+func inUserNamespace(t *testing.T, limits string, args ...string) *watcher {
+	t.Helper()
+	if err := exec.Command("unshare", "--user", "--map-root-user", "true").Run(); err != nil {
+		t.Skipf("user namespaces unavailable: %v", err)
+	}
+	script := limits + ` && exec "$@"`
+	full := append([]string{"--user", "--map-root-user", "sh", "-c", script, "sh", bin, "run", "--watch", "--json"}, args...)
+	return startCmd(t, exec.Command("unshare", full...))
+}
+
+func TestRefusedWatchesFallBackToPolling(t *testing.T) {
+	dir := t.TempDir()
+	m := manifest(t, dir, watched)
+	// Few watches: the deep paths' chains cannot all be armed.
+	w := inUserNamespace(t, "echo 3 > /proc/sys/user/max_inotify_watches", "--poll-interval", "100ms", m)
+	w.converged(5)
+	if !strings.Contains(w.logs(), "the kernel refused an inotify watch; polling") {
+		t.Fatalf("no fallback warning:\n%s", w.logs())
+	}
+	if strings.Count(w.logs(), "refused") != 1 {
+		t.Fatalf("the fallback warning must be logged once:\n%s", w.logs())
+	}
+	if err := os.WriteFile(dir+"/srv/app/motd", []byte("tampered\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "motd repaired by the fallback poll", func() bool { return fileIs(dir+"/srv/app/motd", "hello\n", 0o644) })
+}
+
+func TestNoInotifyAtAllPollsEverything(t *testing.T) {
+	dir := t.TempDir()
+	m := manifest(t, dir, watched)
+	w := inUserNamespace(t, "echo 0 > /proc/sys/user/max_inotify_instances", "--poll-interval", "100ms", m)
+	w.converged(5)
+	if !strings.Contains(w.logs(), "inotify unavailable; polling every watched resource") {
+		t.Fatalf("logs:\n%s", w.logs())
+	}
+	if err := os.Chmod(dir+"/srv/app/motd", 0o600); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "motd mode repaired by polling", func() bool { return fileIs(dir+"/srv/app/motd", "hello\n", 0o644) })
+}
+
+func TestSIGTERMStopsPromptlyWithExitZero(t *testing.T) {
+	dir := t.TempDir()
+	w := startWatch(t, manifest(t, dir, watched))
+	w.converged(5)
+	start := time.Now()
+	w.stop()
+	if d := time.Since(start); d > 5*time.Second {
+		t.Fatalf("stopping took %s", d)
+	}
+	if !w.cmd.ProcessState.Success() || w.cmd.ProcessState.Sys().(syscall.WaitStatus).Signaled() {
+		t.Fatalf("state = %v", w.cmd.ProcessState)
+	}
+}

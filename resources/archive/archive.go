@@ -1,0 +1,134 @@
+package archive
+
+import (
+	"net/url"
+	"path/filepath"
+	"time"
+
+	"github.com/reactive-ccm/ccm/resources"
+)
+
+func init() {
+	resources.Register(resources.Type{Name: "archive", New: New})
+}
+
+const (
+	ensurePresent = "present"
+	ensureAbsent  = "absent"
+	providerHTTP  = "http"
+
+	// extractTimeout bounds tar and unzip, as the seed documents say.
+	extractTimeout = time.Minute
+	// stallTimeout fails a download that receives nothing for this long,
+	// whether connecting, waiting for headers or reading the body. A total
+	// bound would fail large archives on slow links that are progressing.
+	stallTimeout = time.Minute
+)
+
+// props are the archive's manifest properties.
+type props struct {
+	Ensure        string            `yaml:"ensure"`
+	Provider      string            `yaml:"provider"`
+	URL           string            `yaml:"url"`
+	Checksum      string            `yaml:"checksum"`
+	ExtractParent string            `yaml:"extract_parent"`
+	Creates       string            `yaml:"creates"`
+	Cleanup       bool              `yaml:"cleanup"`
+	Owner         string            `yaml:"owner"`
+	Group         string            `yaml:"group"`
+	Username      string            `yaml:"username"`
+	Password      string            `yaml:"password"`
+	Headers       map[string]string `yaml:"headers"`
+}
+
+// archive is one archive resource. Its fields are fixed after New.
+type archive struct {
+	name string
+	p    props
+	// url has no userinfo: credentials travel in the Authorization header.
+	url     *url.URL
+	user    string
+	pass    string
+	auth    bool
+	format  format
+	secrets redactor
+	// Timeouts are fields so tests can shorten them.
+	extractTimeout time.Duration
+	stallTimeout   time.Duration
+}
+
+var _ resources.Resource = (*archive)(nil)
+
+// New builds an archive resource from its manifest properties. Every
+// problem with them is reported at once.
+func New(spec *resources.Spec) (resources.Instance, error) {
+	var p props
+	var errs resources.ErrorList
+	errs.Add(spec.Pos, spec.Decode(&p))
+	a := newArchive(spec, p, &errs)
+	if err := errs.Err(); err != nil {
+		return resources.Instance{}, err
+	}
+	inst := resources.Instance{
+		Resource: a,
+		Provider: providerHTTP,
+		Ensure:   a.p.Ensure,
+		// The archive file is ours, and so is the creates marker its
+		// extraction produces: resources under either wait for it.
+		Owns: nonEmpty(a.name, a.p.Creates),
+		// The archive's directory and the extraction directory must exist
+		// (or be managed) first. extract_parent is used, not owned: it
+		// usually exists already and is often managed by a file resource.
+		Uses: nonEmpty(a.name, a.p.ExtractParent),
+	}
+	providers := []resources.Provider{{Name: providerHTTP, Priority: 1, Usable: resources.NeedsCommands(a.format.tool)}}
+	if _, err := resources.SelectProvider(a.p.Provider, providers); err != nil {
+		// Known but not usable here (validation checked the name): the
+		// manifest is fine, the run fails.
+		inst.Resource = resources.Unusable(err)
+	}
+	return inst, nil
+}
+
+func newArchive(spec *resources.Spec, p props, errs *resources.ErrorList) *archive {
+	if p.Ensure == "" {
+		p.Ensure = ensurePresent
+	}
+	v := validator{spec: spec, errs: errs}
+	u := v.url(p.URL, spec.Name)
+	v.props(&p)
+	f, _ := formatOf(spec.Name)
+	a := &archive{
+		name: spec.Name, p: p, format: f,
+		secrets:        newRedactor(u, p.Password, p.Headers),
+		extractTimeout: extractTimeout,
+		stallTimeout:   stallTimeout,
+	}
+	a.url, a.user, a.pass, a.auth = credentials(u, p.Username, p.Password)
+	return a
+}
+
+// credentials takes userinfo out of u; the username and password
+// properties win over it.
+func credentials(u *url.URL, username, password string) (*url.URL, string, string, bool) {
+	c := *u
+	c.User = nil
+	if username != "" {
+		return &c, username, password, true
+	}
+	if u.User != nil {
+		p, _ := u.User.Password()
+		return &c, u.User.Username(), p, true
+	}
+	return &c, "", "", false
+}
+
+func nonEmpty(paths ...string) []string {
+	out := make([]string, 0, len(paths))
+	for _, p := range paths {
+		if p != "" {
+			out = append(out, filepath.Clean(p))
+		}
+	}
+	return out
+}

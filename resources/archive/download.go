@@ -1,0 +1,168 @@
+package archive
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// client is shared by every archive, so downloads from one host reuse
+// connections. It has no overall timeout: downloads fail on a stall instead.
+var client = &http.Client{CheckRedirect: dropHeadersOffHost}
+
+// dropHeadersOffHost follows up to ten redirects like the default client,
+// but never carries the archive's headers (tokens, basic auth) to another
+// host: net/http only drops Authorization and Cookie.
+func dropHeadersOffHost(req *http.Request, via []*http.Request) error {
+	if len(via) >= 10 {
+		return errors.New("stopped after 10 redirects")
+	}
+	if req.URL.Host != via[0].URL.Host {
+		for k := range via[0].Header {
+			req.Header.Del(k)
+		}
+	}
+	return nil
+}
+
+// download fetches the archive into a temporary file beside it, owned by
+// the requested owner and group before any content is written, verifies
+// the checksum, and renames it into place. On any failure the temporary
+// file is removed and the archive's path is left as it was.
+func (a *archive) download(ctx context.Context) (err error) {
+	uid, err := lookupUID(a.p.Owner)
+	if err != nil {
+		return err
+	}
+	gid, err := lookupGID(a.p.Group)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	stall := time.AfterFunc(a.stallTimeout, func() {
+		cancel(fmt.Errorf("%w: nothing received for %s", ErrStalled, a.stallTimeout))
+	})
+	defer stall.Stop()
+
+	body, err := a.get(ctx, stall)
+	if err != nil {
+		return err
+	}
+	defer body.Close()
+	tmp, err := a.tempFile(uid, gid)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			err = errors.Join(err, removeTemp(tmp.Name()))
+		}
+	}()
+	sum, err := copyAndHash(tmp, body)
+	if err != nil {
+		if cause := context.Cause(ctx); cause != nil {
+			err = cause
+		}
+		return fmt.Errorf("downloading %s: %w", displayURL(a.url), err)
+	}
+	if a.p.Checksum != "" && sum != a.p.Checksum {
+		return fmt.Errorf("%w: %s from %s: expected %q got %q", ErrChecksumMismatch, a.name, displayURL(a.url), a.p.Checksum, sum)
+	}
+	return os.Rename(tmp.Name(), a.name)
+}
+
+// get sends the request and returns the body of a 200 response. Each read
+// of the body pushes the stall timer back.
+func (a *archive) get(ctx context.Context, stall *time.Timer) (io.ReadCloser, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, a.url.String(), nil)
+	if err != nil {
+		return nil, fmt.Errorf("%w: building the request for %s", ErrDownload, displayURL(a.url))
+	}
+	for k, v := range a.p.Headers {
+		req.Header.Add(k, v)
+	}
+	if a.auth {
+		req.SetBasicAuth(a.user, a.pass)
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		if cause := context.Cause(ctx); cause != nil {
+			err = cause
+		}
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err // its message repeats the URL
+		}
+		return nil, fmt.Errorf("%w: GET %s: %w", ErrDownload, displayURL(a.url), err)
+	}
+	if resp.StatusCode != http.StatusOK {
+		resp.Body.Close()
+		return nil, fmt.Errorf("%w: GET %s: HTTP %s", ErrDownload, displayURL(a.url), resp.Status)
+	}
+	return progressReader{resp.Body, stall, a.stallTimeout}, nil
+}
+
+// tempFile creates the temporary file in the archive's directory, so the
+// final rename is atomic, and gives it its owner before it has content.
+func (a *archive) tempFile(uid, gid int) (*os.File, error) {
+	dir := filepath.Dir(a.name)
+	tmp, err := os.CreateTemp(dir, filepath.Base(a.name)+"-*")
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("directory %s does not exist; create it first, for example with a file resource with ensure: directory", dir)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := tmp.Chown(uid, gid); err != nil {
+		err = fmt.Errorf("setting the owner of %s: %w", tmp.Name(), err)
+		return nil, errors.Join(err, tmp.Close(), removeTemp(tmp.Name()))
+	}
+	return tmp, nil
+}
+
+// removeTemp removes the temporary file of a failed download.
+func removeTemp(name string) error {
+	if err := os.Remove(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("removing the temporary file: %w", err)
+	}
+	return nil
+}
+
+// copyAndHash writes r to f, syncs and closes f, and returns the SHA-256
+// of what was written.
+func copyAndHash(f *os.File, r io.Reader) (string, error) {
+	h := sha256.New()
+	_, err := io.Copy(io.MultiWriter(f, h), r)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return hex.EncodeToString(h.Sum(nil)), err
+}
+
+// progressReader resets the stall timer whenever data arrives.
+type progressReader struct {
+	io.ReadCloser
+	stall   *time.Timer
+	timeout time.Duration
+}
+
+func (p progressReader) Read(b []byte) (int, error) {
+	n, err := p.ReadCloser.Read(b)
+	if n > 0 {
+		p.stall.Reset(p.timeout)
+	}
+	return n, err
+}

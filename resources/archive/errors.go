@@ -1,0 +1,16 @@
+package archive
+
+import "errors"
+
+var (
+	// ErrChecksumMismatch is returned when a downloaded archive does not
+	// have the expected SHA-256 checksum; the download is discarded.
+	ErrChecksumMismatch = errors.New("archive: checksum mismatch")
+	// ErrDownload is returned when the server does not answer 200 OK.
+	ErrDownload = errors.New("archive: download failed")
+	// ErrStalled is returned when a download makes no progress for the
+	// stall timeout.
+	ErrStalled = errors.New("archive: download stalled")
+	// ErrExtract is returned when tar or unzip fails.
+	ErrExtract = errors.New("archive: extraction failed")
+)

@@ -1,0 +1,61 @@
+package archive
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/reactive-ccm/ccm/resources/internal/command"
+)
+
+func TestExtractionTimeoutKillsTar(t *testing.T) {
+	dir := t.TempDir()
+	name := filepath.Join(dir, "app.tar")
+	// tar blocks opening a FIFO that nobody writes to: it would wait forever.
+	if err := syscall.Mkfifo(name, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	a := buildArchive(t, name, "url: http://127.0.0.1:1/app.tar\nextract_parent: "+filepath.Join(dir, "out"))
+	a.extractTimeout = 200 * time.Millisecond
+	err := a.extract(t.Context())
+	if !errors.Is(err, command.ErrTimeout) || !errors.Is(err, ErrExtract) {
+		t.Fatalf("got %v, want an extraction timeout", err)
+	}
+	if pids := processesUsing(t, name); len(pids) > 0 {
+		t.Errorf("tar still running after the timeout: pids %v", pids)
+	}
+}
+
+func TestExtractionFailureGivesTheToolsError(t *testing.T) {
+	dir := t.TempDir()
+	name := filepath.Join(dir, "app.zip")
+	if err := os.WriteFile(name, []byte("not a zip"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	a := buildArchive(t, name, "url: http://127.0.0.1:1/app.zip\nextract_parent: "+filepath.Join(dir, "out"))
+	err := a.extract(t.Context())
+	if !errors.Is(err, ErrExtract) || !strings.Contains(err.Error(), "unzip exited with code") {
+		t.Errorf("got %v", err)
+	}
+}
+
+// processesUsing lists the pids whose command line mentions path.
+func processesUsing(t *testing.T, path string) []string {
+	t.Helper()
+	procs, err := filepath.Glob("/proc/[0-9]*/cmdline")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pids []string
+	for _, p := range procs {
+		b, err := os.ReadFile(p)
+		if err == nil && strings.Contains(string(b), path) {
+			pids = append(pids, filepath.Base(filepath.Dir(p)))
+		}
+	}
+	return pids
+}

@@ -1,0 +1,120 @@
+package exec
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+
+	"github.com/reactive-ccm/ccm/resources"
+)
+
+// Check decides whether the command needs to run: the exit code of a run
+// that just happened is judged first, so a failed run (a refresh included)
+// is reported even when the creates marker exists; then an existing creates
+// marker; the guards (run even in noop: they only look); refreshonly; and
+// for an exec with none of those, whether it already ran in this graph.
+//
+// Errors do not repeat the resource's id: the engine reports it.
+func (e *exec) Check(ctx context.Context) (resources.Status, error) {
+	exit := e.takeExit()
+	st := resources.Status{Ensure: "present"}
+	created := false
+	if e.creates.set() {
+		path, found, err := e.marker()
+		if err != nil {
+			return st, err
+		}
+		created = found
+		if !found {
+			st.Ensure, st.Reason = "absent", "creates "+path+" does not exist"
+		}
+	}
+	switch {
+	case exit != nil:
+		return e.judge(st, *exit), nil
+	case created || e.refreshOnly:
+		st.Desired, st.Reason = true, ""
+	case e.onlyif.set() || e.unless.set():
+		return e.guard(ctx, st)
+	case !e.creates.set() && e.hasRun():
+		st.Desired = true
+	case !e.creates.set():
+		st.Reason = "has not run yet"
+	}
+	return st, nil
+}
+
+// judge reports a run's exit code against returns.
+func (e *exec) judge(st resources.Status, code int) resources.Status {
+	st.Desired = e.allowed(code)
+	st.Reason = fmt.Sprintf("exit code %d not in allowed returns %v", code, e.returns)
+	if st.Desired {
+		st.Reason = ""
+		e.mu.Lock()
+		e.ranOK = true
+		e.mu.Unlock()
+	}
+	return st
+}
+
+// guard runs onlyif then unless: the command should run only when onlyif
+// succeeds and unless fails. A guard that cannot run is an error, never a
+// silent "do not run".
+func (e *exec) guard(ctx context.Context, st resources.Status) (resources.Status, error) {
+	if e.onlyif.set() {
+		code, err := e.run(ctx, e.onlyif, false)
+		if err != nil {
+			return st, err
+		}
+		if code != 0 {
+			st.Desired, st.Reason = true, ""
+			return st, nil
+		}
+		st.Reason = "onlyif succeeded"
+	}
+	if e.unless.set() {
+		code, err := e.run(ctx, e.unless, false)
+		if err != nil {
+			return st, err
+		}
+		if code == 0 {
+			st.Desired, st.Reason = true, ""
+			return st, nil
+		}
+		st.Reason = "unless failed"
+	}
+	return st, nil
+}
+
+// marker reports whether the creates path exists.
+func (e *exec) marker() (string, bool, error) {
+	path, err := e.creates.value(e.tmpl)
+	if err != nil {
+		return "", false, err
+	}
+	_, err = os.Lstat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return path, false, nil
+	}
+	if err != nil {
+		return path, false, fmt.Errorf("creates: %w", err)
+	}
+	return path, true, nil
+}
+
+// takeExit consumes the exit code of the last run, if any.
+func (e *exec) takeExit() *int {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	exit := e.exit
+	e.exit = nil
+	return exit
+}
+
+func (e *exec) hasRun() bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.ranOK
+}

@@ -1,0 +1,153 @@
+package exec
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/reactive-ccm/ccm/resources"
+)
+
+func init() {
+	resources.Register(resources.Type{Name: "exec", Subscribes: true, New: New})
+}
+
+// exec is one command. Its fields are fixed at build time except the run
+// record, which carries an exit code from Apply to the Check after it.
+type exec struct {
+	id   string
+	tmpl resources.Templates
+	argv argv
+
+	command deferred
+	// cwd, creates, onlyif and unless are unset (not set()) when the
+	// manifest does not give them.
+	cwd, creates, onlyif, unless deferred
+	env                          []deferred
+	path                         string
+	returns                      []int
+	timeout                      time.Duration
+	refreshOnly, logOutput       bool
+
+	mu sync.Mutex
+	// exit is the exit code of the last run, until a Check consumes it.
+	exit *int
+	// ranOK is true once a run's exit code was in returns; an exec without
+	// creates, guards or refreshonly runs once per graph, not in a loop.
+	ranOK bool
+}
+
+var _ resources.Resource = (*exec)(nil)
+
+// New builds an exec resource from its manifest properties.
+func New(spec *resources.Spec) (resources.Instance, error) {
+	var p props
+	var errs resources.ErrorList
+	errs.Add(spec.Pos, spec.Decode(&p))
+	validate(spec, &p, &errs)
+	provider, unusable := resources.SelectProvider(p.Provider, providers)
+	e := &exec{
+		id: spec.ID(), tmpl: spec.Templates, argv: argvs[provider],
+		path: p.Path, returns: p.Returns, refreshOnly: p.RefreshOnly, logOutput: p.LogOutput,
+	}
+	if e.argv == nil {
+		e.argv = posixArgv
+	}
+	e.deferreds(spec, &p, &errs)
+	if spec.Has("timeout") {
+		var err error
+		if e.timeout, err = parseTimeout(p.Timeout); err != nil {
+			errs.Addf(spec.KeyPos("timeout"), "timeout: %v", err)
+		}
+	}
+	if len(e.returns) == 0 {
+		e.returns = []int{0}
+	}
+	if err := errs.Err(); err != nil {
+		return resources.Instance{}, err
+	}
+	inst := resources.Instance{Resource: e, Provider: provider, Ensure: "present", Uses: e.uses()}
+	if unusable != nil {
+		// Known but not usable here: the manifest is fine, the run fails.
+		inst.Resource = resources.Unusable(unusable)
+	}
+	return inst, nil
+}
+
+// deferreds builds the deferred properties, checking those without
+// templates now.
+func (e *exec) deferreds(spec *resources.Spec, p *props, errs *resources.ErrorList) {
+	runnable := func(s string) error { _, _, err := e.argv(s); return err }
+	if spec.Has("command") {
+		e.command = newDeferred(e.tmpl, "command", p.Command, spec.KeyPos("command"), runnable, errs)
+	} else {
+		// The graph has already resolved the name's templates.
+		e.command = deferred{label: "command", raw: spec.Name, pos: spec.Pos, check: runnable}
+		if err := runnable(spec.Name); err != nil {
+			errs.Addf(spec.Pos, "%s: the name is the command, and it %v", e.id, err)
+		}
+	}
+	for _, f := range []struct {
+		key   string
+		dst   *deferred
+		raw   string
+		check func(string) error
+	}{
+		{"cwd", &e.cwd, p.Cwd, checkAbs},
+		{"creates", &e.creates, p.Creates, checkAbs},
+		{"onlyif", &e.onlyif, p.OnlyIf, runnable},
+		{"unless", &e.unless, p.Unless, runnable},
+	} {
+		if spec.Has(f.key) {
+			*f.dst = newDeferred(e.tmpl, f.key, f.raw, spec.KeyPos(f.key), f.check, errs)
+		}
+	}
+	for i, entry := range p.Environment {
+		label := fmt.Sprintf("environment: item %d", i+1)
+		e.env = append(e.env, newDeferred(e.tmpl, label, entry, itemPos(spec, "environment", i), checkEnv, errs))
+	}
+}
+
+// uses lists the paths that must exist before the command runs, when they
+// are known without templates: the working directory, and for posix a
+// program given by absolute path, so a file resource that writes a script
+// is ordered before the exec that runs it.
+func (e *exec) uses() []string {
+	var out []string
+	if cwd, ok := e.cwd.literal(); ok {
+		out = append(out, cwd)
+	}
+	// The command writes its creates marker, so it needs the marker's
+	// directory managed first.
+	if creates, ok := e.creates.literal(); ok {
+		out = append(out, creates)
+	}
+	if cmd, ok := e.command.literal(); ok {
+		if prog, _, err := e.argv(cmd); err == nil && prog != shell && filepath.IsAbs(prog) {
+			out = append(out, prog)
+		}
+	}
+	return out
+}
+
+// Watch polls when the state is outside the process: a creates marker
+// (also watched as a path, so its removal is seen at once) or a guard. An
+// exec with refreshonly, or with nothing to look at, is checked only at
+// start, on refresh and by the periodic re-check.
+func (e *exec) Watch() resources.WatchSpec {
+	if e.refreshOnly || !(e.creates.set() || e.onlyif.set() || e.unless.set()) {
+		return resources.WatchSpec{}
+	}
+	w := resources.WatchSpec{Poll: resources.PollDefault}
+	if e.creates.set() {
+		if path, err := e.creates.value(e.tmpl); err == nil {
+			w.Paths = []string{path}
+		}
+	}
+	return w
+}
+
+// allowed reports whether code is one of the accepted exit codes.
+func (e *exec) allowed(code int) bool { return slices.Contains(e.returns, code) }

@@ -1,0 +1,100 @@
+package exec_test
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/reactive-ccm/ccm/resources"
+)
+
+func TestLogOutputLogsEveryLineOfBothStreams(t *testing.T) {
+	logs := captureLogs(t)
+	r := build(t, "greet", "command: /bin/sh -c 'echo one; echo two >&2; printf three'\nlogoutput: true\n")
+	if _, err := resources.Converge(t.Context(), r, false, false); err != nil {
+		t.Fatal(err)
+	}
+	got := logs()
+	slices.SortFunc(got, func(a, b logRecord) int { return strings.Compare(a.Msg, b.Msg) })
+	want := []logRecord{
+		{"INFO", "one", "exec#greet", "stdout"},
+		{"INFO", "three", "exec#greet", "stdout"},
+		{"INFO", "two", "exec#greet", "stderr"},
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("logged %+v\nwant %+v", got, want)
+	}
+}
+
+func TestNoLogOutputByDefault(t *testing.T) {
+	logs := captureLogs(t)
+	r := build(t, "greet", "command: /bin/echo hello\nonlyif: /bin/echo guard\n")
+	if _, err := resources.Converge(t.Context(), r, false, false); err != nil {
+		t.Fatal(err)
+	}
+	if got := logs(); len(got) != 0 {
+		t.Errorf("logged %+v, want nothing", got)
+	}
+}
+
+// TestPosixPassesShellSyntaxLiterally: without a shell, $HOME, ;, | and *
+// reach the program as plain words.
+func TestPosixPassesShellSyntaxLiterally(t *testing.T) {
+	logs := captureLogs(t)
+	r := build(t, "/bin/echo $HOME ; ls | wc * `id` $(id) 'a  b'", "logoutput: true\n")
+	if _, err := resources.Converge(t.Context(), r, false, false); err != nil {
+		t.Fatal(err)
+	}
+	got := logs()
+	if want := "$HOME ; ls | wc * `id` $(id) a  b"; len(got) != 1 || got[0].Msg != want {
+		t.Errorf("logged %+v, want one line %q", got, want)
+	}
+}
+
+func TestShellInterpretsShellSyntax(t *testing.T) {
+	logs := captureLogs(t)
+	r := build(t, "x", "command: \"echo $((6*7)) | tr 4 X\"\nprovider: shell\nlogoutput: true\nenvironment: [HOME=/home/ccm]\n")
+	if _, err := resources.Converge(t.Context(), r, false, false); err != nil {
+		t.Fatal(err)
+	}
+	if got := logs(); len(got) != 1 || got[0].Msg != "X2" {
+		t.Errorf("logged %+v, want X2", got)
+	}
+}
+
+// TestNoopNeverExecutes: noop runs nothing but the guards, which only look.
+func TestNoopNeverExecutes(t *testing.T) {
+	tests := []struct {
+		name    string
+		guard   string // GUARD stands for a file the guard creates
+		refresh bool
+		msg     string
+	}{
+		{"plain", "", false, "Would have executed"},
+		{"refresh", "", true, "Would have executed via subscribe"},
+		{"refreshonly with refresh", "refreshonly: true\n", true, "Would have executed via subscribe"},
+		{"guard still runs", "onlyif: /usr/bin/touch GUARD\n", false, "Would have executed"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			ran, guard := filepath.Join(dir, "ran"), filepath.Join(dir, "guard")
+			props := fmt.Sprintf("command: /usr/bin/touch %s\n%s", ran, strings.ReplaceAll(tt.guard, "GUARD", guard))
+			out, err := resources.Converge(t.Context(), build(t, "x", props), tt.refresh, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !out.Change.Changed || out.Change.NoopMessage != tt.msg || out.Change.Refreshed {
+				t.Errorf("change %+v, want changed with %q and no refresh", out.Change, tt.msg)
+			}
+			if exists(ran) {
+				t.Error("noop executed the command")
+			}
+			if strings.Contains(tt.guard, "GUARD") && !exists(guard) {
+				t.Error("noop did not run the guard")
+			}
+		})
+	}
+}

@@ -1,0 +1,89 @@
+package exec
+
+import (
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/reactive-ccm/ccm/resources"
+)
+
+// props are the exec resource's manifest properties. The deferred ones are
+// kept as written and resolved just before each run.
+type props struct {
+	Ensure      string   `yaml:"ensure"`
+	Command     string   `yaml:"command" ccm:"deferred"`
+	Cwd         string   `yaml:"cwd" ccm:"deferred"`
+	Environment []string `yaml:"environment" ccm:"deferred"`
+	Path        string   `yaml:"path"`
+	Returns     []int    `yaml:"returns"`
+	Timeout     string   `yaml:"timeout"`
+	Creates     string   `yaml:"creates" ccm:"deferred"`
+	OnlyIf      string   `yaml:"onlyif" ccm:"deferred"`
+	Unless      string   `yaml:"unless" ccm:"deferred"`
+	RefreshOnly bool     `yaml:"refreshonly"`
+	LogOutput   bool     `yaml:"logoutput"`
+	Provider    string   `yaml:"provider"`
+}
+
+// validate reports the problems of the properties that are not deferred;
+// deferred ones are checked by their deferred value, at build time when
+// they hold no template.
+func validate(spec *resources.Spec, p *props, errs *resources.ErrorList) {
+	if spec.Has("ensure") && p.Ensure != "present" {
+		errs.Addf(spec.KeyPos("ensure"), "ensure: %q is not supported; exec only has ensure: present", p.Ensure)
+	}
+	if err := resources.KnownProvider(p.Provider, providers); err != nil {
+		errs.Addf(spec.KeyPos("provider"), "provider: %v", err)
+	}
+	if spec.Has("path") {
+		if err := checkPath(p.Path); err != nil {
+			errs.Addf(spec.KeyPos("path"), "path: %v", err)
+		}
+	}
+	for i, code := range p.Returns {
+		if code < 0 || code > 255 {
+			errs.Addf(spec.KeyPos("returns"), "returns: item %d: %d is not an exit code (0 to 255)", i+1, code)
+		}
+	}
+}
+
+// checkPath accepts a colon-separated list of absolute directories.
+func checkPath(path string) error {
+	for dir := range strings.SplitSeq(path, ":") {
+		if !filepath.IsAbs(dir) {
+			return fmt.Errorf("%q: %w; path is a colon-separated list of absolute directories", dir, ErrNotAbsolute)
+		}
+	}
+	return nil
+}
+
+func parseTimeout(s string) (time.Duration, error) {
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		return 0, fmt.Errorf("%q is not a duration such as 30s or 5m", s)
+	}
+	if d <= 0 {
+		return 0, fmt.Errorf("%q must be positive", s)
+	}
+	return d, nil
+}
+
+var envKey = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+func checkEnv(entry string) error {
+	key, value, ok := strings.Cut(entry, "=")
+	if !ok || !envKey.MatchString(key) || value == "" {
+		return fmt.Errorf("%q is %w", entry, ErrBadEnvironment)
+	}
+	return nil
+}
+
+func checkAbs(path string) error {
+	if !filepath.IsAbs(path) {
+		return fmt.Errorf("%q is %w", path, ErrNotAbsolute)
+	}
+	return nil
+}

@@ -1,0 +1,47 @@
+package exec
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+
+	"github.com/reactive-ccm/ccm/resources/internal/command"
+)
+
+// run resolves cmd and the exec's cwd and environment, and runs it with the
+// exec's path and timeout. A timeout kills the command's whole process
+// group. The exit code is returned; an error means it could not run to an
+// exit: not found, killed, timed out, or a template failed.
+func (e *exec) run(ctx context.Context, cmd deferred, logOutput bool) (int, error) {
+	line, err := cmd.value(e.tmpl)
+	if err != nil {
+		return 0, err
+	}
+	prog, args, err := e.argv(line)
+	if err != nil {
+		return 0, err
+	}
+	c := command.Cmd{Name: prog, Args: args, Path: e.path, Timeout: e.timeout}
+	if e.cwd.set() {
+		if c.Dir, err = e.cwd.value(e.tmpl); err != nil {
+			return 0, err
+		}
+	}
+	for _, d := range e.env {
+		entry, err := d.value(e.tmpl)
+		if err != nil {
+			return 0, err
+		}
+		c.Env = append(c.Env, entry)
+	}
+	if logOutput {
+		c.OnLine = func(stream, text string) {
+			slog.InfoContext(ctx, text, "resource", e.id, "stream", stream)
+		}
+	}
+	res, err := command.Run(ctx, c)
+	if err != nil {
+		return res.ExitCode, fmt.Errorf("%s: %w", cmd.label, err)
+	}
+	return res.ExitCode, nil
+}

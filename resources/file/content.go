@@ -1,0 +1,196 @@
+package file
+
+import (
+	"context"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+
+	"github.com/reactive-ccm/ccm/resources"
+)
+
+// digest identifies content: its size, compared first because it is free,
+// and its sha256.
+type digest struct {
+	size int64
+	sum  [sha256.Size]byte
+}
+
+// content is what a file with managed content must hold.
+type content interface {
+	// digest returns the wanted content's digest.
+	digest(ctx context.Context) (digest, error)
+	// open returns the wanted content, for writing it.
+	open() (io.ReadCloser, error)
+	// watch returns the paths whose change changes the wanted content.
+	watch() []string
+}
+
+// deferred is a property kept as written in the manifest and resolved with
+// the templates just before use; its position names the property in errors.
+type deferred struct {
+	raw       string
+	key       string
+	pos       resources.Pos
+	tmpl      resources.Templates
+	templated bool
+}
+
+func newDeferred(spec *resources.Spec, key, raw string) deferred {
+	return deferred{raw: raw, key: key, pos: spec.KeyPos(key), tmpl: spec.Templates, templated: spec.Templates.HasExpr(raw)}
+}
+
+func (d deferred) resolve() (string, error) {
+	if !d.templated {
+		return d.raw, nil
+	}
+	s, err := d.tmpl.String(d.raw)
+	if err != nil {
+		return "", fmt.Errorf("%s: %s: %w", d.pos, d.key, err)
+	}
+	return s, nil
+}
+
+// inline is the content property. The digest of the last resolved text is
+// kept, so an unchanged file is checked without hashing the wanted content.
+type inline struct {
+	text deferred
+
+	mu   sync.Mutex
+	last string
+	sum  digest
+	ok   bool
+}
+
+var _ content = (*inline)(nil)
+
+func (c *inline) resolve() (string, digest, error) {
+	text, err := c.text.resolve()
+	if err != nil {
+		return "", digest{}, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.ok || text != c.last {
+		c.last, c.sum, c.ok = text, digestOf(text), true
+	}
+	return c.last, c.sum, nil
+}
+
+func (c *inline) digest(context.Context) (digest, error) {
+	_, d, err := c.resolve()
+	return d, err
+}
+
+func (c *inline) open() (io.ReadCloser, error) {
+	text, _, err := c.resolve()
+	return io.NopCloser(strings.NewReader(text)), err
+}
+
+func (c *inline) watch() []string { return nil }
+
+func digestOf(s string) digest {
+	return digest{size: int64(len(s)), sum: sha256.Sum256([]byte(s))}
+}
+
+// source is the source property: a local file copied verbatim, its path
+// relative to the manifest's directory. It is hashed on every check, so an
+// edited source is noticed.
+type source struct {
+	path deferred
+	dir  string
+}
+
+var _ content = (*source)(nil)
+
+func (s *source) resolve() (string, error) {
+	p, err := s.path.resolve()
+	if err != nil {
+		return "", err
+	}
+	if p == "" {
+		return "", fmt.Errorf("%s: source: resolved to an empty path", s.path.pos)
+	}
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(s.dir, p)
+	}
+	return p, nil
+}
+
+func (s *source) digest(ctx context.Context) (digest, error) {
+	p, err := s.resolve()
+	if err != nil {
+		return digest{}, err
+	}
+	d, err := hashFile(ctx, p)
+	if err != nil {
+		return digest{}, fmt.Errorf("source: %w", err)
+	}
+	return d, nil
+}
+
+func (s *source) open() (io.ReadCloser, error) {
+	p, err := s.resolve()
+	if err != nil {
+		return nil, err
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, fmt.Errorf("source: %w", err)
+	}
+	return f, nil
+}
+
+// watch returns the source path when it can be known before the first
+// check; a template error is reported by that check instead.
+func (s *source) watch() []string {
+	p, err := s.resolve()
+	if err != nil {
+		return nil
+	}
+	return []string{p}
+}
+
+var bufPool = sync.Pool{New: func() any { return new([32 << 10]byte) }}
+
+// hashFile digests the file at path, stopping early when ctx is cancelled.
+// It uses the raw system calls: an os.File's bookkeeping costs as much as
+// reading a small file. O_NONBLOCK keeps a FIFO swapped in after the lstat
+// from blocking the check; it does not change reads of regular files.
+func hashFile(ctx context.Context, path string) (digest, error) {
+	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return digest{}, &fs.PathError{Op: "open", Path: path, Err: err}
+	}
+	defer syscall.Close(fd)
+	buf := bufPool.Get().(*[32 << 10]byte)
+	defer bufPool.Put(buf)
+	h := sha256.New()
+	var d digest
+	for {
+		if err := ctx.Err(); err != nil {
+			return digest{}, err
+		}
+		n, err := syscall.Read(fd, buf[:])
+		if errors.Is(err, syscall.EINTR) {
+			continue
+		}
+		if err != nil {
+			return digest{}, &fs.PathError{Op: "read", Path: path, Err: err}
+		}
+		if n == 0 {
+			break
+		}
+		h.Write(buf[:n])
+		d.size += int64(n)
+	}
+	h.Sum(d.sum[:0])
+	return d, nil
+}

@@ -1,0 +1,19 @@
+package file
+
+import "errors"
+
+var (
+	// ErrNoParent is returned when the directory a file would be written in
+	// does not exist; files never create their parents.
+	ErrNoParent = errors.New("parent directory does not exist")
+	// ErrIsDirectory is returned when a regular file is wanted where a
+	// directory stands; a directory tree is never replaced by a file.
+	ErrIsDirectory = errors.New("exists as a directory")
+	// ErrNotEmpty is returned when ensure: absent meets a non-empty
+	// directory without force.
+	ErrNotEmpty = errors.New("is a non-empty directory")
+	// ErrNoSuchUser is returned when owner names a user this host lacks.
+	ErrNoSuchUser = errors.New("no such user")
+	// ErrNoSuchGroup is returned when group names a group this host lacks.
+	ErrNoSuchGroup = errors.New("no such group")
+)

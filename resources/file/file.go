@@ -1,0 +1,76 @@
+package file
+
+import (
+	"github.com/reactive-ccm/ccm/resources"
+)
+
+// providers are the ways of managing files; posix is the only one.
+var providers = []resources.Provider{{Name: "posix", Priority: 1, Usable: resources.Always}}
+
+func init() {
+	resources.Register(resources.Type{Name: "file", New: New})
+}
+
+// file is one managed path. Its fields are fixed at build time; the only
+// state it keeps between calls is the digest cache of its content.
+type file struct {
+	path   string
+	ensure string
+	owner  string
+	group  string
+	// mode is the wanted mode, already widened for directories.
+	mode  Mode
+	force bool
+	// content is nil when the content is not managed: absent, directory,
+	// or a present file with neither content nor source.
+	content content
+}
+
+var _ resources.Resource = (*file)(nil)
+
+// New builds a file resource from its manifest properties.
+func New(spec *resources.Spec) (resources.Instance, error) {
+	var p props
+	var errs resources.ErrorList
+	errs.Add(spec.Pos, spec.Decode(&p))
+	validate(spec, &p, &errs)
+	if err := errs.Err(); err != nil {
+		return resources.Instance{}, err
+	}
+	provider, err := resources.SelectProvider(p.Provider, providers)
+	if err != nil {
+		return resources.Instance{}, resources.Errorf(spec.KeyPos("provider"), "provider: %v", err)
+	}
+	f := &file{
+		path: spec.Name, ensure: p.Ensure,
+		owner: p.Owner, group: p.Group, mode: p.Mode, force: p.Force,
+	}
+	switch {
+	case p.Ensure == Directory:
+		f.mode = p.Mode.dir()
+	case spec.Has("content"):
+		f.content = &inline{text: newDeferred(spec, "content", p.Content)}
+	case spec.Has("source"):
+		f.content = &source{path: newDeferred(spec, "source", p.Source), dir: spec.Dir}
+	}
+	// A source managed by another resource is ordered before this one.
+	uses := []string{f.path}
+	if f.content != nil {
+		uses = append(uses, f.content.watch()...)
+	}
+	inst := resources.Instance{Resource: f, Provider: provider, Ensure: p.Ensure, Uses: uses}
+	if p.Ensure != Absent {
+		inst.Owns = []string{f.path}
+	}
+	return inst, nil
+}
+
+// Watch asks for events on the path itself and, for source, on the source
+// file, so an edited source is copied again.
+func (f *file) Watch() resources.WatchSpec {
+	paths := []string{f.path}
+	if f.content != nil {
+		paths = append(paths, f.content.watch()...)
+	}
+	return resources.WatchSpec{Paths: paths}
+}

@@ -1,0 +1,97 @@
+package file
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// countingLookup resolves names from a map and counts the lookups.
+type countingLookup struct {
+	ids   map[string]int
+	calls int
+}
+
+func (c *countingLookup) lookup(name string) (int, error) {
+	c.calls++
+	id, ok := c.ids[name]
+	if !ok {
+		return 0, ErrNoSuchUser
+	}
+	return id, nil
+}
+
+func TestIDCache(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "passwd")
+	if err := os.WriteFile(db, []byte("app:x:1000:\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fake := &countingLookup{ids: map[string]int{"app": 1000}}
+	c := &idCache{db: db, lookup: fake.lookup}
+	get := func(name string, want int) {
+		t.Helper()
+		id, err := c.id(name)
+		if err != nil || id != want {
+			t.Fatalf("id(%q) = %d, %v; want %d", name, id, err, want)
+		}
+	}
+
+	t.Run("a number is its own id", func(t *testing.T) {
+		get("4242", 4242)
+		if fake.calls != 0 {
+			t.Errorf("%d lookups for a number, want 0", fake.calls)
+		}
+	})
+	t.Run("a name is looked up once", func(t *testing.T) {
+		get("app", 1000)
+		get("app", 1000)
+		if fake.calls != 1 {
+			t.Errorf("%d lookups, want 1", fake.calls)
+		}
+	})
+	t.Run("an unknown name is not remembered", func(t *testing.T) {
+		fake.calls = 0
+		for range 2 {
+			if _, err := c.id("late"); !errors.Is(err, ErrNoSuchUser) {
+				t.Fatalf("got %v, want ErrNoSuchUser", err)
+			}
+		}
+		fake.ids["late"] = 1001
+		get("late", 1001)
+		if fake.calls != 3 {
+			t.Errorf("%d lookups, want 3", fake.calls)
+		}
+	})
+	t.Run("a changed database forgets every name", func(t *testing.T) {
+		fake.calls = 0
+		fake.ids["app"] = 2000
+		// As useradd and vipw do: a new file renamed over the old.
+		next := db + ".new"
+		if err := os.WriteFile(next, []byte("app:x:2000:\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Rename(next, db); err != nil {
+			t.Fatal(err)
+		}
+		get("app", 2000)
+		if fake.calls != 1 {
+			t.Errorf("%d lookups, want 1", fake.calls)
+		}
+	})
+}
+
+func TestSystemLookups(t *testing.T) {
+	if id, err := users.id("root"); err != nil || id != 0 {
+		t.Errorf("users.id(root) = %d, %v", id, err)
+	}
+	if id, err := groups.id("root"); err != nil || id != 0 {
+		t.Errorf("groups.id(root) = %d, %v", id, err)
+	}
+	if _, err := users.id("ccm-fixture-nobody"); !errors.Is(err, ErrNoSuchUser) {
+		t.Errorf("unknown user: got %v, want ErrNoSuchUser", err)
+	}
+	if _, err := groups.id("ccm-fixture-nobody"); !errors.Is(err, ErrNoSuchGroup) {
+		t.Errorf("unknown group: got %v, want ErrNoSuchGroup", err)
+	}
+}

@@ -1,0 +1,81 @@
+package file
+
+import (
+	"path/filepath"
+
+	"github.com/reactive-ccm/ccm/resources"
+)
+
+// Ensure values of the file resource.
+const (
+	Present   = "present"
+	Absent    = "absent"
+	Directory = "directory"
+)
+
+// props are the file resource's manifest properties.
+type props struct {
+	Ensure string `yaml:"ensure"`
+	// Content and Source are resolved just before use, so they may refer to
+	// values known only at run time.
+	Content  string `yaml:"content" ccm:"deferred"`
+	Source   string `yaml:"source" ccm:"deferred"`
+	Owner    string `yaml:"owner"`
+	Group    string `yaml:"group"`
+	Mode     Mode   `yaml:"mode"`
+	Force    bool   `yaml:"force"`
+	Provider string `yaml:"provider"`
+}
+
+// validate reports every problem with the properties. Presence is asked of
+// the spec, not of zero values, so a property that failed to decode is not
+// also reported as missing.
+func validate(spec *resources.Spec, p *props, errs *resources.ErrorList) {
+	validatePath(spec, errs)
+	switch {
+	case !spec.Has("ensure"):
+		errs.Addf(spec.Pos, "%s: ensure is required: present, absent or directory", spec.ID())
+	case p.Ensure != Present && p.Ensure != Absent && p.Ensure != Directory:
+		errs.Addf(spec.KeyPos("ensure"), "ensure: %q is not one of present, absent, directory", p.Ensure)
+	}
+	validateContent(spec, p, errs)
+	if p.Ensure != Absent {
+		for _, key := range []string{"owner", "group", "mode"} {
+			if !spec.Has(key) {
+				errs.Addf(spec.Pos, "%s: %s is required unless ensure is absent", spec.ID(), key)
+			}
+		}
+	}
+	if p.Force && p.Ensure != Absent {
+		errs.Addf(spec.KeyPos("force"), "force: only valid with ensure: absent")
+	}
+	if p.Force && spec.Name == "/" {
+		errs.Addf(spec.KeyPos("force"), "force: refused for /")
+	}
+	if err := resources.KnownProvider(p.Provider, providers); err != nil {
+		errs.Addf(spec.KeyPos("provider"), "provider: %v", err)
+	}
+}
+
+func validatePath(spec *resources.Spec, errs *resources.ErrorList) {
+	switch {
+	case !filepath.IsAbs(spec.Name):
+		errs.Addf(spec.Pos, "%s: the path must be absolute", spec.ID())
+	case filepath.Clean(spec.Name) != spec.Name:
+		errs.Addf(spec.Pos, "%s: the path must be clean (no ., .., // or trailing /): write %s", spec.ID(), filepath.Clean(spec.Name))
+	}
+}
+
+func validateContent(spec *resources.Spec, p *props, errs *resources.ErrorList) {
+	if spec.Has("content") && spec.Has("source") {
+		errs.Addf(spec.KeyPos("source"), "source: content and source cannot both be set")
+	}
+	for _, key := range []string{"content", "source"} {
+		if spec.Has(key) && (p.Ensure == Absent || p.Ensure == Directory) {
+			errs.Addf(spec.KeyPos(key), "%s: only valid with ensure: present", key)
+		}
+	}
+	if spec.Has("source") && p.Source == "" {
+		errs.Addf(spec.KeyPos("source"), "source: must not be empty")
+	}
+}

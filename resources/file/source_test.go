@@ -1,0 +1,143 @@
+package file_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"testing"
+
+	"github.com/reactive-ccm/ccm/resources"
+	"github.com/reactive-ccm/ccm/resources/resourcetest"
+)
+
+func TestSourceIsRelativeToTheManifestDirectory(t *testing.T) {
+	manifestDir, target := t.TempDir(), filepath.Join(t.TempDir(), "app.conf")
+	if err := os.Mkdir(filepath.Join(manifestDir, "files"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	src := filepath.Join(manifestDir, "files", "app.conf")
+	mustWrite(t, src, "v1\n", 0o600)
+	inst := resourcetest.MustBuild(t, "file", target, "ensure: present\nsource: files/app.conf\nowner: root\ngroup: root\nmode: \"0644\"\n", manifestDir)
+	r := inst.Resource
+	if got := r.Watch().Paths; !slices.Equal(got, []string{target, src}) {
+		t.Errorf("watching %v, want the target and the source", got)
+	}
+	if !slices.Contains(inst.Uses, src) {
+		t.Errorf("uses %v; want the source so the resource managing it runs first", inst.Uses)
+	}
+
+	resourcetest.Converge(t.Context(), t, r, false, false)
+	isFile("v1\n", 0o644)(t, target)
+
+	mustWrite(t, src, "v2\n", 0o600)
+	out := resourcetest.Converge(t.Context(), t, r, false, false)
+	if out.Before.Reason != "content differs" {
+		t.Errorf("after editing the source: reason %q, want content differs", out.Before.Reason)
+	}
+	isFile("v2\n", 0o644)(t, target)
+}
+
+func TestMissingSourceFails(t *testing.T) {
+	manifestDir, target := t.TempDir(), filepath.Join(t.TempDir(), "f")
+	mustWrite(t, target, "x", 0o644)
+	r := resourcetest.MustBuild(t, "file", target, "ensure: present\nsource: nope\nowner: root\ngroup: root\nmode: \"0644\"\n", manifestDir).Resource
+	_, err := r.Check(t.Context())
+	want := fmt.Sprintf("source: open %s/nope: no such file or directory", manifestDir)
+	if err == nil || err.Error() != want {
+		t.Errorf("got %v, want %s", err, want)
+	}
+}
+
+// vars resolves {{ name }} from a map; any other name is an error.
+type vars map[string]string
+
+var expr = regexp.MustCompile(`\{\{ *(\w+) *\}\}`)
+
+func (v vars) String(s string) (string, error) {
+	var err error
+	out := expr.ReplaceAllStringFunc(s, func(m string) string {
+		name := expr.FindStringSubmatch(m)[1]
+		val, ok := v[name]
+		if !ok {
+			err = fmt.Errorf("unknown name %q", name)
+		}
+		return val
+	})
+	return out, err
+}
+func (v vars) Value(s string) (any, error) { return v.String(s) }
+func (v vars) HasExpr(s string) bool       { return expr.MatchString(s) }
+func (v vars) Vars() map[string]any        { return nil }
+func (v vars) Fingerprint() string         { return "" }
+
+func TestDeferredContent(t *testing.T) {
+	dir := t.TempDir()
+	tmpl := vars{"host": "web1", "src": "a.txt"}
+	mustWrite(t, filepath.Join(dir, "a.txt"), "from a", 0o644)
+	tests := []struct {
+		name, props, want string
+	}{
+		{"content", "ensure: present\ncontent: \"hello {{ host }}\"\nowner: root\ngroup: root\nmode: \"0644\"\n", "hello web1"},
+		{"source", "ensure: present\nsource: \"{{ src }}\"\nowner: root\ngroup: root\nmode: \"0644\"\n", "from a"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "f")
+			inst, err := resourcetest.BuildWith(t, "file", path, tt.props, dir, tmpl)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resourcetest.Converge(t.Context(), t, inst.Resource, false, false)
+			isFile(tt.want, 0o644)(t, path)
+		})
+	}
+}
+
+// TestTemplateErrorsCarryThePropertyPosition: a deferred property that fails
+// to resolve fails the resource, naming where the property is written.
+func TestTemplateErrorsCarryThePropertyPosition(t *testing.T) {
+	tests := []struct{ name, props, want string }{
+		{"content", "ensure: present\nowner: root\ngroup: root\nmode: \"0644\"\ncontent: \"{{ nope }}\"\n",
+			`test.yaml:5:10: content: unknown name "nope"`},
+		{"source", "ensure: present\nsource: \"{{ nope }}\"\nowner: root\ngroup: root\nmode: \"0644\"\n",
+			`test.yaml:2:9: source: unknown name "nope"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "f")
+			mustWrite(t, path, "x", 0o644)
+			inst, err := resourcetest.BuildWith(t, "file", path, tt.props, t.TempDir(), vars{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = resources.Converge(t.Context(), inst.Resource, false, false)
+			if err == nil || err.Error() != tt.want {
+				t.Errorf("got %v, want %s", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestInstance(t *testing.T) {
+	tests := []struct {
+		name, props string
+		owns, uses  []string
+	}{
+		{"present owns its path", helloProps, []string{"/srv/x"}, []string{"/srv/x"}},
+		{"directory owns its path", "ensure: directory\nowner: root\ngroup: root\nmode: \"0755\"\n", []string{"/srv/x"}, []string{"/srv/x"}},
+		{"absent owns nothing", "ensure: absent\n", nil, []string{"/srv/x"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			inst := resourcetest.MustBuild(t, "file", "/srv/x", tt.props, t.TempDir())
+			if !slices.Equal(inst.Owns, tt.owns) || !slices.Equal(inst.Uses, tt.uses) {
+				t.Errorf("owns %v uses %v; want %v and %v", inst.Owns, inst.Uses, tt.owns, tt.uses)
+			}
+			if got := inst.Resource.Watch().Paths; !slices.Equal(got, []string{"/srv/x"}) {
+				t.Errorf("watching %v, want [/srv/x]", got)
+			}
+		})
+	}
+}

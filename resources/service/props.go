@@ -1,0 +1,52 @@
+package service
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/reactive-ccm/ccm/resources"
+)
+
+const (
+	running = "running"
+	stopped = "stopped"
+)
+
+// props are the service's manifest properties.
+type props struct {
+	Ensure   string `yaml:"ensure"`
+	Enable   *bool  `yaml:"enable"`
+	Provider string `yaml:"provider"`
+}
+
+// validName is the CCM service (and package) name rule: nothing a shell
+// or a path would interpret.
+var validName = regexp.MustCompile(`^[a-zA-Z0-9._+:~-]+$`)
+
+func (p *props) validate(spec *resources.Spec, errs *resources.ErrorList) {
+	if !validName.MatchString(spec.Name) {
+		errs.Addf(spec.Pos, "%s: invalid service name %q: only letters, digits and . _ + : ~ - are allowed", spec.ID(), spec.Name)
+	}
+	switch p.Ensure {
+	case "":
+		p.Ensure = running
+	case running, stopped:
+	default:
+		errs.Addf(spec.KeyPos("ensure"), "%s: ensure: must be running or stopped, got %q", spec.ID(), p.Ensure)
+	}
+}
+
+// unitTypes are the suffixes systemd recognises on unit names.
+var unitTypes = []string{".service", ".socket", ".target", ".device", ".mount", ".automount",
+	".swap", ".timer", ".path", ".slice", ".scope"}
+
+// unitName is the systemd unit a service name means: as systemctl does,
+// a name without a unit type suffix is a service.
+func unitName(name string) string {
+	for _, suffix := range unitTypes {
+		if strings.HasSuffix(name, suffix) {
+			return name
+		}
+	}
+	return name + ".service"
+}

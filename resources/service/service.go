@@ -1,0 +1,114 @@
+package service
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/reactive-ccm/ccm/resources"
+	sdwatch "github.com/reactive-ccm/ccm/watchers/systemd"
+)
+
+func init() {
+	resources.Register(resources.Type{Name: "service", Subscribes: true, New: build})
+}
+
+var providers = []resources.Provider{{Name: "systemd", Priority: 1, Usable: systemdUsable}}
+
+// systemdUsable accepts hosts booted with systemd, and any process told
+// where a system bus is (containers, tests).
+func systemdUsable() error {
+	if os.Getenv("DBUS_SYSTEM_BUS_ADDRESS") != "" {
+		return nil
+	}
+	if fi, err := os.Lstat("/run/systemd/system"); err == nil && fi.IsDir() {
+		return nil
+	}
+	return errors.New("systemd is not running (no /run/systemd/system) and DBUS_SYSTEM_BUS_ADDRESS is not set")
+}
+
+// Service is one unit kept in its desired state.
+type Service struct {
+	unit   string
+	ensure string
+	enable *bool
+	hub    *sdwatch.Hub
+}
+
+var _ resources.Resource = (*Service)(nil)
+
+func build(spec *resources.Spec) (resources.Instance, error) {
+	var p props
+	var errs resources.ErrorList
+	errs.Add(spec.Pos, spec.Decode(&p))
+	p.validate(spec, &errs)
+	provider, err := resources.SelectProvider(p.Provider, providers)
+	if err != nil && !errors.Is(err, resources.ErrNoSuitableProvider) {
+		errs.Addf(spec.KeyPos("provider"), "%s: provider: %v", spec.ID(), err)
+	}
+	if err := errs.Err(); err != nil {
+		return resources.Instance{}, err
+	}
+	inst := resources.Instance{Provider: provider, Ensure: p.Ensure}
+	if err != nil {
+		// Known but not usable here: the manifest is fine, the run fails.
+		inst.Resource = resources.Unusable(err)
+		return inst, nil
+	}
+	inst.Resource = &Service{unit: unitName(spec.Name), ensure: p.Ensure, enable: p.Enable, hub: sdwatch.Default()}
+	return inst, nil
+}
+
+// Watch asks the systemd hub for the unit's changes.
+func (s *Service) Watch() resources.WatchSpec {
+	return resources.WatchSpec{Units: []string{s.unit}}
+}
+
+// Check reads the unit's state over D-Bus; it changes nothing.
+func (s *Service) Check(ctx context.Context) (resources.Status, error) {
+	st, err := s.read(ctx)
+	if err != nil {
+		return resources.Status{}, err
+	}
+	return s.status(st)
+}
+
+func (s *Service) read(ctx context.Context) (unitState, error) {
+	conn, err := s.hub.Conn(ctx)
+	if err != nil {
+		return unitState{}, err
+	}
+	return readState(ctx, conn, s.unit)
+}
+
+// status compares the observed state with the desired one.
+func (s *Service) status(st unitState) (resources.Status, error) {
+	out := resources.Status{Ensure: stopped}
+	if st.Running {
+		out.Ensure = running
+	}
+	var why []string
+	if out.Ensure != s.ensure {
+		why = append(why, fmt.Sprintf("%s is %s (ActiveState %s), want %s", s.unit, out.Ensure, st.Active, s.ensure))
+	}
+	if s.enable != nil {
+		if !st.EnabledKnown {
+			return out, fmt.Errorf("%w: cannot tell whether %s is enabled (UnitFileState %q)", ErrUnexpectedState, s.unit, st.FileState)
+		}
+		if st.Enabled != *s.enable {
+			why = append(why, fmt.Sprintf("%s is %s (UnitFileState %s), want %s", s.unit, enabledWord(st.Enabled), st.FileState, enabledWord(*s.enable)))
+		}
+	}
+	out.Desired = len(why) == 0
+	out.Reason = strings.Join(why, "; ")
+	return out, nil
+}
+
+func enabledWord(enabled bool) string {
+	if enabled {
+		return "enabled"
+	}
+	return "disabled"
+}

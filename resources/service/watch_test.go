@@ -1,0 +1,205 @@
+package service_test
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// These tests run the ccm command itself against the suite's systemd:
+// `ccm run --watch` on the host, talking to the namespace's bus, and ccm as
+// a Type=notify service inside the namespace.
+
+// buildCCM builds the ccm command into a directory both the host and the
+// namespace see (the namespace shares the host's /tmp).
+func buildCCM(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "ccm")
+	if out, err := exec.CommandContext(t.Context(), "go", "build", "-o", bin, "../../cmd/ccm").CombinedOutput(); err != nil {
+		t.Fatalf("building ccm: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// writeManifest writes a manifest into a fresh directory.
+func writeManifest(t *testing.T, yaml string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "manifest.yaml")
+	if err := os.WriteFile(path, []byte(yaml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// runWatch starts `ccm run --watch manifest` on the host; it inherits
+// DBUS_SYSTEM_BUS_ADDRESS from the suite. It is stopped with SIGTERM when
+// the test ends, and its output is shown when the test failed.
+func runWatch(t *testing.T, bin, manifest string) {
+	t.Helper()
+	log, err := os.Create(filepath.Join(t.TempDir(), "ccm.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "run", "--watch", "--log-level", "debug", manifest)
+	cmd.Stdout, cmd.Stderr = log, log
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+			t.Error(err)
+		}
+		if err := cmd.Wait(); err != nil {
+			t.Errorf("ccm run --watch: %v", err)
+		}
+		log.Close()
+		if t.Failed() {
+			out, _ := os.ReadFile(log.Name())
+			t.Logf("ccm output:\n%s", out)
+		}
+	})
+}
+
+// eventually polls cond until it holds, failing the test after 10s.
+func eventually(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		if cond() {
+			return
+		}
+	}
+	t.Fatalf("%s did not happen within 10s", what)
+}
+
+func TestWatchRepairsDrift(t *testing.T) {
+	const name = "ccm-e2e-repair.service"
+	sd := unit(t, name, sleeper, false)
+	bin := buildCCM(t)
+	runWatch(t, bin, writeManifest(t, "ccm:\n  resources:\n    - service:\n        - "+name+":\n            ensure: running\n"))
+	active := func() bool { return prop(t, sd, name, "ActiveState") == "active" }
+	eventually(t, "the first convergence starting the service", active)
+
+	tests := []struct {
+		name  string
+		drift func(t *testing.T)
+	}{
+		{"systemctl stop from outside", func(t *testing.T) {
+			if _, err := sd.Systemctl(t.Context(), "stop", name); err != nil {
+				t.Fatalf("the operator's stop failed: %v", err)
+			}
+		}},
+		{"kill -9 of the main process", func(t *testing.T) {
+			pid, err := sd.MainPID(t.Context(), name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+				t.Fatal(err)
+			}
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			pid := prop(t, sd, name, "MainPID")
+			tt.drift(t)
+			eventually(t, "the repair", func() bool { return active() && prop(t, sd, name, "MainPID") != pid })
+		})
+	}
+}
+
+// TestWatchRestartsOnConfigChange checks that a service subscribed to the
+// file holding its configuration restarts once per change of that file.
+func TestWatchRestartsOnConfigChange(t *testing.T) {
+	const name = "ccm-e2e-config.service"
+	dir := t.TempDir()
+	conf, starts := filepath.Join(dir, "app.conf"), filepath.Join(dir, "starts")
+	sd := unit(t, name, fmt.Sprintf("[Service]\nExecStart=/bin/sh -c 'echo start >> %s; exec sleep infinity'\n", starts), false)
+	bin := buildCCM(t)
+	manifest := writeManifest(t, fmt.Sprintf(`ccm:
+  resources:
+    - file:
+        - %s:
+            ensure: present
+            content: "setting = 1\n"
+            owner: root
+            group: root
+            mode: "0644"
+    - service:
+        - %s:
+            ensure: running
+            subscribe:
+              - file#%s
+`, conf, name, conf))
+	count := func() int {
+		b, _ := os.ReadFile(starts)
+		return strings.Count(string(b), "start")
+	}
+	runWatch(t, bin, manifest)
+	eventually(t, "the first start", func() bool { return count() == 1 })
+	for change := 1; change <= 3; change++ {
+		if err := os.WriteFile(conf, []byte(fmt.Sprintf("setting = drift %d\n", change)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		eventually(t, fmt.Sprintf("restart %d", change), func() bool { return count() == change+1 })
+	}
+	time.Sleep(time.Second)
+	if n := count(); n != 4 {
+		t.Fatalf("the service started %d times for 3 config changes, want 4 (one start, three restarts)", n)
+	}
+	if got := prop(t, sd, name, "ActiveState"); got != "active" {
+		t.Fatalf("ActiveState = %q, want active", got)
+	}
+}
+
+// TestCCMAsNotifyService runs `ccm run --watch` as a Type=notify service
+// with a watchdog inside the suite's systemd, from examples/ccm.service.
+func TestCCMAsNotifyService(t *testing.T) {
+	const self, managed = "ccm-e2e-self.service", "ccm-e2e-managed.service"
+	sd := unit(t, managed, sleeper, false)
+	bin := buildCCM(t)
+	manifest := writeManifest(t, "ccm:\n  resources:\n    - service:\n        - "+managed+":\n            ensure: running\n")
+	// The example unit, pointed at this build and manifest, with a short
+	// watchdog.
+	example, err := os.ReadFile("../../examples/ccm.service")
+	if err != nil {
+		t.Fatal(err)
+	}
+	unit(t, self, strings.NewReplacer("/usr/local/bin/ccm", bin, "/etc/ccm/manifest.yaml", manifest,
+		"WatchdogSec=30s", "WatchdogSec=2s").Replace(string(example)), false)
+	ctx := t.Context()
+	// Type=notify: start returns only once ccm said READY=1.
+	if _, err := sd.Systemctl(ctx, "start", self); err != nil {
+		t.Fatal(err)
+	}
+	if got := prop(t, sd, managed, "ActiveState"); got != "active" {
+		t.Fatalf("ccm said it was ready before converging: %s is %q", managed, got)
+	}
+	if got := prop(t, sd, self, "StatusText"); got != "1 resources: 1 converged" {
+		t.Fatalf("StatusText = %q, want the resource counts", got)
+	}
+	if _, err := sd.Systemctl(ctx, "reload", self); err != nil {
+		t.Fatal(err)
+	}
+	pid := prop(t, sd, self, "MainPID")
+	// Three watchdog periods: a missing ping would have killed ccm.
+	time.Sleep(6 * time.Second)
+	for k, want := range map[string]string{"ActiveState": "active", "MainPID": pid, "NRestarts": "0"} {
+		if got := prop(t, sd, self, k); got != want {
+			t.Errorf("after the watchdog periods %s = %q, want %q", k, got, want)
+		}
+	}
+	if _, err := sd.Systemctl(ctx, "stop", self); err != nil {
+		t.Fatal(err)
+	}
+	if got := prop(t, sd, self, "Result"); got != "success" {
+		t.Fatalf("Result = %q after stop, want success", got)
+	}
+	if out, err := sd.Run(ctx, "journalctl", "--no-pager", "-o", "cat", "-u", self); err == nil && !strings.Contains(out, "converged") {
+		t.Errorf("ccm's log did not reach the journal:\n%s", out)
+	}
+}

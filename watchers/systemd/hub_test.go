@@ -1,0 +1,259 @@
+package systemd_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	sddbus "github.com/coreos/go-systemd/v22/dbus"
+	"github.com/reactive-ccm/ccm/watchers/systemd"
+	"github.com/reactive-ccm/ccm/watchers/systemd/systemdtest"
+)
+
+func TestMain(m *testing.M) { os.Exit(systemdtest.Main(m)) }
+
+const sleepUnit = "[Unit]\nDescription=ccm hub test\n[Service]\nExecStart=/bin/sleep infinity\n"
+
+// counter is a notify function that counts calls and signals each one.
+type counter struct {
+	n  atomic.Int64
+	ch chan struct{}
+}
+
+func newCounter() *counter { return &counter{ch: make(chan struct{}, 1)} }
+
+func (c *counter) notify() {
+	c.n.Add(1)
+	select {
+	case c.ch <- struct{}{}:
+	default:
+	}
+}
+
+// wait fails the test unless notify is called within timeout.
+func (c *counter) wait(t *testing.T, what string) {
+	t.Helper()
+	select {
+	case <-c.ch:
+	case <-time.After(10 * time.Second):
+		t.Fatalf("not notified of %s within 10s", what)
+	}
+}
+
+// quiet waits until no notification came for a while, and drops the
+// pending one.
+func (c *counter) quiet() {
+	for {
+		select {
+		case <-c.ch:
+		case <-time.After(300 * time.Millisecond):
+			return
+		}
+	}
+}
+
+// setup boots nothing: it uses the suite's systemd, writes and starts a
+// unit, and returns a fresh hub on the namespace's bus.
+func setup(t *testing.T, unit string, opts systemd.Options) (*systemdtest.Systemd, *systemd.Hub) {
+	t.Helper()
+	sd := systemdtest.Require(t)
+	if err := sd.WriteUnit(unit, sleepUnit); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sd.Systemctl(t.Context(), "start", unit); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		// The harness outlives the test: leave no unit running.
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(t.Context()), 10*time.Second)
+		defer cancel()
+		if _, err := sd.Systemctl(ctx, "stop", unit); err != nil {
+			t.Error(err)
+		}
+	})
+	h := systemd.New(opts)
+	t.Cleanup(h.Close)
+	if _, err := h.Conn(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	return sd, h
+}
+
+func TestHubSeesExternalChanges(t *testing.T) {
+	tests := []struct {
+		name  string
+		unit  string
+		opts  systemd.Options
+		drift func(t *testing.T, sd *systemdtest.Systemd, unit string)
+	}{
+		{"systemctl stop from outside", "ccm-hub-stop.service", systemd.Options{}, systemctlStop},
+		{"kill -9 of the main process", "ccm-hub-kill.service", systemd.Options{}, killMain},
+		{"systemctl stop seen by polling", "ccm-hub-poll.service", systemd.Options{Poll: 50 * time.Millisecond}, systemctlStop},
+		{"daemon-reload", "ccm-hub-reload.service", systemd.Options{}, func(t *testing.T, sd *systemdtest.Systemd, _ string) {
+			if _, err := sd.Systemctl(t.Context(), "daemon-reload"); err != nil {
+				t.Fatal(err)
+			}
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			sd, h := setup(t, tt.unit, tt.opts)
+			c := newCounter()
+			defer h.Watch(tt.unit, c.notify)()
+			c.quiet()
+			tt.drift(t, sd, tt.unit)
+			c.wait(t, tt.name)
+		})
+	}
+}
+
+func systemctlStop(t *testing.T, sd *systemdtest.Systemd, unit string) {
+	t.Helper()
+	if _, err := sd.Systemctl(t.Context(), "stop", unit); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func killMain(t *testing.T, sd *systemdtest.Systemd, unit string) {
+	t.Helper()
+	pid, err := sd.MainPID(t.Context(), unit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestHubSurvivesDaemonReexec(t *testing.T) {
+	const unit = "ccm-hub-reexec.service"
+	sd, h := setup(t, unit, systemd.Options{})
+	c := newCounter()
+	defer h.Watch(unit, c.notify)()
+	c.quiet()
+	if _, err := sd.Systemctl(t.Context(), "daemon-reexec"); err != nil {
+		t.Fatal(err)
+	}
+	c.wait(t, "the re-execution")
+	c.quiet()
+	systemctlStop(t, sd, unit)
+	c.wait(t, "a stop after the re-execution")
+	conn, err := h.Conn(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.GetUnitPropertiesContext(t.Context(), unit); err != nil {
+		t.Fatalf("calls after the re-execution: %v", err)
+	}
+}
+
+func TestHubReconnectsAfterBusRestart(t *testing.T) {
+	const unit = "ccm-hub-bus.service"
+	sd, h := setup(t, unit, systemd.Options{})
+	c := newCounter()
+	defer h.Watch(unit, c.notify)()
+	c.quiet()
+	if _, err := sd.Systemctl(t.Context(), "restart", "dbus.service"); err != nil {
+		t.Fatal(err)
+	}
+	c.wait(t, "the reconnection")
+	c.quiet()
+	systemctlStop(t, sd, unit)
+	c.wait(t, "a stop after the reconnection")
+}
+
+// TestHubNoFeedbackLoop checks a unit that systemd would garbage-collect
+// once stopped: a watcher that reads the unit on every notification (as
+// the engine's check does) must settle instead of loading it again and
+// again (coreos/go-systemd#502).
+func TestHubNoFeedbackLoop(t *testing.T) {
+	const unit = "ccm-hub-gc.service"
+	sd, h := setup(t, unit, systemd.Options{})
+	conn, err := h.Conn(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := newCounter()
+	check := func() {
+		c.notify()
+		go conn.GetUnitPropertiesContext(t.Context(), unit)
+	}
+	defer h.Watch(unit, check)()
+	c.quiet()
+	before := c.n.Load()
+	systemctlStop(t, sd, unit)
+	time.Sleep(2 * time.Second)
+	if n := c.n.Load() - before; n == 0 || n > 10 {
+		t.Fatalf("%d notifications in 2s after one stop, want between 1 and 10", n)
+	}
+	settled := c.n.Load()
+	time.Sleep(time.Second)
+	if n := c.n.Load() - settled; n != 0 {
+		t.Fatalf("%d more notifications after the stop settled, want none", n)
+	}
+}
+
+func TestHubCancel(t *testing.T) {
+	const unit = "ccm-hub-cancel.service"
+	sd, h := setup(t, unit, systemd.Options{})
+	conn, err := h.Conn(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := newCounter()
+	cancel := h.Watch(unit, c.notify)
+	waitRefs(t, conn, unit, true)
+	cancel()
+	waitRefs(t, conn, unit, false)
+	c.quiet()
+	before := c.n.Load()
+	systemctlStop(t, sd, unit)
+	time.Sleep(300 * time.Millisecond)
+	if n := c.n.Load() - before; n != 0 {
+		t.Fatalf("notified %d times after cancel", n)
+	}
+}
+
+// waitRefs waits until the unit's Refs property does (or does not) list
+// a client.
+func waitRefs(t *testing.T, conn *sddbus.Conn, unit string, want bool) {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		p, err := conn.GetUnitPropertyContext(t.Context(), unit, "Refs")
+		if err != nil {
+			t.Fatal(err)
+		}
+		refs, _ := p.Value.Value().([]string)
+		if (len(refs) > 0) == want {
+			return
+		}
+	}
+	t.Fatalf("%s: referenced = %v never happened", unit, want)
+}
+
+func TestHubWithoutBus(t *testing.T) {
+	h := systemd.New(systemd.Options{Dial: systemd.DialAddress("unix:path=/nonexistent/system_bus_socket")})
+	t.Cleanup(h.Close)
+	t.Run("ready at once when nothing is watched", func(t *testing.T) {
+		if err := h.Ready(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+	})
+	t.Run("ready after the first failed attempt", func(t *testing.T) {
+		defer h.Watch("nginx.service", func() {})()
+		if err := h.Ready(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+	})
+	t.Run("calls fail with the reason", func(t *testing.T) {
+		_, err := h.Conn(t.Context())
+		if !errors.Is(err, systemd.ErrUnavailable) || !strings.Contains(err.Error(), "/nonexistent/system_bus_socket") {
+			t.Fatalf("Conn() error = %v, want ErrUnavailable naming the address", err)
+		}
+	})
+}
