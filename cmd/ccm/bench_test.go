@@ -2,11 +2,14 @@ package main_test
 
 import (
 	"bufio"
+	"context"
 	"fmt"
+	"log/slog"
 	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -15,7 +18,10 @@ import (
 	"time"
 
 	"github.com/fsnotify/fsnotify"
+	"github.com/reactive-ccm/ccm/engine"
 	"github.com/reactive-ccm/ccm/graph"
+	"github.com/reactive-ccm/ccm/watchers/inotify"
+	"github.com/reactive-ccm/ccm/watchers/poll"
 )
 
 // fileManifest writes a manifest of n file resources under dir/files,
@@ -235,4 +241,38 @@ func cpuPercent(tb testing.TB, pid int, d time.Duration) float64 {
 	time.Sleep(d)
 	// USER_HZ is 100 on Linux.
 	return (ticks() - before) / 100 / d.Seconds() * 100
+}
+
+// BenchmarkGoroutines runs the watching engine in-process on n file
+// resources and reports how many goroutines it holds once converged: the
+// count must not grow with the number of resources.
+func BenchmarkGoroutines(b *testing.B) {
+	for _, n := range []int{100, 1000, 10000} {
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			for range b.N {
+				base := runtime.NumGoroutine()
+				g, err := graph.Load([]string{fileManifest(b, b.TempDir(), n)}, graph.Options{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				ctx, cancel := context.WithCancel(b.Context())
+				log := slog.New(slog.DiscardHandler)
+				polls := poll.New(ctx)
+				hub, err := inotify.New(ctx, log, func(_ string, fn func()) func() { return polls.Every(time.Second, fn) })
+				if err != nil {
+					b.Fatal(err)
+				}
+				settled := make(chan struct{}, 1)
+				e := engine.New(g, engine.Options{Watch: true, Logger: log,
+					Watchers:  engine.Watchers{Paths: hub.Watch, Trees: hub.WatchTree, Poll: polls.Every},
+					OnSettled: func(engine.State) { settled <- struct{}{} }})
+				done := make(chan struct{})
+				go func() { defer close(done); _, _ = e.Run(ctx) }()
+				<-settled
+				b.ReportMetric(float64(runtime.NumGoroutine()-base), "goroutines")
+				cancel()
+				<-done
+			}
+		})
+	}
 }

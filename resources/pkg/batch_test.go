@@ -91,8 +91,12 @@ func TestChecksOfManyPackagesShareOneQuery(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if q := p.Queries() - before; q != 1 {
-				t.Errorf("%d dpkg-query runs for %d checks, want 1", q, len(rs))
+			// Concurrent checks share one query. A check that arrives after
+			// it finished may need a second when the database changed in
+			// between (dpkg tidies its updates directory after it returns),
+			// but never one per package.
+			if q := p.Queries() - before; q < 1 || q > 2 {
+				t.Errorf("%d dpkg-query runs for %d checks, want 1 (2 at most)", q, len(rs))
 			}
 			for i, s := range statuses {
 				wantAbsent := names[i] == st.absent
