@@ -95,7 +95,9 @@ func BenchmarkOneShot(b *testing.B) {
 
 // BenchmarkWatch starts `ccm run --watch` on n files and measures:
 // the time from a drifting write returning to the file being right again
-// (p50, p99 over 200 drifts), RSS, and idle CPU over 10 s.
+// (p50, p99 over 200 drifts), RSS, idle CPU over 10 s, and idle CPU over
+// 10 s while a neighbour creates, writes and deletes files directly in the
+// temporary directory, an ancestor of every managed file.
 func BenchmarkWatch(b *testing.B) {
 	for _, n := range sizes {
 		b.Run(strconv.Itoa(n), func(b *testing.B) {
@@ -142,6 +144,44 @@ func benchWatch(b *testing.B, n int) {
 	b.ReportMetric(float64(repairs[len(repairs)*99/100].Microseconds())/1000, "repair-p99-ms")
 	b.ReportMetric(rss0, "rss-MB")
 	b.ReportMetric(cpuPercent(b, p.Process.Pid, 10*time.Second), "idle-cpu-%")
+	stop := busyNeighbour(b)
+	b.ReportMetric(cpuPercent(b, p.Process.Pid, 10*time.Second), "busy-tmp-cpu-%")
+	b.ReportMetric(stop(), "neighbour-files/s")
+}
+
+// busyNeighbour creates, writes and deletes a file directly in the
+// temporary directory every millisecond, like other programs on a host,
+// until stop is called; stop returns how many files it made per second.
+func busyNeighbour(tb testing.TB) (stop func() float64) {
+	path := filepath.Join(os.TempDir(), fmt.Sprintf("ccm-bench-neighbour-%d", os.Getpid()))
+	quit, done := make(chan struct{}), make(chan struct{})
+	start, files := time.Now(), 0
+	go func() {
+		defer close(done)
+		tick := time.NewTicker(time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-quit:
+				return
+			case <-tick.C:
+			}
+			if err := os.WriteFile(path, []byte("neighbour\n"), 0o644); err != nil {
+				tb.Error(err)
+				return
+			}
+			if err := os.Remove(path); err != nil {
+				tb.Error(err)
+				return
+			}
+			files++
+		}
+	}()
+	return func() float64 {
+		close(quit)
+		<-done
+		return float64(files) / time.Since(start).Seconds()
+	}
 }
 
 // BenchmarkPolling measures the CPU that `--poll 10s` costs on n files.
