@@ -1,0 +1,16 @@
+// Package kernel is a thin layer over one Linux inotify instance.
+//
+// It watches directories by path with exactly the events each caller asks
+// for, and reads events named by path:
+//
+//   - Each path has its own mask; Watch again replaces it, so a watch is
+//     narrowed as well as widened (the kernel keeps one mask per watch).
+//   - Several paths naming one directory (through symlinks) share the
+//     kernel's one watch on it, with the union of their masks, and every
+//     event on it is reported under each of those paths.
+//   - Reads park in Go's poller; Close unblocks them.
+//   - A watch the kernel dropped (IN_IGNORED: the directory was deleted or
+//     its filesystem unmounted) is forgotten. A watch removed by Unwatch
+//     still names the events queued before its removal.
+//   - A queue overflow is reported as an event with IN_Q_OVERFLOW set.
+package kernel
