@@ -17,7 +17,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fsnotify/fsnotify"
 	"github.com/reactive-ccm/ccm/engine"
 	"github.com/reactive-ccm/ccm/graph"
 	"github.com/reactive-ccm/ccm/watchers/inotify"
@@ -113,30 +112,31 @@ func benchWatch(b *testing.B, n int) {
 	m := fileManifest(b, dir, n)
 	p := startDaemon(b, "run", "--watch", m)
 	repairs := make([]time.Duration, 0, 200)
-	fw, err := fsnotify.NewWatcher()
+	hub, err := inotify.New(b.Context(), slog.New(slog.DiscardHandler), func(path string, _ func()) func() {
+		b.Errorf("cannot watch %s with inotify", path)
+		return func() {}
+	})
 	if err != nil {
 		b.Fatal(err)
-	}
-	defer fw.Close()
-	for d := 0; d*500 < n; d++ {
-		if err := fw.Add(fmt.Sprintf("%s/files/d%d", dir, d)); err != nil {
-			b.Fatal(err)
-		}
 	}
 	rss0 := rssMB(b, p.Process.Pid)
 	for i := 0; i < cap(repairs); i++ {
 		idx := rand.IntN(n)
 		path := benchFile(dir, idx)
+		changed := make(chan struct{}, 1)
+		cancel := hub.Watch(path, func() {
+			select {
+			case changed <- struct{}{}:
+			default:
+			}
+		})
 		if err := os.WriteFile(path, []byte("drifted\n"), 0o644); err != nil {
 			b.Fatal(err)
 		}
 		written := time.Now()
-		// ccm repairs by renaming a temporary file onto the path.
-		waitEvent(b, fw, path, fsnotify.Create)
+		waitContent(b, changed, path, fmt.Sprintf("content of file %d\n", idx))
 		repairs = append(repairs, time.Since(written))
-		if got, _ := os.ReadFile(path); string(got) != fmt.Sprintf("content of file %d\n", idx) {
-			b.Fatalf("%s not repaired: %q", path, got)
-		}
+		cancel()
 		time.Sleep(2 * time.Millisecond)
 	}
 	slices.Sort(repairs)
@@ -229,19 +229,19 @@ func startDaemon(tb testing.TB, args ...string) *exec.Cmd {
 	return cmd
 }
 
-func waitEvent(tb testing.TB, fw *fsnotify.Watcher, path string, op fsnotify.Op) {
+// waitContent reads path each time changed fires until it holds want.
+func waitContent(tb testing.TB, changed <-chan struct{}, path, want string) {
 	tb.Helper()
 	timeout := time.After(10 * time.Second)
 	for {
 		select {
-		case ev := <-fw.Events:
-			if ev.Name == path && ev.Has(op) {
+		case <-changed:
+			if got, err := os.ReadFile(path); err == nil && string(got) == want {
 				return
 			}
-		case err := <-fw.Errors:
-			tb.Fatal(err)
 		case <-timeout:
-			tb.Fatalf("no %s of %s", op, path)
+			got, _ := os.ReadFile(path)
+			tb.Fatalf("%s not repaired: %q", path, got)
 		}
 	}
 }

@@ -1,52 +1,55 @@
 package inotify
 
 import (
-	"context"
 	"errors"
-	"os"
-	"path/filepath"
 
-	"github.com/fsnotify/fsnotify"
+	"golang.org/x/sys/unix"
+
+	"github.com/reactive-ccm/ccm/watchers/inotify/internal/kernel"
 )
 
-// read routes events until ctx is cancelled, then closes the instance.
-// Errors are drained in the same loop: fsnotify stops reading events
-// while an error waits to be read.
-func (h *Hub) read(ctx context.Context) {
-	defer h.close()
+// read routes events until the instance is closed.
+func (h *Hub) read() {
+	var evs []kernel.Event
 	for {
-		select {
-		case <-ctx.Done():
+		var err error
+		evs, err = h.in.Read(evs[:0])
+		call(h.routeAll(evs))
+		if errors.Is(err, kernel.ErrClosed) {
 			return
-		case ev, ok := <-h.w.Events:
-			if !ok {
-				return
-			}
-			call(h.route(ev))
-		case err, ok := <-h.w.Errors:
-			if !ok {
-				return
-			}
-			call(h.failure(err))
+		}
+		if err != nil {
+			h.log.Error("inotify: no more events; changes are seen only by the periodic re-check", "error", err)
+			return
 		}
 	}
 }
 
 func (h *Hub) close() {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if err := h.w.Close(); err != nil {
+	if err := h.in.Close(); err != nil {
 		h.log.Warn("inotify: closing", "error", err)
 	}
 }
 
-// route returns the notify functions an event concerns, re-arming the
-// registrations whose directories appeared or went away.
-func (h *Hub) route(ev fsnotify.Event) []func() {
+// routeAll returns the notify functions a batch of events concerns.
+func (h *Hub) routeAll(evs []kernel.Event) []func() {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	name := ev.Name
 	var fns []func()
+	for _, ev := range evs {
+		fns = h.route(ev, fns)
+	}
+	return fns
+}
+
+// route adds the notify functions an event concerns, re-arming the
+// registrations whose directories appeared or went away. Callers hold
+// h.mu.
+func (h *Hub) route(ev kernel.Event, fns []func()) []func() {
+	if ev.Has(unix.IN_Q_OVERFLOW) {
+		return h.overflow(fns)
+	}
+	name := ev.Path
 	if t, ok := h.paths[name]; ok {
 		fns = t.notifies(fns)
 	}
@@ -59,15 +62,15 @@ func (h *Hub) route(ev fsnotify.Event) []func() {
 		}
 	}
 	switch {
-	case ev.Has(fsnotify.Create):
+	case watched && ev.Has(created|gone):
+		// A watched directory went away, or something took its name (a
+		// symlink re-pointed by renaming a new one over it).
+		fns = h.rearm(h.headsUnder(name), fns)
+	case ev.Has(created):
 		// A directory on the way to waiting targets appeared; it may
 		// already hold them (mkdir -p, or a tree moved into place).
 		if set, ok := h.waiting[name]; ok {
 			fns = h.rearm(keys(set), fns)
-		}
-	case ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename):
-		if watched {
-			fns = h.rearm(h.headsUnder(name), fns)
 		}
 	}
 	return fns
@@ -95,7 +98,7 @@ func keys(set map[*target]struct{}) []*target {
 // rearm re-watches targets from scratch and notifies them. Every chain is
 // released before any is re-acquired, so a directory removed or renamed
 // and already back under the same name gets a fresh watch on the new
-// inode instead of keeping a stale one.
+// inode instead of keeping a stale one. Callers hold h.mu.
 func (h *Hub) rearm(ts []*target, fns []func()) []func() {
 	for _, t := range ts {
 		h.unindex(t)
@@ -109,39 +112,18 @@ func (h *Hub) rearm(ts []*target, fns []func()) []func() {
 	return fns
 }
 
-// failure handles an error from the instance. An overflow lost events, so
-// every registration is re-armed and notified.
-func (h *Hub) failure(err error) []func() {
-	if !errors.Is(err, fsnotify.ErrEventOverflow) {
-		h.log.Warn("inotify error", "error", err)
-		return nil
-	}
+// overflow handles a queue overflow: events were lost, so every
+// registration is re-armed and notified. Callers hold h.mu.
+func (h *Hub) overflow(fns []func()) []func() {
 	h.log.Warn("inotify queue overflowed; re-checking every watched path")
-	h.mu.Lock()
-	defer h.mu.Unlock()
 	all := make([]*target, 0, len(h.paths))
 	for _, t := range h.paths {
 		all = append(all, t)
 	}
-	fns := h.rearm(all, nil)
+	fns = h.rearm(all, fns)
 	for _, tr := range h.trees {
 		h.walk(tr, tr.root)
 		fns = tr.notifies(fns)
 	}
 	return fns
-}
-
-// existingAncestor returns dir if it is an existing directory, else its
-// nearest existing ancestor.
-func existingAncestor(dir string) string {
-	for {
-		if fi, err := os.Stat(dir); err == nil && fi.IsDir() {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return dir
-		}
-		dir = parent
-	}
 }

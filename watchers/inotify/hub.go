@@ -3,15 +3,13 @@ package inotify
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io/fs"
 	"log/slog"
 	"path/filepath"
-	"strings"
 	"sync"
 	"syscall"
 
-	"github.com/fsnotify/fsnotify"
+	"github.com/reactive-ccm/ccm/watchers/inotify/internal/kernel"
 )
 
 // Fallback registers a path with a polling source when inotify cannot
@@ -25,15 +23,17 @@ type Hub struct {
 	log      *slog.Logger
 	fallback Fallback
 
+	in *kernel.Instance
+
 	mu sync.Mutex
-	w  *fsnotify.Watcher
 	// paths holds the registrations per cleaned absolute path.
 	paths map[string]*target
 	// trees holds the recursive registrations per root.
 	trees map[string]*tree
-	// dirs counts, per watched directory, the targets and trees using it;
-	// a directory is watched exactly while its count is positive.
-	dirs map[string]int
+	// dirs counts, per watched directory, the targets and trees using it
+	// and what they need from it; a directory is watched exactly while it
+	// has users, with the mask of their highest need.
+	dirs map[string]*use
 	// byHead indexes targets by the deepest directory of their chain, to
 	// find the targets a removed or renamed directory concerns.
 	byHead map[string]map[*target]struct{}
@@ -50,8 +50,8 @@ type target struct {
 	path string
 	subs map[*sub]struct{}
 	// chain is the directories watched for it: its deepest existing
-	// ancestor first, then every directory above.
-	chain []string
+	// ancestor (its head) first, then every directory above.
+	chain []link
 	// polled cancels the fallback registration once inotify refused the
 	// path; such a target stays polled.
 	polled func()
@@ -63,16 +63,17 @@ type sub struct{ notify func() }
 // cancelled. If inotify is unavailable the error says why; callers then
 // poll instead.
 func New(ctx context.Context, log *slog.Logger, fallback Fallback) (*Hub, error) {
-	w, err := fsnotify.NewWatcher()
+	in, err := kernel.Open()
 	if err != nil {
-		return nil, fmt.Errorf("inotify: %w", err)
+		return nil, err
 	}
 	h := &Hub{
-		log: log, fallback: fallback, w: w,
-		paths: map[string]*target{}, trees: map[string]*tree{}, dirs: map[string]int{},
+		log: log, fallback: fallback, in: in,
+		paths: map[string]*target{}, trees: map[string]*tree{}, dirs: map[string]*use{},
 		byHead: map[string]map[*target]struct{}{}, waiting: map[string]map[*target]struct{}{},
 	}
-	go h.read(ctx)
+	context.AfterFunc(ctx, h.close)
+	go h.read()
 	return h, nil
 }
 
@@ -116,12 +117,13 @@ func (h *Hub) arm(t *target) {
 		return
 	}
 	for {
-		chain := chainOf(t.path)
-		if err := h.acquire(chain); err != nil {
-			if errors.Is(err, fs.ErrNotExist) {
-				// The directory went away while we looked; look again.
-				continue
-			}
+		chain, err := h.acquire(chainOf(t.path))
+		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+			// The directory went away or was replaced while we looked;
+			// look again.
+			continue
+		}
+		if err != nil {
 			h.disarm(t)
 			h.degrade(t, err)
 			return
@@ -132,7 +134,7 @@ func (h *Hub) arm(t *target) {
 		h.index(t)
 		// A directory created between looking and watching sent no event
 		// to the new watch; look again until the deepest ancestor holds.
-		if existingAncestor(filepath.Dir(t.path)) == chain[0] {
+		if existingAncestor(filepath.Dir(t.path)) == chain[0].dir {
 			return
 		}
 	}
@@ -150,7 +152,7 @@ func (h *Hub) disarm(t *target) {
 }
 
 func (h *Hub) index(t *target) {
-	head := t.chain[0]
+	head := t.chain[0].dir
 	addTo(h.byHead, head, t)
 	if next := nextBelow(head, t.path); next != t.path {
 		addTo(h.waiting, next, t)
@@ -161,7 +163,7 @@ func (h *Hub) unindex(t *target) {
 	if len(t.chain) == 0 {
 		return
 	}
-	head := t.chain[0]
+	head := t.chain[0].dir
 	removeFrom(h.byHead, head, t)
 	if next := nextBelow(head, t.path); next != t.path {
 		removeFrom(h.waiting, next, t)
@@ -181,59 +183,6 @@ func removeFrom(m map[string]map[*target]struct{}, k string, t *target) {
 	delete(m[k], t)
 	if len(m[k]) == 0 {
 		delete(m, k)
-	}
-}
-
-// nextBelow returns the path component of path directly below dir.
-func nextBelow(dir, path string) string {
-	rest := strings.TrimPrefix(path, strings.TrimSuffix(dir, "/")+"/")
-	first, _, _ := strings.Cut(rest, "/")
-	return filepath.Join(dir, first)
-}
-
-// chainOf lists the directories to watch for path: the deepest existing
-// ancestor, then each directory above it up to "/".
-func chainOf(path string) []string {
-	dir := existingAncestor(filepath.Dir(path))
-	var chain []string
-	for {
-		chain = append(chain, dir)
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return chain
-		}
-		dir = parent
-	}
-}
-
-// acquire adds a reference to every directory of chain, adding inotify
-// watches for new ones; on failure it undoes what it added.
-func (h *Hub) acquire(chain []string) error {
-	for i, d := range chain {
-		if h.dirs[d] == 0 {
-			if err := h.w.Add(d); err != nil {
-				h.release(chain[:i])
-				return fmt.Errorf("watching %s: %w", d, err)
-			}
-		}
-		h.dirs[d]++
-	}
-	return nil
-}
-
-// release drops a reference to every directory of chain, removing the
-// watches nobody needs any more.
-func (h *Hub) release(chain []string) {
-	for _, d := range chain {
-		h.dirs[d]--
-		if h.dirs[d] > 0 {
-			continue
-		}
-		delete(h.dirs, d)
-		// The kernel drops the watch of a removed directory itself.
-		if err := h.w.Remove(d); err != nil && !errors.Is(err, fsnotify.ErrNonExistentWatch) && !errors.Is(err, fsnotify.ErrClosed) {
-			h.log.Debug("inotify: removing watch", "dir", d, "error", err)
-		}
 	}
 }
 
@@ -280,31 +229,20 @@ func call(fns []func()) {
 	}
 }
 
-// absolute makes path absolute: events name watched directories as they
-// were added, so a relative path would never match absolute ones.
-func absolute(path string) string {
-	if abs, err := filepath.Abs(path); err == nil {
-		return abs
-	}
-	return filepath.Clean(path)
-}
-
-// isUnder reports whether path is dir or inside it.
-func isUnder(path, dir string) bool {
-	return path == dir || dir == "/" || strings.HasPrefix(path, dir+"/")
-}
-
 // Stats describes the hub's use of the kernel, for tests and status.
 type Stats struct {
 	Paths, Trees, Dirs, Polled int
+	// Events counts the events read from the kernel; while it stays the
+	// same, the hub's reader has not woken.
+	Events uint64
 }
 
-// Stats returns how many paths, trees and directories are watched and how
-// many paths fell back to polling.
+// Stats returns how many paths, trees and directories are watched, how
+// many paths fell back to polling, and how many events were read.
 func (h *Hub) Stats() Stats {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	st := Stats{Paths: len(h.paths), Trees: len(h.trees), Dirs: len(h.dirs)}
+	st := Stats{Paths: len(h.paths), Trees: len(h.trees), Dirs: len(h.dirs), Events: h.in.Events()}
 	for _, t := range h.paths {
 		if t.polled != nil {
 			st.Polled++

@@ -243,7 +243,7 @@ func TestOverflowNotifiesEveryRegistration(t *testing.T) {
 		}
 	}
 	// The kernel merges identical consecutive events; alternating two
-	// kinds keeps every one of them queued. fsnotify may already hold a
+	// kinds keeps every one of them queued. The reader may already hold a
 	// large batch in its own buffer, so write well past the limit.
 	for i := 0; i < 2*limit; i++ {
 		_, err := f.Write([]byte("x"))

@@ -4,7 +4,7 @@ import (
 	"io/fs"
 	"path/filepath"
 
-	"github.com/fsnotify/fsnotify"
+	"github.com/reactive-ccm/ccm/watchers/inotify/internal/kernel"
 )
 
 // tree is a recursive registration: every directory below root is
@@ -12,8 +12,8 @@ import (
 type tree struct {
 	root string
 	subs map[*sub]struct{}
-	// dirs are the tree's watched directories; each holds one reference
-	// in Hub.dirs.
+	// dirs are the tree's watched directories; each holds one use of
+	// need needAll in Hub.dirs.
 	dirs map[string]struct{}
 	// anchor cancels (with h.mu held) the registration of root itself,
 	// which follows the root's creation, removal and renames like any path.
@@ -74,7 +74,7 @@ func (h *Hub) walk(tr *tree, dir string) {
 		if _, ok := tr.dirs[p]; ok {
 			return nil
 		}
-		if err := h.acquire([]string{p}); err != nil {
+		if _, err := h.acquire([]string{p}); err != nil {
 			h.log.Warn("cannot watch directory of a tree; changes inside it are seen by the periodic re-check",
 				"dir", p, "tree", tr.root, "error", err)
 			return fs.SkipDir
@@ -92,7 +92,7 @@ func (h *Hub) forget(tr *tree, dir string) {
 	for d := range tr.dirs {
 		if isUnder(d, dir) {
 			delete(tr.dirs, d)
-			h.release([]string{d})
+			h.release([]link{{dir: d, need: needAll}})
 		}
 	}
 }
@@ -101,12 +101,12 @@ func (h *Hub) forget(tr *tree, dir string) {
 // removed or renamed one forgotten (a renamed one would otherwise keep
 // reporting under its old name), and the tree is notified.
 // Callers hold h.mu.
-func (h *Hub) treeEvent(tr *tree, ev fsnotify.Event, fns []func()) []func() {
+func (h *Hub) treeEvent(tr *tree, ev kernel.Event, fns []func()) []func() {
 	switch {
-	case ev.Has(fsnotify.Create):
-		h.walk(tr, ev.Name)
-	case ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename):
-		h.forget(tr, ev.Name)
+	case ev.Has(created):
+		h.walk(tr, ev.Path)
+	case ev.Has(gone):
+		h.forget(tr, ev.Path)
 	}
 	return tr.notifies(fns)
 }

@@ -1,0 +1,58 @@
+package inotify
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// chainOf lists the directories to watch for path: the deepest existing
+// ancestor, then each directory above it up to "/".
+func chainOf(path string) []string {
+	dir := existingAncestor(filepath.Dir(path))
+	var chain []string
+	for {
+		chain = append(chain, dir)
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return chain
+		}
+		dir = parent
+	}
+}
+
+// existingAncestor returns dir if it is an existing directory, else its
+// nearest existing ancestor.
+func existingAncestor(dir string) string {
+	for {
+		if fi, err := os.Stat(dir); err == nil && fi.IsDir() {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return dir
+		}
+		dir = parent
+	}
+}
+
+// nextBelow returns the path component of path directly below dir.
+func nextBelow(dir, path string) string {
+	rest := strings.TrimPrefix(path, strings.TrimSuffix(dir, "/")+"/")
+	first, _, _ := strings.Cut(rest, "/")
+	return filepath.Join(dir, first)
+}
+
+// isUnder reports whether path is dir or inside it.
+func isUnder(path, dir string) bool {
+	return path == dir || dir == "/" || strings.HasPrefix(path, dir+"/")
+}
+
+// absolute makes path absolute: events name watched directories as they
+// were added, so a relative path would never match absolute ones.
+func absolute(path string) string {
+	if abs, err := filepath.Abs(path); err == nil {
+		return abs
+	}
+	return filepath.Clean(path)
+}

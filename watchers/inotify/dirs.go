@@ -1,0 +1,150 @@
+package inotify
+
+import (
+	"errors"
+	"os"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/reactive-ccm/ccm/watchers/inotify/internal/kernel"
+)
+
+// need is what a registration needs from a watched directory. Each level
+// asks for the events of the levels below it too.
+type need uint8
+
+const (
+	// needSelf asks only for the directory's own rename, deletion or
+	// unmount: enough for a directory above a target's head, whose other
+	// entries are nobody's business. Changes among them wake nobody.
+	needSelf need = iota
+	// needEntries adds entries created, deleted and renamed: the parent
+	// of a symlink in a chain needs them, since replacing the symlink
+	// re-points every directory below it.
+	needEntries
+	// needAll adds writes and attribute changes of entries: a target's
+	// head, and every directory of a tree.
+	needAll
+	needs
+)
+
+// masks holds the inotify mask of each need. IN_ONLYDIR makes a directory
+// replaced by a file fail with ENOTDIR instead of watching the file.
+// IN_DONT_FOLLOW is left out: a symlinked directory is watched as the
+// directory it points to. A write is seen through IN_MODIFY, which every
+// write and truncation sends, so IN_CLOSE_WRITE would only add wake-ups.
+var masks = [needs]uint32{
+	needSelf:    selfEvents,
+	needEntries: selfEvents | entryEvents,
+	needAll:     selfEvents | entryEvents | unix.IN_MODIFY | unix.IN_ATTRIB,
+}
+
+const (
+	selfEvents  = unix.IN_MOVE_SELF | unix.IN_DELETE_SELF | unix.IN_ONLYDIR
+	entryEvents = unix.IN_CREATE | unix.IN_MOVED_TO | unix.IN_DELETE | unix.IN_MOVED_FROM
+
+	// created and gone classify events for routing; the kernel sends
+	// IN_UNMOUNT without being asked.
+	created = unix.IN_CREATE | unix.IN_MOVED_TO
+	gone    = unix.IN_DELETE | unix.IN_MOVED_FROM | unix.IN_DELETE_SELF | unix.IN_MOVE_SELF | unix.IN_UNMOUNT
+)
+
+// use counts the users of one watched directory per need; the watch's
+// mask is that of the highest need in use.
+type use struct {
+	count [needs]int
+	// symlink records whether the path was a symlink when first watched.
+	// It holds while the directory is watched: replacing the symlink
+	// deletes or renames it, which re-arms every user.
+	symlink bool
+}
+
+func (u *use) level() need {
+	n := needAll
+	for n > needSelf && u.count[n] == 0 {
+		n--
+	}
+	return n
+}
+
+func (u *use) users() int {
+	total := 0
+	for _, c := range u.count {
+		total += c
+	}
+	return total
+}
+
+// link is one watched directory of a registration and what it needs there.
+type link struct {
+	dir  string
+	need need
+}
+
+// acquire watches dirs for a registration: the first needs everything,
+// the others only their own fate, unless the directory below them is a
+// symlink. On failure it undoes what it added.
+func (h *Hub) acquire(dirs []string) ([]link, error) {
+	links := make([]link, 0, len(dirs))
+	for i, d := range dirs {
+		l := link{dir: d, need: needSelf}
+		switch {
+		case i == 0:
+			l.need = needAll
+		case h.dirs[dirs[i-1]].symlink:
+			l.need = needEntries
+		}
+		if err := h.hold(l); err != nil {
+			h.release(links)
+			return nil, err
+		}
+		links = append(links, l)
+	}
+	return links, nil
+}
+
+// hold adds a use of l.dir, watching the directory or widening its watch
+// when the use raises its level.
+func (h *Hub) hold(l link) error {
+	u, ok := h.dirs[l.dir]
+	if !ok {
+		fi, err := os.Lstat(l.dir)
+		u = &use{symlink: err == nil && fi.Mode()&os.ModeSymlink != 0}
+	}
+	before := u.level()
+	u.count[l.need]++
+	if !ok || u.level() != before {
+		err := h.in.Watch(l.dir, masks[u.level()])
+		if errors.Is(err, kernel.ErrWider) {
+			h.log.Debug("inotify: watch wider than needed", "dir", l.dir, "error", err)
+		} else if err != nil {
+			u.count[l.need]--
+			return err
+		}
+	}
+	h.dirs[l.dir] = u
+	return nil
+}
+
+// release drops the uses of links, removing the watches nobody uses any
+// more and narrowing those whose highest need went away.
+func (h *Hub) release(links []link) {
+	for _, l := range links {
+		u := h.dirs[l.dir]
+		before := u.level()
+		u.count[l.need]--
+		var err error
+		switch {
+		case u.users() == 0:
+			delete(h.dirs, l.dir)
+			err = h.in.Unwatch(l.dir)
+		case u.level() != before:
+			err = h.in.Watch(l.dir, masks[u.level()])
+		}
+		if err != nil {
+			// The directory is gone or replaced: the kernel reports that,
+			// and a watch left wider than needed costs only wake-ups.
+			h.log.Debug("inotify: releasing a watch", "dir", l.dir, "error", err)
+		}
+	}
+}
