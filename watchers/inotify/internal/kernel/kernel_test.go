@@ -18,7 +18,8 @@ import (
 
 const (
 	self     = unix.IN_MOVE_SELF | unix.IN_DELETE_SELF | unix.IN_ONLYDIR
-	children = self | unix.IN_CREATE | unix.IN_MOVED_TO | unix.IN_MOVED_FROM | unix.IN_DELETE | unix.IN_MODIFY | unix.IN_ATTRIB
+	entries  = self | unix.IN_CREATE | unix.IN_MOVED_TO | unix.IN_MOVED_FROM | unix.IN_DELETE
+	children = entries | unix.IN_MODIFY | unix.IN_ATTRIB
 )
 
 // reader reads an instance's events in the background, as the hub does.
@@ -349,5 +350,53 @@ func TestOverflowIsReported(t *testing.T) {
 			}
 			return
 		}
+	}
+}
+
+func TestNarrowingThroughARepointedPathLeavesOtherWatchesAlone(t *testing.T) {
+	tests := []struct {
+		name string
+		// other is watched under its own path when watched is true.
+		watched bool
+	}{
+		{"unwatched directory", false},
+		{"directory watched under another path", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			target, other := t.TempDir(), t.TempDir()
+			link := filepath.Join(t.TempDir(), "link")
+			must(t, os.Symlink(target, link))
+			r := open(t)
+			touch := sentinel(t, r)
+			watch(t, r, link, entries)
+			watch(t, r, target, children)
+			if tt.watched {
+				watch(t, r, other, children)
+			}
+			// The link now names other; the instance still thinks it
+			// names target, and narrows target through it.
+			must(t, os.Remove(link))
+			must(t, os.Symlink(other, link))
+			if err := r.in.Unwatch(target); !errors.Is(err, kernel.ErrWider) {
+				t.Fatalf("Unwatch = %v, want ErrWider", err)
+			}
+
+			// mkdir sends one event; a write sends two.
+			must(t, os.Mkdir(filepath.Join(target, "a"), 0o755))
+			r.until(t, filepath.Join(link, "a"), unix.IN_CREATE)
+			before := r.in.Events()
+			must(t, os.Mkdir(filepath.Join(other, "b"), 0o755))
+			must(t, os.Chmod(filepath.Join(other, "b"), 0o700))
+			want := uint64(2) // the sentinel's
+			if tt.watched {
+				r.until(t, filepath.Join(other, "b"), unix.IN_ATTRIB)
+				want += 2
+			}
+			touch()
+			if got := r.in.Events() - before; got != want {
+				t.Fatalf("%d events read, want %d", got, want)
+			}
+		})
 	}
 }
