@@ -32,7 +32,8 @@ type Options struct {
 	// jitter; default 30 minutes, negative disables it.
 	Recheck time.Duration
 	// ShutdownGrace bounds how long running applies may finish after the
-	// context is cancelled; default 3s, so with the 2s a killed program gets to exit, ccm stops within 5s.
+	// context is cancelled; default 3s, so that with the 2s a killed
+	// program has to exit, ccm stops within 5s.
 	ShutdownGrace time.Duration
 	Retry         RetryPolicy
 	Contest       ContestPolicy
