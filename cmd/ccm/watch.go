@@ -121,7 +121,8 @@ func handleSignals(ctx context.Context, r *reloader, e *engine.Engine) {
 				e.Recheck()
 				continue
 			}
-			r.log.Info("SIGHUP: reloading manifests")
+			r.log.Info("SIGHUP: gathering facts again and reloading manifests")
+			forgetSystemFacts()
 			r.force()
 		}
 	}
