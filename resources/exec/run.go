@@ -21,7 +21,9 @@ func (e *exec) run(ctx context.Context, cmd deferred, logOutput bool) (int, erro
 	if err != nil {
 		return 0, err
 	}
-	c := command.Cmd{Name: prog, Args: args, Path: e.path, Timeout: e.timeout}
+	// Only the exit code and, with logoutput, the lines are used: keeping
+	// the output would hold all a chatty command prints in memory.
+	c := command.Cmd{Name: prog, Args: args, Path: e.path, Timeout: e.timeout, Discard: true}
 	if e.cwd.set() {
 		if c.Dir, err = e.cwd.value(e.tmpl); err != nil {
 			return 0, err
