@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"testing"
 
@@ -50,31 +49,9 @@ func TestMissingSourceFails(t *testing.T) {
 	}
 }
 
-// vars resolves {{ name }} from a map; any other name is an error.
-type vars map[string]string
-
-var expr = regexp.MustCompile(`\{\{ *(\w+) *\}\}`)
-
-func (v vars) String(s string) (string, error) {
-	var err error
-	out := expr.ReplaceAllStringFunc(s, func(m string) string {
-		name := expr.FindStringSubmatch(m)[1]
-		val, ok := v[name]
-		if !ok {
-			err = fmt.Errorf("unknown name %q", name)
-		}
-		return val
-	})
-	return out, err
-}
-func (v vars) Value(s string) (any, error) { return v.String(s) }
-func (v vars) HasExpr(s string) bool       { return expr.MatchString(s) }
-func (v vars) Vars() map[string]any        { return nil }
-func (v vars) Fingerprint() string         { return "" }
-
 func TestDeferredContent(t *testing.T) {
 	dir := t.TempDir()
-	tmpl := vars{"host": "web1", "src": "a.txt"}
+	tmpl := resourcetest.Vars{"host": "web1", "src": "a.txt"}
 	mustWrite(t, filepath.Join(dir, "a.txt"), "from a", 0o644)
 	tests := []struct {
 		name, props, want string
@@ -96,19 +73,22 @@ func TestDeferredContent(t *testing.T) {
 }
 
 // TestTemplateErrorsCarryThePropertyPosition: a deferred property that fails
-// to resolve fails the resource, naming where the property is written.
+// to resolve, or resolves to something invalid, fails the resource, naming
+// where the property is written.
 func TestTemplateErrorsCarryThePropertyPosition(t *testing.T) {
 	tests := []struct{ name, props, want string }{
 		{"content", "ensure: present\nowner: root\ngroup: root\nmode: \"0644\"\ncontent: \"{{ nope }}\"\n",
 			`test.yaml:5:10: content: unknown name "nope"`},
 		{"source", "ensure: present\nsource: \"{{ nope }}\"\nowner: root\ngroup: root\nmode: \"0644\"\n",
 			`test.yaml:2:9: source: unknown name "nope"`},
+		{"source resolving to nothing", "ensure: present\nsource: \"{{ empty }}\"\nowner: root\ngroup: root\nmode: \"0644\"\n",
+			`test.yaml:2:9: source: resolved to an empty path`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "f")
 			mustWrite(t, path, "x", 0o644)
-			inst, err := resourcetest.BuildWith(t, "file", path, tt.props, t.TempDir(), vars{})
+			inst, err := resourcetest.BuildWith(t, "file", path, tt.props, t.TempDir(), resourcetest.Vars{"empty": ""})
 			if err != nil {
 				t.Fatal(err)
 			}
