@@ -3,12 +3,10 @@ package scaffold
 // End-to-end watch mode: a real manifest, graph and engine, the real
 // inotify hub, an archive served on loopback that delivers the templates,
 // and a scaffold rendering them. The archive's watch is tested here too,
-// so the harness is written once.
+// so the setup is written once.
 
 import (
-	"context"
 	"fmt"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -19,101 +17,9 @@ import (
 	"time"
 
 	"github.com/reactive-ccm/ccm/engine"
-	"github.com/reactive-ccm/ccm/graph"
+	"github.com/reactive-ccm/ccm/engine/enginetest"
 	_ "github.com/reactive-ccm/ccm/resources/archive"
-	"github.com/reactive-ccm/ccm/watchers/inotify"
-	"github.com/reactive-ccm/ccm/watchers/poll"
 )
-
-// watcher runs a manifest in watch mode until the test ends.
-type watcher struct {
-	tb      testing.TB
-	events  chan *engine.Event
-	settled chan struct{}
-}
-
-func startWatch(tb testing.TB, manifest string) *watcher {
-	tb.Helper()
-	path := filepath.Join(tb.TempDir(), "manifest.yaml")
-	if err := os.WriteFile(path, []byte(manifest), 0o644); err != nil {
-		tb.Fatal(err)
-	}
-	g, err := graph.Load([]string{path}, graph.Options{})
-	if err != nil {
-		tb.Fatalf("loading the manifest: %v", err)
-	}
-	ctx, cancel := context.WithCancel(context.WithoutCancel(tb.Context()))
-	log := slog.New(slog.DiscardHandler)
-	polls := poll.New(ctx)
-	hub, err := inotify.New(ctx, log, func(_ string, notify func()) func() { return polls.Every(time.Second, notify) })
-	if err != nil {
-		tb.Skipf("inotify unavailable: %v", err)
-	}
-	w := &watcher{tb: tb, events: make(chan *engine.Event, 1024), settled: make(chan struct{}, 1)}
-	e := engine.New(g, engine.Options{
-		Watch: true, Logger: log, Recheck: -1,
-		Events:    func(ev *engine.Event) { w.events <- ev },
-		Watchers:  engine.Watchers{Paths: hub.Watch, Trees: hub.WatchTree, Poll: polls.Every},
-		OnSettled: func(engine.State) { w.notifySettled() },
-	})
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		e.Run(ctx)
-	}()
-	tb.Cleanup(func() {
-		cancel()
-		<-done
-	})
-	return w
-}
-
-func (w *watcher) notifySettled() {
-	select {
-	case w.settled <- struct{}{}:
-	default:
-	}
-}
-
-// changed waits for a changed event of id and returns it; a failed event
-// of id fails the test.
-func (w *watcher) changed(id string) *engine.Event {
-	w.tb.Helper()
-	timeout := time.After(10 * time.Second)
-	for {
-		select {
-		case ev := <-w.events:
-			if ev.ID() != id {
-				continue
-			}
-			if ev.Failed {
-				w.tb.Fatalf("%s failed: %v", id, ev.Error)
-			}
-			if ev.Changed {
-				return ev
-			}
-		case <-timeout:
-			w.tb.Fatalf("no change of %s within 10s", id)
-		}
-	}
-}
-
-// settle waits until the engine is idle, then forgets the events so far.
-func (w *watcher) settle() {
-	w.tb.Helper()
-	select {
-	case <-w.settled:
-	case <-time.After(10 * time.Second):
-		w.tb.Fatal("the engine did not settle within 10s")
-	}
-	for {
-		select {
-		case <-w.events:
-		default:
-			return
-		}
-	}
-}
 
 // release builds a tar.gz with the real tar and serves it on loopback.
 func release(t *testing.T, files map[string]string) (url string, hits *atomic.Int64) {
@@ -142,7 +48,7 @@ func TestWatchRepairsArchiveAndScaffoldDrift(t *testing.T) {
 	dir := t.TempDir()
 	archiveID, scaffoldID := "archive#"+dir+"/app.tar.gz", "scaffold#"+dir+"/etc/app"
 	target := filepath.Join(dir, "etc/app")
-	w := startWatch(t, fmt.Sprintf(`
+	w := enginetest.Start(t, fmt.Sprintf(`
 - archive:
     - %[1]s/app.tar.gz:
         url: %[2]s
@@ -156,10 +62,10 @@ func TestWatchRepairsArchiveAndScaffoldDrift(t *testing.T) {
         purge: true
         data: {name: shop, port: 8080}
         require: [%[5]s]
-`, dir, url, os.Getuid(), os.Getgid(), archiveID))
-	w.changed(archiveID)
-	w.changed(scaffoldID)
-	w.settle()
+`, dir, url, os.Getuid(), os.Getgid(), archiveID), engine.Options{})
+	w.Changed(archiveID)
+	w.Changed(scaffoldID)
+	w.Settle()
 
 	steps := []struct {
 		desc  string
@@ -190,9 +96,9 @@ func TestWatchRepairsArchiveAndScaffoldDrift(t *testing.T) {
 		if err := s.drift(); err != nil {
 			t.Fatalf("%s: %v", s.desc, err)
 		}
-		ev := w.changed(s.id)
+		ev := w.Changed(s.id)
 		latency := time.Since(start)
-		w.settle()
+		w.Settle()
 		if ev.Trigger != engine.TriggerDrift || !s.check() {
 			t.Fatalf("%s: not repaired (event %+v)", s.desc, ev)
 		}
@@ -216,16 +122,16 @@ func BenchmarkWatchRepairRenderedFile(b *testing.B) {
 	}
 	writeTree(b, dir, templates)
 	id := "scaffold#" + dir + "/etc/app"
-	w := startWatch(b, fmt.Sprintf("- scaffold:\n    - %[1]s/etc/app:\n        source: %[1]s/templates\n        data: {name: shop}\n", dir))
-	w.changed(id)
-	w.settle()
+	w := enginetest.Start(b, fmt.Sprintf("- scaffold:\n    - %[1]s/etc/app:\n        source: %[1]s/templates\n        data: {name: shop}\n", dir), engine.Options{})
+	w.Changed(id)
+	w.Settle()
 	victim := filepath.Join(dir, "etc/app/f3.conf")
 	for b.Loop() {
 		if err := os.WriteFile(victim, []byte("drift\n"), 0o644); err != nil {
 			b.Fatal(err)
 		}
-		w.changed(id)
-		w.settle()
+		w.Changed(id)
+		w.Settle()
 	}
 	if !fileIs(victim, "file = 3\nname = shop\n") {
 		b.Fatalf("f3.conf was not repaired: %v", readTree(b, filepath.Dir(victim)))
