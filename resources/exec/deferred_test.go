@@ -23,7 +23,7 @@ func TestDeferredPropertiesResolveAtRunTime(t *testing.T) {
 		t.Errorf("watching %+v, want the resolved creates path, polled", w)
 	}
 	resourcetest.Converge(t.Context(), t, inst.Resource, false, false)
-	if got := readFile(t, out); got != "hello\n" {
+	if got := resourcetest.ReadFile(t, out); got != "hello\n" {
 		t.Errorf("wrote %q", got)
 	}
 }

@@ -17,7 +17,7 @@ func TestSourceIsRelativeToTheManifestDirectory(t *testing.T) {
 		t.Fatal(err)
 	}
 	src := filepath.Join(manifestDir, "files", "app.conf")
-	mustWrite(t, src, "v1\n", 0o600)
+	resourcetest.WriteFile(t, src, "v1\n", 0o600)
 	inst := resourcetest.MustBuild(t, "file", target, "ensure: present\nsource: files/app.conf\nowner: root\ngroup: root\nmode: \"0644\"\n", manifestDir)
 	r := inst.Resource
 	if got := r.Watch().Paths; !slices.Equal(got, []string{target, src}) {
@@ -30,7 +30,7 @@ func TestSourceIsRelativeToTheManifestDirectory(t *testing.T) {
 	resourcetest.Converge(t.Context(), t, r, false, false)
 	isFile("v1\n", 0o644)(t, target)
 
-	mustWrite(t, src, "v2\n", 0o600)
+	resourcetest.WriteFile(t, src, "v2\n", 0o600)
 	out := resourcetest.Converge(t.Context(), t, r, false, false)
 	if out.Before.Reason != "content differs" {
 		t.Errorf("after editing the source: reason %q, want content differs", out.Before.Reason)
@@ -40,7 +40,7 @@ func TestSourceIsRelativeToTheManifestDirectory(t *testing.T) {
 
 func TestMissingSourceFails(t *testing.T) {
 	manifestDir, target := t.TempDir(), filepath.Join(t.TempDir(), "f")
-	mustWrite(t, target, "x", 0o644)
+	resourcetest.WriteFile(t, target, "x", 0o644)
 	r := resourcetest.MustBuild(t, "file", target, "ensure: present\nsource: nope\nowner: root\ngroup: root\nmode: \"0644\"\n", manifestDir).Resource
 	_, err := r.Check(t.Context())
 	want := fmt.Sprintf("source: open %s/nope: no such file or directory", manifestDir)
@@ -52,7 +52,7 @@ func TestMissingSourceFails(t *testing.T) {
 func TestDeferredContent(t *testing.T) {
 	dir := t.TempDir()
 	tmpl := resourcetest.Vars{"host": "web1", "src": "a.txt"}
-	mustWrite(t, filepath.Join(dir, "a.txt"), "from a", 0o644)
+	resourcetest.WriteFile(t, filepath.Join(dir, "a.txt"), "from a", 0o644)
 	tests := []struct {
 		name, props, want string
 	}{
@@ -87,7 +87,7 @@ func TestTemplateErrorsCarryThePropertyPosition(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "f")
-			mustWrite(t, path, "x", 0o644)
+			resourcetest.WriteFile(t, path, "x", 0o644)
 			inst, err := resourcetest.BuildWith(t, "file", path, tt.props, t.TempDir(), resourcetest.Vars{"empty": ""})
 			if err != nil {
 				t.Fatal(err)

@@ -1,5 +1,6 @@
 // Package resourcetest builds resources from YAML snippets for tests, the
-// way the graph does, without a whole manifest.
+// way the graph does, without a whole manifest; with Vars, a small template
+// environment, and helpers for the files tests write and read.
 package resourcetest
 
 import (

@@ -19,6 +19,7 @@ import (
 	"github.com/reactive-ccm/ccm/engine"
 	"github.com/reactive-ccm/ccm/engine/enginetest"
 	_ "github.com/reactive-ccm/ccm/resources/archive"
+	"github.com/reactive-ccm/ccm/resources/resourcetest"
 )
 
 // release builds a tar.gz with the real tar and serves it on loopback.
@@ -75,13 +76,15 @@ func TestWatchRepairsArchiveAndScaffoldDrift(t *testing.T) {
 	}{
 		{"a deleted creates marker re-extracts", archiveID,
 			func() error { return os.Remove(filepath.Join(dir, "release/VERSION")) },
-			func() bool { return fileIs(filepath.Join(dir, "release/VERSION"), "1\n") && hits.Load() == 1 }},
+			func() bool {
+				return resourcetest.FileIs(filepath.Join(dir, "release/VERSION"), "1\n") && hits.Load() == 1
+			}},
 		{"a hand-edited rendered file is re-rendered", scaffoldID,
 			func() error { return os.WriteFile(filepath.Join(target, "app.conf"), []byte("name = evil\n"), 0o644) },
-			func() bool { return fileIs(filepath.Join(target, "app.conf"), "name = shop\n") }},
+			func() bool { return resourcetest.FileIs(filepath.Join(target, "app.conf"), "name = shop\n") }},
 		{"a deleted rendered file is re-rendered", scaffoldID,
 			func() error { return os.Remove(filepath.Join(target, "conf.d/web.conf")) },
-			func() bool { return fileIs(filepath.Join(target, "conf.d/web.conf"), "port = 8080\n") }},
+			func() bool { return resourcetest.FileIs(filepath.Join(target, "conf.d/web.conf"), "port = 8080\n") }},
 		{"a stray file is purged", scaffoldID,
 			func() error { return os.WriteFile(filepath.Join(target, "conf.d/stray.conf"), []byte("x"), 0o644) },
 			func() bool { _, err := os.Stat(filepath.Join(target, "conf.d/stray.conf")); return os.IsNotExist(err) }},
@@ -89,7 +92,7 @@ func TestWatchRepairsArchiveAndScaffoldDrift(t *testing.T) {
 			func() error {
 				return os.WriteFile(filepath.Join(dir, "release/templates/app.conf"), []byte("name = [[ data.name ]]!\n"), 0o644)
 			},
-			func() bool { return fileIs(filepath.Join(target, "app.conf"), "name = shop!\n") }},
+			func() bool { return resourcetest.FileIs(filepath.Join(target, "app.conf"), "name = shop!\n") }},
 	}
 	for _, s := range steps {
 		start := time.Now()
@@ -104,11 +107,6 @@ func TestWatchRepairsArchiveAndScaffoldDrift(t *testing.T) {
 		}
 		t.Logf("%s: repaired in %s", s.desc, latency.Round(time.Microsecond))
 	}
-}
-
-func fileIs(path, want string) bool {
-	b, err := os.ReadFile(path)
-	return err == nil && string(b) == want
 }
 
 // BenchmarkWatchRepairRenderedFile measures drift to repair in watch mode:
@@ -133,7 +131,7 @@ func BenchmarkWatchRepairRenderedFile(b *testing.B) {
 		w.Changed(id)
 		w.Settle()
 	}
-	if !fileIs(victim, "file = 3\nname = shop\n") {
+	if !resourcetest.FileIs(victim, "file = 3\nname = shop\n") {
 		b.Fatalf("f3.conf was not repaired: %v", readTree(b, filepath.Dir(victim)))
 	}
 }
