@@ -51,6 +51,17 @@ func MustBuild(t testing.TB, typ, name, props, dir string) resources.Instance {
 	return inst
 }
 
+// BuildError builds as Build does and returns the error's text, for tests
+// of validation; a build that succeeds fails the test.
+func BuildError(t testing.TB, typ, name, props, dir string) string {
+	t.Helper()
+	_, err := Build(t, typ, name, props, dir)
+	if err == nil {
+		t.Fatalf("%s#%s built without error", typ, name)
+	}
+	return err.Error()
+}
+
 // Converge runs resources.Converge and fails the test on error.
 func Converge(ctx context.Context, t testing.TB, r resources.Resource, refresh, noop bool) resources.Outcome {
 	t.Helper()
