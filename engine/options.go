@@ -32,7 +32,8 @@ type Options struct {
 	// jitter; default 30 minutes, negative disables it.
 	Recheck time.Duration
 	// ShutdownGrace bounds how long running applies may finish after the
-	// context is cancelled; default 4s.
+	// context is cancelled; default 3s, so that with the 2s a killed
+	// program has to exit, ccm stops within 5s.
 	ShutdownGrace time.Duration
 	Retry         RetryPolicy
 	Contest       ContestPolicy
@@ -76,7 +77,7 @@ func (o Options) withDefaults() Options {
 		o.Recheck = 30 * time.Minute
 	}
 	if o.ShutdownGrace <= 0 {
-		o.ShutdownGrace = 4 * time.Second
+		o.ShutdownGrace = 3 * time.Second
 	}
 	if o.Retry.Base <= 0 {
 		o.Retry = RetryPolicy{Base: time.Second, Max: 5 * time.Minute}

@@ -21,6 +21,8 @@ type entry struct {
 	// included, for the fingerprint.
 	raw *yaml.Node
 	m   *Manifest
+	// control is the resource's control: {if, unless}, nil when unset.
+	control *control
 }
 
 func (e *entry) id() string { return e.typ.Name + "#" + e.name }
@@ -155,8 +157,8 @@ func (m *Manifest) singleMap(typ resources.Type, body *yaml.Node, tmpl resources
 	return m.entry(typ, nameNode, rest, tmpl, errs)
 }
 
-// entry takes the keys the graph owns (alias, require, subscribe) out of
-// props and keeps the rest for the type.
+// entry takes the keys the graph owns (alias, require, subscribe, control)
+// out of props and keeps the rest for the type.
 func (m *Manifest) entry(typ resources.Type, nameNode, props *yaml.Node, tmpl resources.Templates, errs *resources.ErrorList) *entry {
 	e := &entry{typ: typ, name: nameNode.Value, namePos: pos(m.File, nameNode), raw: props, m: m}
 	if tmpl.HasExpr(e.name) {
@@ -191,6 +193,8 @@ func (m *Manifest) entry(typ resources.Type, nameNode, props *yaml.Node, tmpl re
 			e.require = stringList(m.File, v, errs)
 		case k.Value == "subscribe" && typ.Subscribes:
 			e.subscribe = stringList(m.File, v, errs)
+		case k.Value == "control":
+			e.control = m.parseControl(e.id(), v, errs)
 		default:
 			rest.Content = append(rest.Content, k, v)
 		}

@@ -102,6 +102,7 @@ func (g *Graph) build(e *entry, t resources.Templates, errs *resources.ErrorList
 		Resource: inst.Resource, Provider: inst.Provider, Ensure: inst.Ensure, Manifest: e.m,
 		Fingerprint: fingerprint(e, t),
 	}
+	e.control.attach(v, t, errs)
 	g.Vertices = append(g.Vertices, v)
 	g.owns = append(g.owns, inst.Owns)
 	g.uses = append(g.uses, inst.Uses)
@@ -110,12 +111,20 @@ func (g *Graph) build(e *entry, t resources.Templates, errs *resources.ErrorList
 // fingerprint hashes everything that defines the resource's desired state.
 func fingerprint(e *entry, t resources.Templates) string {
 	h := sha256.New()
-	fmt.Fprintf(h, "%s\x00%s\x00%s\x00", e.typ.Name, e.name, e.m.Dir)
+	field := func(s string) {
+		h.Write([]byte(s))
+		h.Write([]byte{0})
+	}
+	field(e.typ.Name)
+	field(e.name)
+	field(e.m.Dir)
 	templated := false
 	var walk func(n *yaml.Node)
 	walk = func(n *yaml.Node) {
 		n = deref(n)
-		fmt.Fprintf(h, "%d:%s:%s:%d\x00", n.Kind, n.Tag, n.Value, len(n.Content))
+		h.Write([]byte{byte(n.Kind), byte(len(n.Content)), byte(len(n.Content) >> 8)})
+		field(n.Tag)
+		field(n.Value)
 		if n.Kind == yaml.ScalarNode && t.HasExpr(n.Value) {
 			templated = true
 		}
@@ -125,7 +134,7 @@ func fingerprint(e *entry, t resources.Templates) string {
 	}
 	walk(e.raw)
 	if templated {
-		fmt.Fprintf(h, "%s", t.Fingerprint())
+		field(t.Fingerprint())
 	}
 	return hex.EncodeToString(h.Sum(nil))
 }

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -18,7 +19,7 @@ import (
 // other string is resolved through the spec's Templates first. Every problem
 // is collected into an ErrorList with the position of the node at fault.
 func (s *Spec) Decode(dst any) error {
-	fields := structFields(reflect.TypeOf(dst).Elem())
+	fields := fieldsOf(reflect.TypeOf(dst).Elem())
 	v := reflect.ValueOf(dst).Elem()
 	var errs ErrorList
 	seen := map[string]*yaml.Node{}
@@ -53,6 +54,19 @@ func prefixed(key string, err error) error {
 type field struct {
 	index    []int
 	deferred bool
+}
+
+// fieldCache holds structFields per type: reflection over struct tags
+// costs more than decoding a resource.
+var fieldCache sync.Map
+
+func fieldsOf(t reflect.Type) map[string]field {
+	if f, ok := fieldCache.Load(t); ok {
+		return f.(map[string]field)
+	}
+	f := structFields(t)
+	fieldCache.Store(t, f)
+	return f
 }
 
 func structFields(t reflect.Type) map[string]field {
@@ -161,7 +175,8 @@ func decodeRaw(n *yaml.Node, dst reflect.Value) error {
 }
 
 // resolveNode resolves template expressions in every string scalar of n,
-// returning a new node that carries n's position.
+// returning n itself when nothing changed, else a new node that carries
+// n's position.
 func (s *Spec) resolveNode(n *yaml.Node) (*yaml.Node, error) {
 	switch n.Kind {
 	case yaml.ScalarNode:
@@ -172,25 +187,62 @@ func (s *Spec) resolveNode(n *yaml.Node) (*yaml.Node, error) {
 		if err != nil {
 			return nil, err
 		}
-		var out yaml.Node
-		if err := out.Encode(v); err != nil {
+		out, err := valueNode(v)
+		if err != nil {
 			return nil, fmt.Errorf("template result: %w", err)
 		}
-		setPos(&out, n.Line, n.Column)
-		return &out, nil
+		setPos(out, n.Line, n.Column)
+		return out, nil
 	case yaml.SequenceNode, yaml.MappingNode:
-		cp := *n
-		cp.Content = make([]*yaml.Node, len(n.Content))
+		var cp *yaml.Node
 		for i, c := range n.Content {
 			r, err := s.resolveNode(resolveAlias(c))
 			if err != nil {
 				return nil, err
 			}
+			if r == c {
+				continue
+			}
+			if cp == nil {
+				dup := *n
+				dup.Content = append([]*yaml.Node(nil), n.Content...)
+				cp = &dup
+			}
 			cp.Content[i] = r
 		}
-		return &cp, nil
+		if cp == nil {
+			return n, nil
+		}
+		return cp, nil
 	}
 	return n, nil
+}
+
+// valueNode builds the node of a template result; scalars directly,
+// anything else through the YAML encoder.
+func valueNode(v any) (*yaml.Node, error) {
+	scalar := func(tag, value string) (*yaml.Node, error) {
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: tag, Value: value}, nil
+	}
+	switch x := v.(type) {
+	case nil:
+		return scalar("!!null", "")
+	case string:
+		return scalar("!!str", x)
+	case bool:
+		return scalar("!!bool", strconv.FormatBool(x))
+	case int:
+		return scalar("!!int", strconv.Itoa(x))
+	case int64:
+		return scalar("!!int", strconv.FormatInt(x, 10))
+	case float64:
+		return scalar("!!float", strconv.FormatFloat(x, 'g', -1, 64))
+	}
+	var out yaml.Node
+	if err := out.Encode(v); err != nil {
+		return nil, err
+	}
+	return &out, nil
 }
 
 func setPos(n *yaml.Node, line, col int) {

@@ -27,7 +27,11 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	bin = filepath.Join(dir, "ccm")
-	build := exec.Command("go", "build", "-race", "-o", bin, ".")
+	args := []string{"build", "-o", bin}
+	if raceEnabled {
+		args = append(args, "-race")
+	}
+	build := exec.Command("go", append(args, ".")...)
 	build.Stdout, build.Stderr = os.Stdout, os.Stderr
 	if err := build.Run(); err != nil {
 		fmt.Fprintln(os.Stderr, "building ccm:", err)
@@ -93,6 +97,7 @@ type watcher struct {
 	events chan engine.Event
 	stderr *bytes.Buffer
 	done   chan error
+	seen   []string
 }
 
 func startWatch(t *testing.T, args ...string) *watcher {
@@ -170,10 +175,12 @@ func (w *watcher) waitFor(what string, keep func(engine.Event) bool) engine.Even
 	for {
 		select {
 		case ev := <-w.events:
+			w.seen = append(w.seen, ev.ID()+" "+string(ev.Trigger))
 			if keep(ev) {
 				return ev
 			}
 		case <-deadline:
+			w.t.Logf("events seen: %v", w.seen)
 			w.t.Fatalf("timed out waiting for %s\nlogs:\n%s", what, w.logs())
 		}
 	}

@@ -23,6 +23,8 @@ type runFlags struct {
 	every   time.Duration
 	recheck time.Duration
 	workers int
+	// noReport leaves out the summary (apply --no-report).
+	noReport bool
 }
 
 func newRunCmd() *cobra.Command {
@@ -43,6 +45,7 @@ func newRunCmd() *cobra.Command {
 	fl.DurationVar(&f.every, "poll-interval", defaultPoll, "interval of polled watches: exec guards, paths inotify refused, units without a system bus")
 	fl.DurationVar(&f.recheck, "recheck", 30*time.Minute, "period of the full re-check in watch mode (0 disables)")
 	fl.IntVar(&f.workers, "workers", 0, "resources checked at once (default: max(8, 2 x CPUs))")
+	addDataFlags(fl)
 	return cmd
 }
 
@@ -74,7 +77,9 @@ func runManifests(cmd *cobra.Command, files []string, f runFlags) error {
 		return watch(ctx, cmd, files, g, opts, f)
 	}
 	sum, err := engine.New(g, opts).Run(ctx)
-	out.summary(sum, f.noop)
+	if !f.noReport {
+		out.summary(sum, f.noop)
+	}
 	if err != nil && !errors.Is(err, context.Canceled) {
 		return &exitError{code: exitFailed, err: err}
 	}

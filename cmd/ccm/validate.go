@@ -8,7 +8,7 @@ import (
 )
 
 func newValidateCmd() *cobra.Command {
-	return &cobra.Command{
+	cmd := &cobra.Command{
 		Use:   "validate FILE...",
 		Short: "Check manifests without touching the host; exit 0 when valid, 2 with every problem otherwise",
 		Args:  cobra.MinimumNArgs(1),
@@ -21,10 +21,12 @@ func newValidateCmd() *cobra.Command {
 			return nil
 		},
 	}
+	addDataFlags(cmd.Flags())
+	return cmd
 }
 
 func newGraphCmd() *cobra.Command {
-	return &cobra.Command{
+	cmd := &cobra.Command{
 		Use:   "graph FILE...",
 		Short: "Print the dependency graph in Graphviz DOT",
 		Args:  cobra.MinimumNArgs(1),
@@ -36,6 +38,8 @@ func newGraphCmd() *cobra.Command {
 			return g.WriteDOT(cmd.OutOrStdout())
 		},
 	}
+	addDataFlags(cmd.Flags())
+	return cmd
 }
 
 // load compiles the manifests; any problem is unusable input (exit 2),
@@ -46,9 +50,4 @@ func load(cmd *cobra.Command, files []string) (*graph.Graph, error) {
 		return nil, usage(err)
 	}
 	return g, nil
-}
-
-// loadOptions are the graph options the command line selects.
-func loadOptions(*cobra.Command) graph.Options {
-	return graph.Options{}
 }

@@ -54,6 +54,7 @@ func watch(ctx context.Context, cmd *cobra.Command, files []string, g *graph.Gra
 	for _, file := range files {
 		defer srcs.watchFile(file, r.request)()
 	}
+	defer srcs.watchData(cmd, g, r.force)()
 	go r.loop(ctx)
 	go handleSignals(ctx, r, e)
 	_, err := e.Run(ctx)

@@ -1,0 +1,37 @@
+package main
+
+import (
+	"github.com/spf13/cobra"
+)
+
+// newApplyCmd is upstream CCM's one-shot `ccm apply FILE`, so existing
+// invocations keep working. Unlike upstream it exits 1 when a resource
+// failed.
+func newApplyCmd() *cobra.Command {
+	var noop, render, report, noReport, noReadEnv bool
+	cmd := &cobra.Command{
+		Use:   "apply [flags] FILE",
+		Short: "Converge the host to one manifest once, as upstream CCM's apply does",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if noReadEnv {
+				if err := cmd.Flags().Set("read-env", "false"); err != nil {
+					return err
+				}
+			}
+			if render {
+				return renderManifest(cmd, args[0])
+			}
+			return runManifests(cmd, args, runFlags{noop: noop, every: defaultPoll, noReport: noReport || !report})
+		},
+	}
+	fl := cmd.Flags()
+	fl.BoolVar(&noop, "noop", false, "report what would change and change nothing")
+	fl.BoolVar(&render, "render", false, "print the manifest resolved against the facts and data, and change nothing")
+	fl.BoolVar(&report, "report", true, "print the run summary")
+	fl.BoolVar(&noReport, "no-report", false, "do not print the run summary")
+	fl.Bool("read-env", true, "add the variables of ./.env to the environment templates see")
+	fl.BoolVar(&noReadEnv, "no-read-env", false, "do not read ./.env")
+	addDataFlags(fl)
+	return cmd
+}

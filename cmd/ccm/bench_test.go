@@ -1,0 +1,278 @@
+package main_test
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/fsnotify/fsnotify"
+	"github.com/reactive-ccm/ccm/engine"
+	"github.com/reactive-ccm/ccm/graph"
+	"github.com/reactive-ccm/ccm/watchers/inotify"
+	"github.com/reactive-ccm/ccm/watchers/poll"
+)
+
+// fileManifest writes a manifest of n file resources under dir/files,
+// spread over directories of 500, and returns its path.
+func fileManifest(tb testing.TB, dir string, n int) string {
+	tb.Helper()
+	var b strings.Builder
+	b.WriteString("- file:\n    - defaults: {owner: root, group: root, mode: \"0644\", ensure: present}\n")
+	for d := 0; d*500 < n; d++ {
+		fmt.Fprintf(&b, "    - %s/files/d%d: {ensure: directory, mode: \"0755\"}\n", dir, d)
+	}
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, "    - %s: {content: \"content of file %d\\n\"}\n", benchFile(dir, i), i)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "files"), 0o755); err != nil {
+		tb.Fatal(err)
+	}
+	m := filepath.Join(dir, "manifest.yaml")
+	if err := os.WriteFile(m, []byte(b.String()), 0o644); err != nil {
+		tb.Fatal(err)
+	}
+	return m
+}
+
+func benchFile(dir string, i int) string {
+	return fmt.Sprintf("%s/files/d%d/f%d", dir, i/500, i)
+}
+
+var sizes = []int{1000, 10000}
+
+// BenchmarkParse measures compiling a manifest of file resources into a
+// graph, per resource, to show that parsing is linear.
+func BenchmarkParse(b *testing.B) {
+	for _, n := range sizes {
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			m := fileManifest(b, b.TempDir(), n)
+			b.ResetTimer()
+			for range b.N {
+				if _, err := graph.Load([]string{m}, graph.Options{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N*n), "µs/resource")
+		})
+	}
+}
+
+// BenchmarkOneShot runs `ccm run` on n file resources: the first run
+// creates them, the second finds nothing to do. It reports wall time and
+// the process's peak RSS.
+func BenchmarkOneShot(b *testing.B) {
+	for _, n := range sizes {
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			for range b.N {
+				dir := b.TempDir()
+				m := fileManifest(b, dir, n)
+				for _, run := range []string{"first", "second"} {
+					start := time.Now()
+					cmd := exec.Command(bin, "run", m)
+					out, err := cmd.CombinedOutput()
+					if err != nil {
+						b.Fatalf("%s run: %v\n%s", run, err, out)
+					}
+					b.ReportMetric(time.Since(start).Seconds(), run+"-s")
+					b.ReportMetric(float64(cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss)/1024, run+"-peak-MB")
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkWatch starts `ccm run --watch` on n files and measures:
+// the time from a drifting write returning to the file being right again
+// (p50, p99 over 200 drifts), RSS, and idle CPU over 10 s.
+func BenchmarkWatch(b *testing.B) {
+	for _, n := range sizes {
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			for range b.N {
+				benchWatch(b, n)
+			}
+		})
+	}
+}
+
+func benchWatch(b *testing.B, n int) {
+	dir := b.TempDir()
+	m := fileManifest(b, dir, n)
+	p := startDaemon(b, "run", "--watch", m)
+	repairs := make([]time.Duration, 0, 200)
+	fw, err := fsnotify.NewWatcher()
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer fw.Close()
+	for d := 0; d*500 < n; d++ {
+		if err := fw.Add(fmt.Sprintf("%s/files/d%d", dir, d)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	rss0 := rssMB(b, p.Process.Pid)
+	for i := 0; i < cap(repairs); i++ {
+		idx := rand.IntN(n)
+		path := benchFile(dir, idx)
+		if err := os.WriteFile(path, []byte("drifted\n"), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		written := time.Now()
+		// ccm repairs by renaming a temporary file onto the path.
+		waitEvent(b, fw, path, fsnotify.Create)
+		repairs = append(repairs, time.Since(written))
+		if got, _ := os.ReadFile(path); string(got) != fmt.Sprintf("content of file %d\n", idx) {
+			b.Fatalf("%s not repaired: %q", path, got)
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+	slices.Sort(repairs)
+	b.ReportMetric(float64(repairs[len(repairs)/2].Microseconds())/1000, "repair-p50-ms")
+	b.ReportMetric(float64(repairs[len(repairs)*99/100].Microseconds())/1000, "repair-p99-ms")
+	b.ReportMetric(rss0, "rss-MB")
+	b.ReportMetric(cpuPercent(b, p.Process.Pid, 10*time.Second), "idle-cpu-%")
+}
+
+// BenchmarkPolling measures the CPU that `--poll 10s` costs on n files.
+func BenchmarkPolling(b *testing.B) {
+	const n = 10000
+	for range b.N {
+		dir := b.TempDir()
+		p := startDaemon(b, "run", "--watch", "--poll", "10s", fileManifest(b, dir, n))
+		b.ReportMetric(cpuPercent(b, p.Process.Pid, 30*time.Second), "cpu-%")
+	}
+}
+
+// startDaemon starts ccm and waits for its first convergence.
+func startDaemon(tb testing.TB, args ...string) *exec.Cmd {
+	tb.Helper()
+	cmd := exec.Command(bin, args...)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() {
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		_ = cmd.Wait()
+	})
+	ready := make(chan struct{})
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			if strings.Contains(sc.Text(), "msg=converged") {
+				close(ready)
+				break
+			}
+		}
+		for sc.Scan() {
+		}
+	}()
+	select {
+	case <-ready:
+	case <-time.After(2 * time.Minute):
+		tb.Fatal("ccm did not converge")
+	}
+	return cmd
+}
+
+func waitEvent(tb testing.TB, fw *fsnotify.Watcher, path string, op fsnotify.Op) {
+	tb.Helper()
+	timeout := time.After(10 * time.Second)
+	for {
+		select {
+		case ev := <-fw.Events:
+			if ev.Name == path && ev.Has(op) {
+				return
+			}
+		case err := <-fw.Errors:
+			tb.Fatal(err)
+		case <-timeout:
+			tb.Fatalf("no %s of %s", op, path)
+		}
+	}
+}
+
+// rssMB reads a process's resident set size.
+func rssMB(tb testing.TB, pid int) float64 {
+	tb.Helper()
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == "VmRSS:" {
+			kb, _ := strconv.ParseFloat(f[1], 64)
+			return kb / 1024
+		}
+	}
+	tb.Fatal("no VmRSS")
+	return 0
+}
+
+// cpuPercent measures a process's CPU use over d, in percent of one core.
+func cpuPercent(tb testing.TB, pid int, d time.Duration) float64 {
+	tb.Helper()
+	ticks := func() float64 {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil {
+			tb.Fatal(err)
+		}
+		// Fields after the command name, which is in parentheses.
+		f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+2:]))
+		u, _ := strconv.ParseFloat(f[11], 64)
+		s, _ := strconv.ParseFloat(f[12], 64)
+		return u + s
+	}
+	before := ticks()
+	time.Sleep(d)
+	// USER_HZ is 100 on Linux.
+	return (ticks() - before) / 100 / d.Seconds() * 100
+}
+
+// BenchmarkGoroutines runs the watching engine in-process on n file
+// resources and reports how many goroutines it holds once converged: the
+// count must not grow with the number of resources.
+func BenchmarkGoroutines(b *testing.B) {
+	for _, n := range []int{100, 1000, 10000} {
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			for range b.N {
+				base := runtime.NumGoroutine()
+				g, err := graph.Load([]string{fileManifest(b, b.TempDir(), n)}, graph.Options{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				ctx, cancel := context.WithCancel(b.Context())
+				log := slog.New(slog.DiscardHandler)
+				polls := poll.New(ctx)
+				hub, err := inotify.New(ctx, log, func(_ string, fn func()) func() { return polls.Every(time.Second, fn) })
+				if err != nil {
+					b.Fatal(err)
+				}
+				settled := make(chan struct{}, 1)
+				e := engine.New(g, engine.Options{Watch: true, Logger: log,
+					Watchers:  engine.Watchers{Paths: hub.Watch, Trees: hub.WatchTree, Poll: polls.Every},
+					OnSettled: func(engine.State) { settled <- struct{}{} }})
+				done := make(chan struct{})
+				go func() { defer close(done); _, _ = e.Run(ctx) }()
+				<-settled
+				b.ReportMetric(float64(runtime.NumGoroutine()-base), "goroutines")
+				cancel()
+				<-done
+			}
+		})
+	}
+}

@@ -1,0 +1,168 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"strings"
+	"sync"
+
+	"github.com/reactive-ccm/ccm/graph"
+	"github.com/reactive-ccm/ccm/graph/facts"
+	"github.com/reactive-ccm/ccm/graph/hiera"
+	"github.com/reactive-ccm/ccm/resources"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+)
+
+// hieraEnv names the --hiera file used when the flag is not given, as
+// upstream CCM does.
+const hieraEnv = "CCM_HIERA_DATA"
+
+// addFactFlags registers --fact and --facts.
+func addFactFlags(fl *pflag.FlagSet) {
+	fl.StringArray("fact", nil, "set a fact, KEY=VALUE (a dotted KEY sets a nested fact); wins over every other source")
+	fl.StringArray("facts", nil, "merge facts from a JSON or YAML file over the host's")
+}
+
+// addDataFlags registers the flags that feed templates: --fact, --facts
+// and --hiera.
+func addDataFlags(fl *pflag.FlagSet) {
+	addFactFlags(fl)
+	fl.StringArray("hiera", nil, "merge a hiera file (data, hierarchy, overrides) over each manifest's data (default $"+hieraEnv+")")
+}
+
+// stringsFlag returns a string-array flag of cmd, or nil when cmd does not
+// define it.
+func stringsFlag(cmd *cobra.Command, name string) []string {
+	if cmd.Flags().Lookup(name) == nil {
+		return nil
+	}
+	v, _ := cmd.Flags().GetStringArray(name)
+	return v
+}
+
+// boolFlag returns a boolean flag of cmd, false when cmd does not define it.
+func boolFlag(cmd *cobra.Command, name string) bool {
+	if cmd.Flags().Lookup(name) == nil {
+		return false
+	}
+	v, _ := cmd.Flags().GetBool(name)
+	return v
+}
+
+func factOptions(cmd *cobra.Command) facts.Options {
+	return facts.Options{Files: stringsFlag(cmd, "facts"), Set: stringsFlag(cmd, "fact")}
+}
+
+// hieraFiles are the --hiera files, or $CCM_HIERA_DATA's when none is given.
+func hieraFiles(cmd *cobra.Command) []string {
+	if files := stringsFlag(cmd, "hiera"); len(files) > 0 {
+		return files
+	}
+	if f := os.Getenv(hieraEnv); f != "" {
+		return []string{f}
+	}
+	return nil
+}
+
+// sysFacts holds the host's facts, gathered once per process: they are the
+// same for every reload, and volatile ones (uptime, free memory) would
+// otherwise make every templated resource look changed. Overlays are
+// re-read on every load.
+var sysFacts struct {
+	once  sync.Once
+	facts map[string]any
+	warn  error
+}
+
+func systemFacts(ctx context.Context) (map[string]any, error) {
+	sysFacts.once.Do(func() {
+		var sys map[string]any
+		sys, sysFacts.warn = facts.System(ctx, 0)
+		sysFacts.facts = facts.WithAliases(sys)
+	})
+	return sysFacts.facts, sysFacts.warn
+}
+
+// loadOptions are the graph options the command line selects: templates
+// over the host's facts (with --fact and --facts), the environment and
+// each manifest's hiera data (with --hiera layers), and resources_jet_file.
+// The data is read once per load, on first use.
+func loadOptions(cmd *cobra.Command) graph.Options {
+	data := sync.OnceValues(func() (graph.Data, error) { return loadData(cmd) })
+	return graph.Options{
+		Templates: func(m *graph.Manifest) (resources.Templates, error) {
+			d, err := data()
+			if err != nil {
+				return nil, err
+			}
+			return d.Templates(m)
+		},
+		JetResources: graph.JetResources,
+	}
+}
+
+func loadData(cmd *cobra.Command) (graph.Data, error) {
+	sys, warn := systemFacts(cmd.Context())
+	if warn != nil {
+		slog.Warn("some facts could not be gathered; their sections are empty", "error", warn)
+	}
+	f, err := facts.Overlay(sys, factOptions(cmd))
+	if err != nil {
+		return graph.Data{}, err
+	}
+	d := graph.Data{Facts: f}
+	for _, file := range hieraFiles(cmd) {
+		src, err := hiera.ReadFile(file)
+		if err != nil {
+			return graph.Data{}, err
+		}
+		d.Layers = append(d.Layers, src)
+	}
+	d.Environ, err = environ(boolFlag(cmd, "read-env"))
+	return d, err
+}
+
+// environ is the process environment, with ./.env's variables over it
+// when readDotEnv is set.
+func environ(readDotEnv bool) (map[string]string, error) {
+	env := map[string]string{}
+	for _, kv := range os.Environ() {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			env[k] = v
+		}
+	}
+	if !readDotEnv {
+		return env, nil
+	}
+	b, err := os.ReadFile(".env")
+	if os.IsNotExist(err) {
+		return env, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading .env: %w", err)
+	}
+	for i, line := range strings.Split(string(b), "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		k, v, ok := strings.Cut(strings.TrimPrefix(line, "export "), "=")
+		if !ok || strings.TrimSpace(k) == "" {
+			return nil, fmt.Errorf(".env:%d: expected KEY=VALUE, got %q", i+1, line)
+		}
+		env[strings.TrimSpace(k)] = unquote(strings.TrimSpace(v))
+	}
+	return env, nil
+}
+
+// unquote removes one pair of matching surrounding quotes. Upstream CCM
+// keeps the closing quote of KEY="value"; this does not.
+func unquote(v string) string {
+	if len(v) >= 2 && (v[0] == '"' || v[0] == '\'') && v[len(v)-1] == v[0] {
+		return v[1 : len(v)-1]
+	}
+	return v
+}

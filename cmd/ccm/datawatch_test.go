@@ -1,0 +1,44 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestDataSumsReloadOnlyOnContentChange(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "hiera.yaml")
+	tree := filepath.Join(dir, "facts.d")
+	write := func(p, body string) { writeFile(t, p, body) }
+	write(file, "data: {a: 1}\n")
+	d := &dataSums{files: []string{file, filepath.Join(dir, "absent.yaml")}, trees: []string{tree}}
+	d.sum = d.compute()
+	reloads := 0
+	steps := []struct {
+		name   string
+		do     func()
+		reload bool
+	}{
+		{"nothing changed", func() {}, false},
+		{"same content rewritten", func() { write(file, "data: {a: 1}\n") }, false},
+		{"content changed", func() { write(file, "data: {a: 2}\n") }, true},
+		{"missing file appears", func() { write(filepath.Join(dir, "absent.yaml"), "x: 1\n") }, true},
+		{"tree appears", func() {
+			if err := os.Mkdir(tree, 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}, true},
+		{"file added to the tree", func() { write(filepath.Join(tree, "10.yaml"), "a: 1\n") }, true},
+		{"file in the tree changed", func() { write(filepath.Join(tree, "10.yaml"), "a: 2\n") }, true},
+		{"tree unchanged", func() {}, false},
+	}
+	for _, s := range steps {
+		s.do()
+		before := reloads
+		d.check(func() { reloads++ })
+		if got := reloads > before; got != s.reload {
+			t.Errorf("%s: reload = %v, want %v", s.name, got, s.reload)
+		}
+	}
+}

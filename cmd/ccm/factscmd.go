@@ -1,0 +1,63 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/reactive-ccm/ccm/graph/facts"
+	"github.com/reactive-ccm/ccm/resources/template"
+	"github.com/spf13/cobra"
+	"go.yaml.in/yaml/v3"
+)
+
+func newFactsCmd() *cobra.Command {
+	var asYAML bool
+	cmd := &cobra.Command{
+		Use:   "facts [QUERY]",
+		Short: "Print the facts templates see, or the one at QUERY (a path such as host.info.platformFamily)",
+		Args:  cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if _, err := setupLogging(cmd); err != nil {
+				return err
+			}
+			all, warn, err := facts.Gather(cmd.Context(), factOptions(cmd))
+			if err != nil {
+				return usage(err)
+			}
+			if warn != nil {
+				cmd.PrintErrln("ccm: some facts could not be gathered:", warn)
+			}
+			var out any = all
+			if len(args) == 1 {
+				v, found, err := template.Path(all, args[0])
+				if err != nil {
+					return usage(err)
+				}
+				if !found {
+					return &exitError{code: exitFailed, err: fmt.Errorf("no fact at %q", args[0])}
+				}
+				out = v
+			}
+			return printValue(cmd, out, asYAML)
+		},
+	}
+	addFactFlags(cmd.Flags())
+	cmd.Flags().BoolVar(&asYAML, "yaml", false, "print YAML instead of JSON")
+	return cmd
+}
+
+// printValue writes v as indented JSON, or as YAML.
+func printValue(cmd *cobra.Command, v any, asYAML bool) error {
+	w := cmd.OutOrStdout()
+	if asYAML {
+		enc := yaml.NewEncoder(w)
+		enc.SetIndent(2)
+		if err := enc.Encode(v); err != nil {
+			return err
+		}
+		return enc.Close()
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}

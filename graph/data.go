@@ -1,0 +1,42 @@
+package graph
+
+import (
+	"github.com/reactive-ccm/ccm/graph/hiera"
+	"github.com/reactive-ccm/ccm/resources"
+	"github.com/reactive-ccm/ccm/resources/template"
+)
+
+// Data is what a manifest's templates see besides the manifest itself:
+// the host's facts, the environment and extra hiera layers.
+type Data struct {
+	// Facts are the host's facts as plain maps (see package facts).
+	Facts map[string]any
+	// Environ is the environment templates see as environ.
+	Environ map[string]string
+	// Layers are extra hiera documents (--hiera FILE), deep-merged over
+	// each manifest's own data, in order.
+	Layers []hiera.Source
+}
+
+// Options returns load options that give each manifest templates over d
+// and its resolved hiera data, and expand resources_jet_file.
+func (d Data) Options() Options {
+	return Options{Templates: d.Templates, JetResources: JetResources}
+}
+
+// Templates resolves m's data, hierarchy and overrides against the facts,
+// merges the extra layers over them and returns m's templates.
+func (d Data) Templates(m *Manifest) (resources.Templates, error) {
+	data, err := d.resolve(m)
+	if err != nil {
+		return nil, err
+	}
+	return template.New(template.Env{Facts: d.Facts, Data: data, Environ: d.Environ, Dir: m.Dir}), nil
+}
+
+// resolve returns m's hiera data with the extra layers merged over it.
+func (d Data) resolve(m *Manifest) (map[string]any, error) {
+	own := hiera.Source{File: m.File, Data: m.Data, Hierarchy: m.Hierarchy, Overrides: m.Overrides}
+	env := template.Env{Facts: d.Facts, Environ: d.Environ, Dir: m.Dir}
+	return hiera.Resolve(template.NewData(env), append([]hiera.Source{own}, d.Layers...)...)
+}

@@ -1,0 +1,150 @@
+package graph_test
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/reactive-ccm/ccm/graph"
+	"github.com/reactive-ccm/ccm/graph/hiera"
+)
+
+var linuxWeb = graph.Data{
+	Facts:   map[string]any{"os": "linux", "role": "web", "hostname": "web01", "host": map[string]any{"info": map[string]any{"platformFamily": "debian"}}},
+	Environ: map[string]string{"HOME": "/root"},
+}
+
+const hieraManifest = `
+data:
+  port: 80
+  packages: [ca-certificates]
+  web: {tls: false, workers: 2}
+hierarchy:
+  order:
+    - "os:${ lookup('facts.os') }"
+    - "env:${ lookup('facts.env') }"
+    - "role:{{ lookup('facts.role') }}"
+  merge: MERGE
+overrides:
+  os:linux:
+    packages: [vim]
+    web: {workers: 4}
+  env:prod:
+    port: 1
+  role:web:
+    port: 8080
+    packages: [nginx]
+    web: {tls: true}
+ccm:
+  pre_message: "on ${ Facts.hostname }"
+  post_message: "port {{ Data.port }}"
+  resources:
+    - probe:
+        - one:
+            text: "${ lookup('data.packages') | join(',') }/${ Data.web.tls }/${ Data.web.workers }/${ Facts.host.info.platformFamily }"
+            port: "${ Data.port }"
+            list: "${ Data.packages }"
+            later: "{{ Data.port }} $${HOME} ${ environ.HOME }"
+`
+
+func TestManifestDataAndFacts(t *testing.T) {
+	tests := []struct {
+		merge, text, list, post string
+		port                    int
+	}{
+		{"deep", "ca-certificates,vim,nginx/true/4/debian", "ca-certificates vim nginx", "port 8080", 8080},
+		{"first", "vim//4/debian", "vim", "port 80", 80}, // web replaced wholesale: no tls
+	}
+	for _, tt := range tests {
+		t.Run(tt.merge, func(t *testing.T) {
+			file := writeManifest(t, "m.yaml", strings.Replace(hieraManifest, "MERGE", tt.merge, 1))
+			g, err := graph.Load([]string{file}, linuxWeb.Options())
+			if err != nil {
+				t.Fatalf("Load: %v", err)
+			}
+			p := probes(t, g)["one"]
+			if p.Text != tt.text || p.Port != tt.port || strings.Join(p.List, " ") != tt.list {
+				t.Errorf("probe = text %q port %d list %q; want %q %d %q", p.Text, p.Port, p.List, tt.text, tt.port, tt.list)
+			}
+			if p.Later != "{{ Data.port }} $${HOME} ${ environ.HOME }" {
+				t.Errorf("deferred property was resolved at load: %q", p.Later)
+			}
+			later, err := p.later()
+			if want := strings.Replace(tt.post, "port ", "", 1) + " ${HOME} /root"; err != nil || later != want {
+				t.Errorf("deferred property = %q, %v; want %q", later, err, want)
+			}
+			if m := g.Manifests[0]; m.PreMessage != "on web01" || m.PostMessage != tt.post {
+				t.Errorf("messages = %q, %q; want %q, %q", m.PreMessage, m.PostMessage, "on web01", tt.post)
+			}
+		})
+	}
+}
+
+func TestHieraLayerMergesOverManifestData(t *testing.T) {
+	file := writeManifest(t, "m.yaml", strings.Replace(hieraManifest, "MERGE", "first", 1))
+	layer, err := hiera.Parse("extra.yaml", []byte("data: {port: 9000, packages: [curl]}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := linuxWeb
+	d.Layers = []hiera.Source{layer}
+	g, err := graph.Load([]string{file}, d.Options())
+	if err != nil {
+		t.Fatalf("Load: %v", err)
+	}
+	p := probes(t, g)["one"]
+	if p.Port != 9000 || !reflect.DeepEqual(p.List, []string{"vim", "curl"}) {
+		t.Fatalf("with a layer: port %d list %q; want 9000 [vim curl]", p.Port, p.List)
+	}
+}
+
+func TestTemplateErrorsArePositioned(t *testing.T) {
+	tests := []struct {
+		name, manifest, want string
+	}{
+		{"data", "data:\n  a: \"${ nosuch }\"\nccm: {resources: [{probe: [{x: {}}]}]}\n", "m.yaml:2:6: template ${ nosuch }: unknown name nosuch"},
+		{"property", "ccm:\n  resources:\n    - probe:\n        - x:\n            text: \"${ lookup('data.nope') }\"\n", "m.yaml:5:19: text: template ${ lookup('data.nope') }: lookup: no value"},
+		{"hierarchy", "hierarchy: {merge: all}\nccm: {resources: [{probe: [{x: {}}]}]}\n", "m.yaml:1:20: hierarchy.merge must be first or deep"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			file := writeManifest(t, "m.yaml", tt.manifest)
+			_, err := graph.Load([]string{file}, linuxWeb.Options())
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("Load error = %v, want it to contain %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestFingerprintFollowsData(t *testing.T) {
+	manifest := "data: {port: 1}\nccm: {resources: [{probe: [{a: {port: \"${ Data.port }\"}}, {b: {port: 2}}]}]}\n"
+	file := writeManifest(t, "m.yaml", manifest)
+	load := func(layer string) map[string]string {
+		src, err := hiera.Parse("layer.yaml", []byte(layer))
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := linuxWeb
+		d.Layers = []hiera.Source{src}
+		g, err := graph.Load([]string{file}, d.Options())
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]string{}
+		for _, v := range g.Vertices {
+			out[v.Name] = v.Fingerprint
+		}
+		return out
+	}
+	before, same, after := load("data: {}"), load("data: {}"), load("data: {port: 3}")
+	if before["a"] != same["a"] || before["b"] != same["b"] {
+		t.Errorf("fingerprints differ between equal loads")
+	}
+	if before["a"] == after["a"] {
+		t.Errorf("a templated resource kept its fingerprint when its data changed")
+	}
+	if before["b"] != after["b"] {
+		t.Errorf("a resource without templates changed fingerprint when data changed")
+	}
+}

@@ -1,0 +1,123 @@
+package facts
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"time"
+
+	"github.com/reactive-ccm/ccm/graph/hiera"
+	"github.com/reactive-ccm/ccm/resources/template"
+)
+
+// Options say where facts come from besides the host.
+type Options struct {
+	// Dirs are the overlay directories, in merge order; nil means
+	// DefaultDirs(), an empty non-nil list none.
+	Dirs []string
+	// Files are --facts files, merged after the directories.
+	Files []string
+	// Set are --fact KEY=VALUE arguments, merged last.
+	Set []string
+	// Timeout bounds gathering the host's facts; zero is DefaultTimeout.
+	Timeout time.Duration
+}
+
+func (o Options) dirs() []string {
+	if o.Dirs == nil {
+		return DefaultDirs()
+	}
+	return o.Dirs
+}
+
+// Gather returns the host's facts with their aliases, and the overlays
+// merged on top. An unusable overlay or --fact is an error and no facts;
+// a system section that failed is reported in warn while the facts are
+// returned anyway, its section empty.
+func Gather(ctx context.Context, o Options) (facts map[string]any, warn, err error) {
+	sys, warn := System(ctx, o.Timeout)
+	facts, err = Overlay(WithAliases(sys), o)
+	return facts, warn, err
+}
+
+// Overlay merges o's overlays (directories, --facts files, --fact
+// arguments, in that order) over base.
+func Overlay(base map[string]any, o Options) (map[string]any, error) {
+	files, err := o.Paths()
+	if err != nil {
+		return nil, err
+	}
+	var errs []error
+	out := base
+	for _, f := range files {
+		m, err := ReadFile(f)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		out = hiera.Merge(out, m)
+	}
+	set, err := Set(o.Set)
+	if err != nil {
+		errs = append(errs, err)
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	return hiera.Merge(out, set), nil
+}
+
+// Paths lists the overlay files that exist now, in merge order, ending with
+// the --facts files.
+func (o Options) Paths() ([]string, error) {
+	var out []string
+	for _, d := range o.dirs() {
+		files, err := dirFiles(d)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, files...)
+	}
+	return append(out, o.Files...), nil
+}
+
+// WatchPaths lists what watch mode must watch to see overlays change:
+// every possible overlay file, existing or not, with the --facts files,
+// and the facts.d directories, whose files come and go.
+func (o Options) WatchPaths() (files, dirs []string) {
+	for _, d := range o.dirs() {
+		for _, ext := range overlayExts {
+			files = append(files, filepath.Join(d, "facts"+ext))
+		}
+		dirs = append(dirs, filepath.Join(d, "facts.d"))
+	}
+	return append(files, o.Files...), dirs
+}
+
+// aliases maps each top-level alias to the path of the fact it copies.
+var aliases = map[string]string{
+	"hostname":        "host.info.hostname",
+	"os":              "host.info.os",
+	"platform":        "host.info.platform",
+	"platformFamily":  "host.info.platformFamily",
+	"platformVersion": "host.info.platformVersion",
+	"kernelVersion":   "host.info.kernelVersion",
+	"kernelArch":      "host.info.kernelArch",
+	"default_ipv4":    "network.default_ipv4",
+	"default_ipv6":    "network.default_ipv6",
+}
+
+// WithAliases returns facts with the top-level aliases added.
+func WithAliases(facts map[string]any) map[string]any {
+	out := make(map[string]any, len(facts)+len(aliases))
+	for k, v := range facts {
+		out[k] = v
+	}
+	for alias, path := range aliases {
+		// The paths above are plain keys, which Path always accepts.
+		if v, ok, _ := template.Path(facts, path); ok {
+			out[alias] = v
+		}
+	}
+	return out
+}

@@ -1,0 +1,133 @@
+package dnf
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/reactive-ccm/ccm/resources/pkg/manager"
+)
+
+func TestStatusQueriesAllTrackedPackagesAtOnce(t *testing.T) {
+	p := newProvider(t, recorded{line: rpmQuery("glibc nosuch vim-enhanced zsh"), stdout: "rpm_q_batch.txt", exit: 1})
+	want := map[string]string{
+		"glibc":        "2.34-100.el9_4.2",
+		"nosuch":       "",
+		"vim-enhanced": "2:9.0.2081-1.fc39",
+		"zsh":          "5.8-9.el9",
+	}
+	for name := range want {
+		p.Track(name)
+	}
+	for name, v := range want {
+		got, err := p.Status(t.Context(), name)
+		if err != nil {
+			t.Fatalf("Status(%s): %v", name, err)
+		}
+		if got != v {
+			t.Errorf("Status(%s) = %q, want %q", name, got, v)
+		}
+	}
+}
+
+func TestStatus(t *testing.T) {
+	tests := []struct {
+		name string
+		rec  recorded
+		want string
+	}{
+		{"installed", recorded{line: rpmQuery("zsh"), stdout: "rpm_q_zsh.txt"}, "5.8-9.el9"},
+		{"not installed", recorded{line: rpmQuery("zsh"), stdout: "rpm_q_absent.txt", exit: 1}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := newProvider(t, tt.rec).Status(t.Context(), "zsh")
+			if err != nil || got != tt.want {
+				t.Errorf("Status(zsh) = %q, %v; want %q", got, err, tt.want)
+			}
+		})
+	}
+}
+
+func TestStatusReportsABrokenDatabase(t *testing.T) {
+	p := newProvider(t, recorded{line: rpmQuery("zsh"), stderr: "rpm_q_dberror_stderr.txt", exit: 1})
+	_, err := p.Status(t.Context(), "zsh")
+	if !errors.Is(err, manager.ErrCommandFailed) || !strings.Contains(err.Error(), "cannot open Packages database") {
+		t.Errorf("Status error = %v, want the rpm error", err)
+	}
+}
+
+func TestNewer(t *testing.T) {
+	tests := []struct {
+		name    string
+		pkg     string
+		rec     recorded
+		want    string
+		wantErr string
+	}{
+		{"up to date", "zsh", recorded{line: "dnf check-update -q zsh"}, "", ""},
+		{"update available", "zsh", recorded{line: "dnf check-update -q zsh", stdout: "dnf_check_update_zsh.txt", exit: 100}, "5.8-10.el9", ""},
+		{"update with an epoch, obsoletes ignored", "vim-enhanced", recorded{line: "dnf check-update -q vim-enhanced", stdout: "dnf_check_update_obsoletes.txt", exit: 100}, "2:9.0.2120-1.fc39", ""},
+		{"repositories unreachable", "zsh", recorded{line: "dnf check-update -q zsh", stderr: "dnf_check_update_offline_stderr.txt", exit: 1}, "", "Failed to download metadata"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := newProvider(t, tt.rec).Newer(t.Context(), tt.pkg, "5.8-9.el9")
+			if tt.wantErr != "" {
+				if !errors.Is(err, manager.ErrCommandFailed) || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Errorf("Newer error = %v, want one saying %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil || got != tt.want {
+				t.Errorf("Newer = %q, %v; want %q", got, err, tt.want)
+			}
+		})
+	}
+}
+
+func TestChangesRunTheDesignedCommands(t *testing.T) {
+	tests := []struct {
+		name string
+		do   func(p *Provider) error
+		rec  recorded
+	}{
+		{"install any version", func(p *Provider) error { return p.Install(t.Context(), "zsh", "") },
+			recorded{line: "dnf install -y zsh", stdout: "dnf_install_zsh.txt"}},
+		{"install the latest version", func(p *Provider) error { return p.Install(t.Context(), "zsh", manager.Latest) },
+			recorded{line: "dnf install -y zsh", stdout: "dnf_install_zsh.txt"}},
+		{"install an exact version", func(p *Provider) error { return p.Install(t.Context(), "zsh", "5.8-9.el9") },
+			recorded{line: "dnf install -y zsh-5.8-9.el9", stdout: "dnf_install_zsh.txt"}},
+		{"upgrade to the latest version", func(p *Provider) error { return p.Upgrade(t.Context(), "zsh", manager.Latest) },
+			recorded{line: "dnf upgrade -y zsh", stdout: "dnf_install_zsh.txt"}},
+		{"upgrade to an exact version", func(p *Provider) error { return p.Upgrade(t.Context(), "zsh", "5.8-9.el9") },
+			recorded{line: "dnf install -y zsh-5.8-9.el9", stdout: "dnf_install_zsh.txt"}},
+		{"downgrade", func(p *Provider) error { return p.Downgrade(t.Context(), "zsh", "5.8-7.el9") },
+			recorded{line: "dnf downgrade -y zsh-5.8-7.el9", stdout: "dnf_downgrade_zsh.txt"}},
+		{"uninstall", func(p *Provider) error { return p.Uninstall(t.Context(), "zsh") },
+			recorded{line: "dnf remove -y zsh", stdout: "dnf_remove_zsh.txt"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if err := tt.do(newProvider(t, tt.rec)); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+}
+
+func TestFailedInstallSaysWhy(t *testing.T) {
+	p := newProvider(t, recorded{line: "dnf install -y nosuch", stdout: "dnf_install_nomatch.txt", stderr: "dnf_install_nomatch_stderr.txt", exit: 1})
+	err := p.Install(t.Context(), "nosuch", "")
+	want := "package manager command failed: dnf install -y nosuch exited 1: Error: Unable to find a match: nosuch"
+	if !errors.Is(err, manager.ErrCommandFailed) || err.Error() != want {
+		t.Errorf("Install error = %v\nwant %s", err, want)
+	}
+}
+
+func TestWatchFollowsTheRpmDatabase(t *testing.T) {
+	w := New(Options{}).Watch()
+	if len(w.Trees) != 1 || w.Trees[0] != DBDir {
+		t.Errorf("Watch() = %+v, want the tree %s", w, DBDir)
+	}
+}

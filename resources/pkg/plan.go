@@ -1,0 +1,93 @@
+package pkg
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/reactive-ccm/ccm/resources/pkg/manager"
+)
+
+// action is what converging a package takes.
+type action int
+
+const (
+	nothing action = iota
+	install
+	upgrade
+	downgrade
+	uninstall
+)
+
+// step is one row of the design's decision table, applied to what is
+// installed.
+type step struct {
+	action action
+	// version is passed to the provider: "", manager.Latest or exact.
+	version string
+	// reason says what differs, for reports.
+	reason string
+	// noop is what noop mode reports instead of acting.
+	noop string
+}
+
+// decide returns the step that brings the package, installed at
+// installed ("" for not installed), to its ensure value. For latest it
+// asks the package manager whether a newer version exists, so that an
+// up-to-date package is left alone instead of being upgraded on every
+// check.
+func (r *resource) decide(ctx context.Context, installed string) (step, error) {
+	ensure := r.ensure
+	switch {
+	case ensure == ensureAbsent:
+		if installed == "" {
+			return step{}, nil
+		}
+		return step{action: uninstall, reason: "installed at " + installed + ", want absent", noop: "Would have uninstalled"}, nil
+	case installed == "":
+		return installStep(ensure), nil
+	case ensure == ensurePresent:
+		return step{}, nil
+	case ensure == ensureLatest:
+		return r.upgradeToLatest(ctx, installed)
+	}
+	cmp, err := r.m.VersionCmp(installed, ensure)
+	if err != nil {
+		return step{}, fmt.Errorf("comparing installed %s with ensure %s: %w", installed, ensure, err)
+	}
+	switch cmp {
+	case -1:
+		return step{action: upgrade, version: ensure, reason: "installed at " + installed + ", want " + ensure, noop: "Would have upgraded to " + ensure}, nil
+	case 1:
+		return step{action: downgrade, version: ensure, reason: "installed at " + installed + ", want " + ensure, noop: "Would have downgraded to " + ensure}, nil
+	}
+	return step{}, nil
+}
+
+// installStep installs a package that is not installed. The noop message
+// for present is the design's "installed version X" with X the ensure
+// value, as upstream CCM prints it.
+func installStep(ensure string) step {
+	s := step{action: install, reason: "not installed, want " + ensure}
+	switch ensure {
+	case ensureLatest:
+		s.version, s.noop = manager.Latest, "Would have installed latest"
+	case ensurePresent:
+		s.noop = "Would have installed version " + ensure
+	default:
+		s.version, s.noop = ensure, "Would have installed version "+ensure
+	}
+	return s
+}
+
+func (r *resource) upgradeToLatest(ctx context.Context, installed string) (step, error) {
+	newer, err := r.m.Newer(ctx, r.name, installed)
+	if err != nil || newer == "" {
+		return step{}, err
+	}
+	return step{
+		action:  upgrade,
+		version: manager.Latest,
+		reason:  "installed at " + installed + ", " + newer + " is available, want latest",
+		noop:    "Would have upgraded to latest",
+	}, nil
+}

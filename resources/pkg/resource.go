@@ -1,0 +1,102 @@
+package pkg
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/reactive-ccm/ccm/resources"
+	"github.com/reactive-ccm/ccm/resources/pkg/manager"
+)
+
+// pollInterval re-checks packages even when the package database's files
+// send no events.
+const pollInterval = 60 * time.Second
+
+// resource is one package kept at its ensure value by a package manager.
+type resource struct {
+	name   string
+	ensure string
+	m      manager.Manager
+}
+
+var _ resources.Resource = (*resource)(nil)
+
+// Watch asks for the package database's files and a poll every minute.
+func (r *resource) Watch() resources.WatchSpec {
+	w := r.m.Watch()
+	w.Poll = pollInterval
+	return w
+}
+
+// Check reports the installed version ("absent" when not installed) and
+// whether it meets ensure. It runs package-manager queries only, together
+// with other checks but never during a change.
+func (r *resource) Check(ctx context.Context) (resources.Status, error) {
+	defer lock(false)()
+	installed, s, err := r.assess(ctx)
+	if err != nil {
+		return resources.Status{}, err
+	}
+	return resources.Status{Ensure: ensureOf(installed), Desired: s.action == nothing, Reason: s.reason}, nil
+}
+
+// Apply waits until no other program is changing the package database,
+// decides again from a fresh status under the lock, then installs,
+// upgrades, downgrades or uninstalls; in noop it only says what it would
+// have done. Changed is true when the installed version differs after.
+func (r *resource) Apply(ctx context.Context, req resources.Request) (resources.Change, error) {
+	if i, ok := r.m.(manager.Idler); ok && !req.Noop {
+		if err := i.WaitIdle(ctx); err != nil {
+			return resources.Change{}, err
+		}
+	}
+	defer lock(!req.Noop)()
+	before, s, err := r.assess(ctx)
+	if err != nil || s.action == nothing {
+		return resources.Change{}, err
+	}
+	if req.Noop {
+		return resources.Change{Changed: true, NoopMessage: s.noop}, nil
+	}
+	if err := r.act(ctx, s); err != nil {
+		return resources.Change{}, err
+	}
+	after, err := r.m.Status(ctx, r.name)
+	if err != nil {
+		return resources.Change{}, fmt.Errorf("checking %s after the change: %w", r.name, err)
+	}
+	return resources.Change{Changed: after != before}, nil
+}
+
+// assess returns the installed version and the step ensure asks for.
+func (r *resource) assess(ctx context.Context) (string, step, error) {
+	installed, err := r.m.Status(ctx, r.name)
+	if err != nil {
+		return "", step{}, err
+	}
+	s, err := r.decide(ctx, installed)
+	return installed, s, err
+}
+
+func (r *resource) act(ctx context.Context, s step) error {
+	switch s.action {
+	case install:
+		return r.m.Install(ctx, r.name, s.version)
+	case upgrade:
+		return r.m.Upgrade(ctx, r.name, s.version)
+	case downgrade:
+		return r.m.Downgrade(ctx, r.name, s.version)
+	case uninstall:
+		return r.m.Uninstall(ctx, r.name)
+	}
+	return nil
+}
+
+// ensureOf is the observed state in the ensure vocabulary.
+func ensureOf(installed string) string {
+	if installed == "" {
+		return ensureAbsent
+	}
+	return installed
+}

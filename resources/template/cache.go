@@ -1,0 +1,62 @@
+package template
+
+import (
+	"sync"
+
+	"github.com/expr-lang/expr"
+	"github.com/expr-lang/expr/vm"
+)
+
+// maxCached bounds each process-wide cache. Manifests reloaded for months
+// keep bringing new expressions; a full cache starts over rather than grow
+// without bound.
+const maxCached = 16384
+
+// bounded is a concurrency-safe map that forgets everything when full.
+type bounded[K comparable, V any] struct {
+	mu sync.RWMutex
+	m  map[K]V
+}
+
+// get returns the value for k, making it with mk on first use. Two callers
+// racing on a new key may both call mk; the values are equivalent.
+func (b *bounded[K, V]) get(k K, mk func() (V, error)) (V, error) {
+	b.mu.RLock()
+	v, ok := b.m[k]
+	b.mu.RUnlock()
+	if ok {
+		return v, nil
+	}
+	v, err := mk()
+	if err != nil {
+		return v, err
+	}
+	b.mu.Lock()
+	if b.m == nil || len(b.m) >= maxCached {
+		b.m = make(map[K]V)
+	}
+	b.m[k] = v
+	b.mu.Unlock()
+	return v, nil
+}
+
+// programKey identifies a compiled expression: its text and the shape of
+// the environment it was checked against.
+type programKey struct {
+	shape shape
+	src   string
+}
+
+// programs caches compiled expressions for the whole process. A program
+// depends only on the names and Go types in its environment, never on their
+// values (functions are looked up in the environment at run time), so one
+// compilation serves every manifest, reload and goroutine; a *vm.Program is
+// safe for concurrent runs.
+var programs bounded[programKey, *vm.Program]
+
+// compile returns the program for src in shape sh.
+func compile(sh shape, src string) (*vm.Program, error) {
+	return programs.get(programKey{sh, src}, func() (*vm.Program, error) {
+		return expr.Compile(src, expr.Env(sh.prototype()))
+	})
+}

@@ -1,0 +1,65 @@
+package template
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/expr-lang/expr/file"
+)
+
+var (
+	// ErrMissingKey is returned by lookup() for a key that has no value
+	// when no default was given.
+	ErrMissingKey = errors.New("lookup: no value for key")
+	// ErrPathSyntax is returned by lookup() for a path using gjson syntax
+	// this engine does not offer.
+	ErrPathSyntax = errors.New("lookup: unsupported path syntax")
+	// ErrEmptyExpr is an expression with nothing between its delimiters.
+	ErrEmptyExpr = errors.New("empty expression")
+	// ErrTooDeep stops template() and jet() calls nested too deeply, such
+	// as a template that includes itself.
+	ErrTooDeep = errors.New("templates nested too deeply")
+	// ErrArgs is a template function called with the wrong arguments.
+	// Every error here reaches callers inside an ExprError, whose text
+	// begins "template", so none repeats the package name.
+	ErrArgs = errors.New("bad arguments")
+)
+
+// maxDepth bounds nested template() and jet() calls.
+const maxDepth = 16
+
+// ExprError is an expression that failed to compile or to run.
+type ExprError struct {
+	// Expr is the expression's text, without delimiters.
+	Expr string
+	// Open is the opening delimiter, "{{" or "${"; "" for an expression
+	// written bare, as control's if and unless are.
+	Open string
+	Err  error
+}
+
+func (e *ExprError) Error() string {
+	msg := e.Err.Error()
+	var fe *file.Error
+	if errors.As(e.Err, &fe) {
+		// expr's own text adds a multi-line source snippet; the expression
+		// is already quoted here.
+		msg = fe.Message
+	}
+	var out string
+	switch e.Open {
+	case "{{":
+		out = fmt.Sprintf("template {{ %s }}: %s", e.Expr, msg)
+	case "${":
+		out = fmt.Sprintf("template ${ %s }: %s", e.Expr, msg)
+	default:
+		out = fmt.Sprintf("expression %q: %s", e.Expr, msg)
+	}
+	if e.Open == "${" && strings.Contains(msg, "unknown name") {
+		out += "; to pass a literal ${ on (a shell variable, say), write $${"
+	}
+	return out
+}
+
+func (e *ExprError) Unwrap() error { return e.Err }

@@ -1,0 +1,105 @@
+package template
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// stringArg returns args[i] as a string, or an error naming fn.
+func stringArg(fn, what string, args []any, i int) (string, error) {
+	s, ok := args[i].(string)
+	if !ok {
+		return "", fmt.Errorf("%w: %s: %s must be a string, got %T", ErrArgs, fn, what, args[i])
+	}
+	return s, nil
+}
+
+// path resolves p against the manifest's directory when it is relative.
+func (t *Templates) path(p string) string {
+	if filepath.IsAbs(p) || t.env.Dir == "" {
+		return p
+	}
+	return filepath.Join(t.env.Dir, p)
+}
+
+// readFile implements readFile(path) and file(path): the file's content,
+// a relative path read from the manifest's directory.
+func (t *Templates) readFile(args ...any) (any, error) {
+	if len(args) != 1 {
+		return nil, fmt.Errorf("%w: readFile(path) takes 1 argument, got %d", ErrArgs, len(args))
+	}
+	p, err := stringArg("readFile", "the path", args, 0)
+	if err != nil {
+		return nil, err
+	}
+	return t.read(p)
+}
+
+func (t *Templates) read(p string) (string, error) {
+	b, err := os.ReadFile(t.path(p))
+	if err != nil {
+		return "", fmt.Errorf("readFile: %w", err)
+	}
+	return string(b), nil
+}
+
+// template implements template(s): a name ending in .templ is read and
+// resolved as an expression template, one ending in .jet is rendered with
+// Jet, anything else is resolved as an expression template itself.
+func (t *Templates) template(args ...any) (any, error) {
+	if len(args) != 1 {
+		return nil, fmt.Errorf("%w: template(name or text) takes 1 argument, got %d", ErrArgs, len(args))
+	}
+	s, err := stringArg("template", "the argument", args, 0)
+	if err != nil {
+		return nil, err
+	}
+	switch filepath.Ext(s) {
+	case ".jet":
+		return t.jet(s)
+	case ".templ":
+		if s, err = t.read(s); err != nil {
+			return nil, err
+		}
+	}
+	n, err := t.nested()
+	if err != nil {
+		return nil, err
+	}
+	return n.Value(s)
+}
+
+// jet implements jet(body[, left, right]): body (or the file it names, when
+// it ends in .jet) rendered with Jet, delimiters [[ ]] unless given.
+func (t *Templates) jet(args ...any) (any, error) {
+	if len(args) != 1 && len(args) != 3 {
+		return nil, fmt.Errorf("%w: jet(body[, left, right]) takes 1 or 3 arguments, got %d", ErrArgs, len(args))
+	}
+	body, err := stringArg("jet", "the body", args, 0)
+	if err != nil {
+		return nil, err
+	}
+	left, right := "[[", "]]"
+	if len(args) == 3 {
+		if left, err = stringArg("jet", "the left delimiter", args, 1); err != nil {
+			return nil, err
+		}
+		if right, err = stringArg("jet", "the right delimiter", args, 2); err != nil {
+			return nil, err
+		}
+	}
+	name := "inline"
+	if strings.HasSuffix(body, ".jet") {
+		name = body
+		if body, err = t.read(body); err != nil {
+			return nil, err
+		}
+	}
+	n, err := t.nested()
+	if err != nil {
+		return nil, err
+	}
+	return n.Jet(name, body, left, right)
+}

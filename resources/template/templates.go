@@ -1,0 +1,234 @@
+package template
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/expr-lang/expr"
+	"github.com/expr-lang/expr/vm"
+	"github.com/reactive-ccm/ccm/resources"
+)
+
+// Env is what templates see.
+type Env struct {
+	// Facts are the host's facts as plain maps and lists.
+	Facts map[string]any
+	// Data is the manifest's resolved hiera data.
+	Data map[string]any
+	// Environ is the process environment.
+	Environ map[string]string
+	// Dir is the manifest's directory: readFile, file, template and jet
+	// resolve relative paths against it.
+	Dir string
+}
+
+// Templates resolves `{{ }}` and `${ }` expressions against one Env. It is
+// immutable and safe for concurrent use.
+type Templates struct {
+	env   Env
+	shape shape
+	// vars is the expression environment: variables and bound functions.
+	vars map[string]any
+	// root is what lookup() paths start from.
+	root map[string]any
+	// depth counts nested template() and jet() calls, to stop a template
+	// that includes itself before it exhausts the stack.
+	depth int
+
+	fpOnce sync.Once
+	fp     string
+}
+
+var _ resources.Templates = (*Templates)(nil)
+
+// New returns the templates of a manifest: every function is available and
+// lookup() of a missing key without a default is an error.
+func New(env Env) *Templates { return build(env, full, 0) }
+
+// NewData returns the templates that resolve hiera data sections, as
+// upstream CCM does: only lookup() is available and a missing key without a
+// default resolves to "", so a hierarchy entry naming an absent fact is
+// skipped rather than failing.
+func NewData(env Env) *Templates { return build(env, data, 0) }
+
+func build(env Env, sh shape, depth int) *Templates {
+	if env.Facts == nil {
+		env.Facts = map[string]any{}
+	}
+	if env.Data == nil {
+		env.Data = map[string]any{}
+	}
+	if env.Environ == nil {
+		env.Environ = map[string]string{}
+	}
+	t := &Templates{env: env, shape: sh, depth: depth}
+	t.root = map[string]any{"facts": env.Facts, "data": env.Data, "environ": env.Environ}
+	t.vars = sh.bind(t)
+	return t
+}
+
+// Value resolves s. A string that is exactly one expression (surrounding
+// whitespace aside) keeps the expression's type; anything else is a string.
+func (t *Templates) Value(s string) (any, error) {
+	l := lex(s)
+	switch {
+	case l.plain:
+		return s, nil
+	case l.single:
+		for _, sg := range l.segs {
+			if sg.expr {
+				return t.eval(sg)
+			}
+		}
+	}
+	out, _, err := t.join(l)
+	return out, err
+}
+
+// String resolves every expression in s and returns the text.
+func (t *Templates) String(s string) (string, error) {
+	l := lex(s)
+	if l.plain {
+		return s, nil
+	}
+	out, _, err := t.join(l)
+	return out, err
+}
+
+// Matched resolves s like String and reports whether it counts as matched
+// for a hierarchy entry: it has no expression, or at least one expression
+// produced a value other than "" and nil.
+func (t *Templates) Matched(s string) (string, bool, error) {
+	l := lex(s)
+	if l.plain {
+		return s, true, nil
+	}
+	return t.join(l)
+}
+
+// HasExpr reports whether s needs resolving: it holds an expression or an
+// escaped `$${` or `{{{`.
+func (t *Templates) HasExpr(s string) bool { return !lex(s).plain }
+
+// Vars returns the variables templates see, under both spellings: Facts
+// and facts, Data and data, Environ and environ.
+func (t *Templates) Vars() map[string]any {
+	out := make(map[string]any, len(variableNames))
+	for _, n := range variableNames {
+		out[n] = t.vars[n]
+	}
+	return out
+}
+
+// Fingerprint changes whenever the facts, data, environment or directory
+// change. Maps print in sorted key order, so equal values give equal
+// fingerprints.
+func (t *Templates) Fingerprint() string {
+	t.fpOnce.Do(func() {
+		h := sha256.New()
+		fmt.Fprintf(h, "%d\x00%s\x00%#v\x00%#v\x00%#v", t.shape, t.env.Dir, t.env.Facts, t.env.Data, t.env.Environ)
+		t.fp = hex.EncodeToString(h.Sum(nil))
+	})
+	return t.fp
+}
+
+// join evaluates every expression of l into one string; matched reports
+// whether the string had no expression or one gave a non-empty value.
+func (t *Templates) join(l lexed) (string, bool, error) {
+	var b strings.Builder
+	matched, exprs := false, 0
+	for _, sg := range l.segs {
+		if !sg.expr {
+			b.WriteString(sg.text)
+			continue
+		}
+		exprs++
+		v, err := t.eval(sg)
+		if err != nil {
+			return "", false, err
+		}
+		text := format(v)
+		matched = matched || text != ""
+		b.WriteString(text)
+	}
+	return b.String(), matched || exprs == 0, nil
+}
+
+// format renders an expression's value inside a string. nil is empty,
+// where upstream CCM writes "<nil>"; everything else prints as upstream's
+// fmt.Sprint does.
+func format(v any) string {
+	switch v := v.(type) {
+	case nil:
+		return ""
+	case string:
+		return v
+	}
+	return fmt.Sprint(v)
+}
+
+// eval compiles (or fetches from the cache) and runs one expression.
+func (t *Templates) eval(sg segment) (any, error) {
+	p, err := t.compile(sg)
+	if err != nil {
+		return nil, err
+	}
+	v, err := expr.Run(p, t.vars)
+	if err != nil {
+		return nil, &ExprError{Expr: sg.text, Open: sg.open, Err: err}
+	}
+	return v, nil
+}
+
+// compile returns the program of one expression.
+func (t *Templates) compile(sg segment) (*vm.Program, error) {
+	if sg.text == "" {
+		return nil, &ExprError{Expr: sg.text, Open: sg.open, Err: ErrEmptyExpr}
+	}
+	p, err := compile(t.shape, sg.text)
+	if err != nil {
+		return nil, &ExprError{Expr: sg.text, Open: sg.open, Err: err}
+	}
+	return p, nil
+}
+
+// Eval evaluates src, one expression written without delimiters as
+// control's if and unless are (`lookup('facts.os') == 'linux'`). A src
+// with delimiters is resolved with Value instead.
+func (t *Templates) Eval(src string) (any, error) {
+	l := lex(src)
+	if !l.plain {
+		return t.Value(src)
+	}
+	return t.eval(segment{text: strings.TrimSpace(src), expr: true})
+}
+
+// Check compiles what Eval would run, without running it, so a syntax
+// error is found when the manifest loads rather than when the resource
+// runs.
+func (t *Templates) Check(src string) error {
+	l := lex(src)
+	if l.plain {
+		l.segs = []segment{{text: strings.TrimSpace(src), expr: true}}
+	}
+	for _, sg := range l.segs {
+		if !sg.expr {
+			continue
+		}
+		if _, err := t.compile(sg); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// nested returns templates for a template() or jet() call made from t.
+func (t *Templates) nested() (*Templates, error) {
+	if t.depth >= maxDepth {
+		return nil, fmt.Errorf("%w (%d levels)", ErrTooDeep, maxDepth)
+	}
+	return build(t.env, t.shape, t.depth+1), nil
+}
