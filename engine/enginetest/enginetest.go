@@ -15,17 +15,33 @@ import (
 	"github.com/reactive-ccm/ccm/watchers/poll"
 )
 
-// Timeout bounds every wait of a Run.
-const Timeout = 10 * time.Second
+// DefaultTimeout bounds every wait of a Run unless Options say otherwise.
+const DefaultTimeout = 10 * time.Second
 
 // fallbackPoll is how often paths inotify refused are polled when
-// opts.PollInterval does not say.
+// Engine.PollInterval does not say.
 const fallbackPoll = time.Second
 
-// Run is a watch-mode engine running until the test ends.
+// Options configure a Run. The zero value runs the engine with the
+// settings StartFile describes and waits up to DefaultTimeout.
+type Options struct {
+	// Engine configures the engine; StartFile says what the Run sets.
+	Engine engine.Options
+	// Timeout bounds every wait.
+	Timeout time.Duration
+	// AllowFailures makes Changed tolerate failed events of the awaited
+	// resource, which the engine retries, reporting them only when no
+	// change comes in time: for resources whose applies may meet a
+	// transient failure, such as a package manager's lock.
+	AllowFailures bool
+}
+
+// Run is a watch-mode engine running until the test ends. Its waits take
+// the test or subtest that waits, as testing.TB, so a failure stops the
+// right goroutine.
 type Run struct {
-	tb     testing.TB
 	engine *engine.Engine
+	opts   Options
 
 	mu sync.Mutex
 	// events are recorded and not yet consumed by Next or Settle. The list
@@ -40,7 +56,7 @@ type Run struct {
 
 // Start writes manifest into a temporary directory and runs it as
 // StartFile does.
-func Start(tb testing.TB, manifest string, opts engine.Options) *Run {
+func Start(tb testing.TB, manifest string, opts Options) *Run {
 	tb.Helper()
 	path := filepath.Join(tb.TempDir(), "manifest.yaml")
 	if err := os.WriteFile(path, []byte(manifest), 0o644); err != nil {
@@ -50,24 +66,27 @@ func Start(tb testing.TB, manifest string, opts engine.Options) *Run {
 }
 
 // StartFile loads the manifest at path and runs it in watch mode until
-// the test ends. opts go to engine.New with Watch set, Events and
+// the test ends. opts.Engine goes to engine.New with Watch set, Events and
 // OnSettled recorded by the Run, Paths, Trees and Poll from the real hubs
 // (the caller's Units and Ready are kept), a discarding Logger when none
 // is given, and the periodic full re-check off unless Recheck is set. The
 // test is skipped when inotify is unavailable.
-func StartFile(tb testing.TB, path string, opts engine.Options) *Run {
+func StartFile(tb testing.TB, path string, opts Options) *Run {
 	tb.Helper()
 	g, err := graph.Load([]string{path}, graph.Options{})
 	if err != nil {
 		tb.Fatalf("loading %s: %v", path, err)
 	}
 	ctx, cancel := context.WithCancel(tb.Context())
-	r := &Run{tb: tb, added: make(chan struct{}, 1), settled: make(chan struct{}, 1)}
-	if err := r.configure(ctx, &opts); err != nil {
+	if opts.Timeout <= 0 {
+		opts.Timeout = DefaultTimeout
+	}
+	r := &Run{opts: opts, added: make(chan struct{}, 1), settled: make(chan struct{}, 1)}
+	if err := r.configure(ctx, &r.opts.Engine); err != nil {
 		cancel()
 		tb.Skipf("inotify unavailable: %v", err)
 	}
-	r.engine = engine.New(g, opts)
+	r.engine = engine.New(g, r.opts.Engine)
 	done := make(chan struct{})
 	go func() {
 		defer close(done)

@@ -2,11 +2,14 @@ package enginetest_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/reactive-ccm/ccm/engine"
 	"github.com/reactive-ccm/ccm/engine/enginetest"
@@ -25,15 +28,15 @@ func TestRunRepairsFileDrift(t *testing.T) {
         owner: "%d"
         group: "%d"
         mode: "0644"
-`, path, os.Getuid(), os.Getgid()), engine.Options{})
-	if ev := w.Changed(id); ev.Trigger != engine.TriggerStartup {
+`, path, os.Getuid(), os.Getgid()), enginetest.Options{})
+	if ev := w.Changed(t, id); ev.Trigger != engine.TriggerStartup {
 		t.Fatalf("first convergence = %+v, want a startup change", ev)
 	}
-	w.Settle()
+	w.Settle(t)
 	if err := os.WriteFile(path, []byte("drift\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if ev := w.Changed(id); ev.Trigger != engine.TriggerDrift {
+	if ev := w.Changed(t, id); ev.Trigger != engine.TriggerDrift {
 		t.Fatalf("repair = %+v, want a drift change", ev)
 	}
 	if b, err := os.ReadFile(path); err != nil || string(b) != "hello\n" {
@@ -87,20 +90,51 @@ func (unitWatcher) Apply(context.Context, resources.Request) (resources.Change, 
 	return resources.Change{}, nil
 }
 
+// flaky fails its first check, then needs one apply.
+type flaky struct {
+	checks  atomic.Int32
+	applied atomic.Bool
+}
+
+func (*flaky) Watch() resources.WatchSpec { return resources.WatchSpec{} }
+func (f *flaky) Check(context.Context) (resources.Status, error) {
+	if f.checks.Add(1) == 1 {
+		return resources.Status{}, errors.New("transient failure")
+	}
+	return resources.Status{Ensure: "present", Desired: f.applied.Load()}, nil
+}
+func (f *flaky) Apply(context.Context, resources.Request) (resources.Change, error) {
+	f.applied.Store(true)
+	return resources.Change{Changed: true}, nil
+}
+
 func init() {
 	resources.Register(resources.Type{Name: "enginetest_unit", New: func(spec *resources.Spec) (resources.Instance, error) {
 		return resources.Instance{Resource: unitWatcher{unit: spec.Name}, Provider: "test", Ensure: "present"}, nil
 	}})
+	resources.Register(resources.Type{Name: "enginetest_flaky", New: func(*resources.Spec) (resources.Instance, error) {
+		return resources.Instance{Resource: &flaky{}, Provider: "test", Ensure: "present"}, nil
+	}})
+}
+
+func TestAllowFailuresWaitsPastARetriedFailure(t *testing.T) {
+	w := enginetest.Start(t, "- enginetest_flaky:\n    - x: {}\n", enginetest.Options{
+		Engine:        engine.Options{Retry: engine.RetryPolicy{Base: time.Millisecond, Max: 10 * time.Millisecond}},
+		AllowFailures: true,
+	})
+	if ev := w.Changed(t, "enginetest_flaky#x"); ev.Trigger != engine.TriggerRetry {
+		t.Fatalf("change = %+v, want the retry after the failure", ev)
+	}
 }
 
 func TestCallersUnitSourceAndReadyAreUsed(t *testing.T) {
 	src := &units{subs: map[string]func(){}}
-	w := enginetest.Start(t, "- enginetest_unit:\n    - app.service: {}\n", engine.Options{
-		Watchers: engine.Watchers{Units: src.watch, Ready: src.ready},
+	w := enginetest.Start(t, "- enginetest_unit:\n    - app.service: {}\n", enginetest.Options{
+		Engine: engine.Options{Watchers: engine.Watchers{Units: src.watch, Ready: src.ready}},
 	})
 	id := "enginetest_unit#app.service"
-	w.Next("the first check", func(ev *engine.Event) bool { return ev.ID() == id })
-	w.Settle()
+	w.Next(t, "the first check", func(ev *engine.Event) bool { return ev.ID() == id })
+	w.Settle(t)
 	src.mu.Lock()
 	readied := src.readied
 	src.mu.Unlock()
@@ -108,7 +142,7 @@ func TestCallersUnitSourceAndReadyAreUsed(t *testing.T) {
 		t.Error("the caller's Ready was not waited for")
 	}
 	src.fire(t, "app.service")
-	w.Next("a check after the unit changed", func(ev *engine.Event) bool {
+	w.Next(t, "a check after the unit changed", func(ev *engine.Event) bool {
 		return ev.ID() == id && ev.Trigger == engine.TriggerDrift
 	})
 }

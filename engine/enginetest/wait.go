@@ -1,6 +1,9 @@
 package enginetest
 
 import (
+	"fmt"
+	"strings"
+	"testing"
 	"time"
 
 	"github.com/reactive-ccm/ccm/engine"
@@ -8,10 +11,17 @@ import (
 
 // Next waits for an event that keep accepts and returns it; the events
 // before it are consumed. what describes the awaited event when the wait
-// times out, which fails the test.
-func (r *Run) Next(what string, keep func(*engine.Event) bool) *engine.Event {
-	r.tb.Helper()
-	timeout := time.After(Timeout)
+// times out, which fails tb: the test or subtest that waits.
+func (r *Run) Next(tb testing.TB, what string, keep func(*engine.Event) bool) *engine.Event {
+	tb.Helper()
+	return r.next(tb, func() string { return what }, keep)
+}
+
+// next is Next with a description made when the wait times out, so it
+// can tell what was seen on the way.
+func (r *Run) next(tb testing.TB, what func() string, keep func(*engine.Event) bool) *engine.Event {
+	tb.Helper()
+	timeout := time.After(r.opts.Timeout)
 	for {
 		if ev := r.take(keep); ev != nil {
 			return ev
@@ -19,7 +29,7 @@ func (r *Run) Next(what string, keep func(*engine.Event) bool) *engine.Event {
 		select {
 		case <-r.added:
 		case <-timeout:
-			r.tb.Fatalf("%s: not within %s; engine state %+v", what, Timeout, r.engine.State())
+			tb.Fatalf("%s: not within %s; engine state %+v", what(), r.opts.Timeout, r.engine.State())
 			return nil
 		}
 	}
@@ -42,12 +52,25 @@ func (r *Run) take(keep func(*engine.Event) bool) *engine.Event {
 }
 
 // Changed waits for an event of resource id (as "file#/etc/motd") that
-// changed something and returns it; a failed event of id fails the test.
-func (r *Run) Changed(id string) *engine.Event {
-	r.tb.Helper()
-	ev := r.Next("a change of "+id, func(ev *engine.Event) bool { return ev.ID() == id && (ev.Changed || ev.Failed) })
+// changed something and returns it. A failed event of id fails the test,
+// unless Options.AllowFailures: then failures are reported only when no
+// change comes in time.
+func (r *Run) Changed(tb testing.TB, id string) *engine.Event {
+	tb.Helper()
+	var failures []string
+	ev := r.next(tb, func() string {
+		return fmt.Sprintf("a change of %s (failures on the way: %q)", id, failures)
+	}, func(ev *engine.Event) bool {
+		if ev.ID() != id {
+			return false
+		}
+		if ev.Failed {
+			failures = append(failures, strings.Join(ev.Error, "; "))
+		}
+		return ev.Changed || (ev.Failed && !r.opts.AllowFailures)
+	})
 	if ev.Failed {
-		r.tb.Fatalf("%s failed: %v", id, ev.Error)
+		tb.Fatalf("%s failed: %s", id, strings.Join(ev.Error, "; "))
 	}
 	return ev
 }
@@ -57,12 +80,12 @@ func (r *Run) Changed(id string) *engine.Event {
 // next wait sees only what follows. The engine reports idle just before
 // it emits the event of the run that made it idle; that event may be
 // recorded after Settle returns.
-func (r *Run) Settle() {
-	r.tb.Helper()
+func (r *Run) Settle(tb testing.TB) {
+	tb.Helper()
 	select {
 	case <-r.settled:
-	case <-time.After(Timeout):
-		r.tb.Fatalf("the engine did not settle within %s; engine state %+v", Timeout, r.engine.State())
+	case <-time.After(r.opts.Timeout):
+		tb.Fatalf("the engine did not settle within %s; engine state %+v", r.opts.Timeout, r.engine.State())
 	}
 	r.mu.Lock()
 	r.events = nil

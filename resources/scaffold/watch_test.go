@@ -63,10 +63,10 @@ func TestWatchRepairsArchiveAndScaffoldDrift(t *testing.T) {
         purge: true
         data: {name: shop, port: 8080}
         require: [%[5]s]
-`, dir, url, os.Getuid(), os.Getgid(), archiveID), engine.Options{})
-	w.Changed(archiveID)
-	w.Changed(scaffoldID)
-	w.Settle()
+`, dir, url, os.Getuid(), os.Getgid(), archiveID), enginetest.Options{})
+	w.Changed(t, archiveID)
+	w.Changed(t, scaffoldID)
+	w.Settle(t)
 
 	steps := []struct {
 		desc  string
@@ -99,9 +99,9 @@ func TestWatchRepairsArchiveAndScaffoldDrift(t *testing.T) {
 		if err := s.drift(); err != nil {
 			t.Fatalf("%s: %v", s.desc, err)
 		}
-		ev := w.Changed(s.id)
+		ev := w.Changed(t, s.id)
 		latency := time.Since(start)
-		w.Settle()
+		w.Settle(t)
 		if ev.Trigger != engine.TriggerDrift || !s.check() {
 			t.Fatalf("%s: not repaired (event %+v)", s.desc, ev)
 		}
@@ -120,16 +120,16 @@ func BenchmarkWatchRepairRenderedFile(b *testing.B) {
 	}
 	writeTree(b, dir, templates)
 	id := "scaffold#" + dir + "/etc/app"
-	w := enginetest.Start(b, fmt.Sprintf("- scaffold:\n    - %[1]s/etc/app:\n        source: %[1]s/templates\n        data: {name: shop}\n", dir), engine.Options{})
-	w.Changed(id)
-	w.Settle()
+	w := enginetest.Start(b, fmt.Sprintf("- scaffold:\n    - %[1]s/etc/app:\n        source: %[1]s/templates\n        data: {name: shop}\n", dir), enginetest.Options{})
+	w.Changed(b, id)
+	w.Settle(b)
 	victim := filepath.Join(dir, "etc/app/f3.conf")
 	for b.Loop() {
 		if err := os.WriteFile(victim, []byte("drift\n"), 0o644); err != nil {
 			b.Fatal(err)
 		}
-		w.Changed(id)
-		w.Settle()
+		w.Changed(b, id)
+		w.Settle(b)
 	}
 	if !resourcetest.FileIs(victim, "file = 3\nname = shop\n") {
 		b.Fatalf("f3.conf was not repaired: %v", readTree(b, filepath.Dir(victim)))

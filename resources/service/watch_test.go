@@ -27,7 +27,7 @@ func watch(tb testing.TB, manifest string, opts engine.Options) *enginetest.Run 
 	tb.Helper()
 	hub := sdwatch.Default()
 	opts.Watchers.Units, opts.Watchers.Ready = hub.Watch, hub.Ready
-	return enginetest.Start(tb, manifest, opts)
+	return enginetest.Start(tb, manifest, enginetest.Options{Engine: opts})
 }
 
 // buildCCM builds the ccm command into a directory both the host and the
