@@ -83,6 +83,7 @@ func (e *Engine) finish(n *node, ev *Event, out resources.Outcome, err error, re
 		}
 		return
 	}
+	before := n.standing()
 	emit := true
 	switch parent := n.unpreparedBy(); {
 	case err != nil && e.opts.Noop && parent != "":
@@ -99,6 +100,9 @@ func (e *Engine) finish(n *node, ev *Event, out resources.Outcome, err error, re
 	}
 	if emit {
 		e.outbox = append(e.outbox, ev)
+	}
+	if out.Applied || n.standing() != before {
+		e.changed = true
 	}
 	if n.dirty {
 		e.schedule(n, now)
@@ -167,6 +171,7 @@ func isDrift(t Trigger) bool {
 // Callers hold e.mu.
 func (e *Engine) reportBlocked(n *node, failedBy []string) {
 	n.blocked = true
+	e.changed = true
 	ev := newEvent(n, n.trigger, e.opts.Noop)
 	ev.Skipped = true
 	ev.UnmetRequirements = failedBy
