@@ -75,11 +75,13 @@ func (r *Run) Changed(tb testing.TB, id string) *engine.Event {
 	return ev
 }
 
-// Settle waits until the engine has become idle since the last Settle
-// (or since it started), then forgets the events recorded so far, so the
-// next wait sees only what follows. The engine reports idle just before
-// it emits the event of the run that made it idle; that event may be
-// recorded after Settle returns.
+// Settle waits until the engine has settled since the last Settle (or
+// since it started): it went idle after applying something or after a
+// vertex's standing changed, as engine.Options.OnSettled reports; checks
+// that found everything in order do not count. It then forgets the
+// events recorded so far, so the next wait sees only what follows. The
+// engine reports settling just before it emits the event of the run that
+// made it idle; that event may be recorded after Settle returns.
 func (r *Run) Settle(tb testing.TB) {
 	tb.Helper()
 	select {
