@@ -49,8 +49,8 @@ type Run struct {
 	events []*engine.Event
 	// added is signalled after an event is recorded.
 	added chan struct{}
-	// settled is signalled when the engine becomes idle; it holds one
-	// signal, so an idle transition before Settle is not missed.
+	// settled is signalled when the engine settles; it holds one signal,
+	// so settling before Settle is called is not missed.
 	settled chan struct{}
 }
 
