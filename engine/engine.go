@@ -36,6 +36,9 @@ type Engine struct {
 
 	// outbox holds events queued under mu, in order, until flush.
 	outbox []*Event
+	// settled is the state to hand OnSettled at the next flush, after the
+	// events that led to it.
+	settled *State
 	emitMu sync.Mutex
 	sum    Summary
 }
@@ -120,6 +123,7 @@ func (e *Engine) Run(ctx context.Context) (Summary, error) {
 	idle := e.idle
 	e.markAll(e.nodes, TriggerStartup)
 	e.mu.Unlock()
+	e.flush()
 
 	if e.opts.Watch {
 		e.timerLoop(ctx)
@@ -234,7 +238,8 @@ func (e *Engine) checkIdle() {
 	close(e.idle)
 	e.idle = make(chan struct{})
 	if e.changed && e.opts.Watch && e.opts.OnSettled != nil {
-		e.opts.OnSettled(e.stateLocked())
+		st := e.stateLocked()
+		e.settled = &st
 	}
 	e.changed = false
 }

@@ -38,8 +38,10 @@ type Options struct {
 	Retry         RetryPolicy
 	Contest       ContestPolicy
 	// OnSettled is called in watch mode each time the engine becomes idle
-	// after having work: after the first convergence, after repairs, after
-	// reloads. It must not block.
+	// after something changed: after the first convergence, after repairs
+	// and failures, after reloads; not after checks that found everything
+	// in order. It is called after the events that led to it, one call at
+	// a time, and must not block.
 	OnSettled func(State)
 }
 

@@ -204,18 +204,22 @@ func (e *Engine) reportUnrun() {
 	}
 }
 
-// flush emits the queued events in order. Events queue under e.mu so a
-// failure is reported before the blocked vertices it causes; they are
-// emitted outside it. Lock order is emitMu, then mu.
+// flush emits the queued events in order, then the settled state they
+// led to. Events queue under e.mu so a failure is reported before the
+// blocked vertices it causes; they are emitted outside it. Lock order is
+// emitMu, then mu.
 func (e *Engine) flush() {
 	e.emitMu.Lock()
 	defer e.emitMu.Unlock()
 	e.mu.Lock()
-	out := e.outbox
-	e.outbox = nil
+	out, settled := e.outbox, e.settled
+	e.outbox, e.settled = nil, nil
 	e.mu.Unlock()
 	for _, ev := range out {
 		e.sum.add(ev)
 		e.opts.Events(ev)
+	}
+	if settled != nil {
+		e.opts.OnSettled(*settled)
 	}
 }

@@ -80,8 +80,7 @@ func (r *Run) Changed(tb testing.TB, id string) *engine.Event {
 // vertex's standing changed, as engine.Options.OnSettled reports; checks
 // that found everything in order do not count. It then forgets the
 // events recorded so far, so the next wait sees only what follows. The
-// engine reports settling just before it emits the event of the run that
-// made it idle; that event may be recorded after Settle returns.
+// engine reports settling after the events that led to it.
 func (r *Run) Settle(tb testing.TB) {
 	tb.Helper()
 	select {
