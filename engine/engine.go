@@ -39,8 +39,8 @@ type Engine struct {
 	// settled is the state to hand OnSettled at the next flush, after the
 	// events that led to it.
 	settled *State
-	emitMu sync.Mutex
-	sum    Summary
+	emitMu  sync.Mutex
+	sum     Summary
 }
 
 // New prepares an engine for g.
