@@ -25,27 +25,34 @@ type Engine struct {
 	stopping bool
 	// halted stops scheduling after a failure under fail_on_error.
 	halted bool
-	// busy is true from the moment work appears until the engine is idle
-	// again; the transition to idle fires OnSettled.
-	busy  bool
-	idle  chan struct{}      // closed and replaced each time the engine goes idle
-	wake  chan struct{}      // pokes the timer loop when back-off times change
-	pings chan chan struct{} // liveness probes answered by the timer loop
+	// changed is set when a vertex's standing changed or something was
+	// applied since the engine was last idle; going idle then fires
+	// OnSettled. Checks that find everything in order (polls, re-checks)
+	// do not, so a status consumer is not woken for nothing.
+	changed bool
+	idle    chan struct{}      // closed and replaced each time the engine goes idle
+	wake    chan struct{}      // pokes the timer loop when back-off times change
+	pings   chan chan struct{} // liveness probes answered by the timer loop
 
 	// outbox holds events queued under mu, in order, until flush.
 	outbox []*Event
-	emitMu sync.Mutex
-	sum    Summary
+	// settled is the state to hand OnSettled at the next flush, after the
+	// events that led to it.
+	settled *State
+	emitMu  sync.Mutex
+	sum     Summary
 }
 
 // New prepares an engine for g.
 func New(g *graph.Graph, opts Options) *Engine {
 	e := &Engine{
-		opts:  opts.withDefaults(),
-		timed: map[*node]struct{}{},
-		idle:  make(chan struct{}),
-		wake:  make(chan struct{}, 1),
-		pings: make(chan chan struct{}),
+		// The first convergence is always reported, even of an empty graph.
+		changed: true,
+		opts:    opts.withDefaults(),
+		timed:   map[*node]struct{}{},
+		idle:    make(chan struct{}),
+		wake:    make(chan struct{}, 1),
+		pings:   make(chan chan struct{}),
 	}
 	e.cond = sync.NewCond(&e.mu)
 	e.install(g, nil)
@@ -116,6 +123,7 @@ func (e *Engine) Run(ctx context.Context) (Summary, error) {
 	idle := e.idle
 	e.markAll(e.nodes, TriggerStartup)
 	e.mu.Unlock()
+	e.flush()
 
 	if e.opts.Watch {
 		e.timerLoop(ctx)
@@ -196,7 +204,6 @@ func (e *Engine) schedule(n *node, now time.Time) {
 	if n.runnable(now) && !e.halted {
 		heap.Push(&e.ready, n)
 		n.queued = true
-		e.busy = true
 		e.cond.Signal()
 		return
 	}
@@ -230,8 +237,9 @@ func (e *Engine) checkIdle() {
 	}
 	close(e.idle)
 	e.idle = make(chan struct{})
-	if e.busy && e.opts.Watch && e.opts.OnSettled != nil {
-		e.opts.OnSettled(e.stateLocked())
+	if e.changed && e.opts.Watch && e.opts.OnSettled != nil {
+		st := e.stateLocked()
+		e.settled = &st
 	}
-	e.busy = false
+	e.changed = false
 }

@@ -62,6 +62,17 @@ type node struct {
 	heapIndex int
 }
 
+// standing is what a status line counts about a vertex.
+type standing struct {
+	phase     phase
+	blocked   bool
+	contested bool
+}
+
+func (n *node) standing() standing {
+	return standing{n.phase, n.blocked, n.contest.contested}
+}
+
 // markDirty records that the vertex must be checked. The first trigger
 // since the last run is kept: it is the cause.
 func (n *node) markDirty(t Trigger) {

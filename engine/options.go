@@ -32,13 +32,16 @@ type Options struct {
 	// jitter; default 30 minutes, negative disables it.
 	Recheck time.Duration
 	// ShutdownGrace bounds how long running applies may finish after the
-	// context is cancelled; default 4s.
+	// context is cancelled; default 3s, so that with the 2s a killed
+	// program has to exit, ccm stops within 5s.
 	ShutdownGrace time.Duration
 	Retry         RetryPolicy
 	Contest       ContestPolicy
 	// OnSettled is called in watch mode each time the engine becomes idle
-	// after having work: after the first convergence, after repairs, after
-	// reloads. It must not block.
+	// after something changed: after the first convergence, after repairs
+	// and failures, after reloads; not after checks that found everything
+	// in order. It is called after the events that led to it, one call at
+	// a time, and must not block.
 	OnSettled func(State)
 }
 
@@ -76,7 +79,7 @@ func (o Options) withDefaults() Options {
 		o.Recheck = 30 * time.Minute
 	}
 	if o.ShutdownGrace <= 0 {
-		o.ShutdownGrace = 4 * time.Second
+		o.ShutdownGrace = 3 * time.Second
 	}
 	if o.Retry.Base <= 0 {
 		o.Retry = RetryPolicy{Base: time.Second, Max: 5 * time.Minute}

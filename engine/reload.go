@@ -59,7 +59,7 @@ func (e *Engine) Swap(ctx context.Context, g *graph.Graph) (SwapStats, error) {
 			e.schedule(n, now)
 		}
 	}
-	e.busy = true
+	e.changed = true
 	e.checkIdle()
 	e.mu.Unlock()
 	e.flush()

@@ -83,6 +83,7 @@ func (e *Engine) finish(n *node, ev *Event, out resources.Outcome, err error, re
 		}
 		return
 	}
+	before := n.standing()
 	emit := true
 	switch parent := n.unpreparedBy(); {
 	case err != nil && e.opts.Noop && parent != "":
@@ -99,6 +100,9 @@ func (e *Engine) finish(n *node, ev *Event, out resources.Outcome, err error, re
 	}
 	if emit {
 		e.outbox = append(e.outbox, ev)
+	}
+	if out.Applied || n.standing() != before {
+		e.changed = true
 	}
 	if n.dirty {
 		e.schedule(n, now)
@@ -167,6 +171,7 @@ func isDrift(t Trigger) bool {
 // Callers hold e.mu.
 func (e *Engine) reportBlocked(n *node, failedBy []string) {
 	n.blocked = true
+	e.changed = true
 	ev := newEvent(n, n.trigger, e.opts.Noop)
 	ev.Skipped = true
 	ev.UnmetRequirements = failedBy
@@ -199,18 +204,22 @@ func (e *Engine) reportUnrun() {
 	}
 }
 
-// flush emits the queued events in order. Events queue under e.mu so a
-// failure is reported before the blocked vertices it causes; they are
-// emitted outside it. Lock order is emitMu, then mu.
+// flush emits the queued events in order, then the settled state they
+// led to. Events queue under e.mu so a failure is reported before the
+// blocked vertices it causes; they are emitted outside it. Lock order is
+// emitMu, then mu.
 func (e *Engine) flush() {
 	e.emitMu.Lock()
 	defer e.emitMu.Unlock()
 	e.mu.Lock()
-	out := e.outbox
-	e.outbox = nil
+	out, settled := e.outbox, e.settled
+	e.outbox, e.settled = nil, nil
 	e.mu.Unlock()
 	for _, ev := range out {
 		e.sum.add(ev)
 		e.opts.Events(ev)
+	}
+	if settled != nil {
+		e.opts.OnSettled(*settled)
 	}
 }

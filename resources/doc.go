@@ -1,7 +1,7 @@
 // Package resources holds the contract between the engine and every resource
 // type: the Resource interface, the Type registry, the Spec a type is built
-// from, strict property decoding with file:line:col errors, and the template
-// seam.
+// from, strict property decoding with file:line:col errors, the template
+// seam, and Deferred properties resolved through it just before use.
 //
 // Guarantees:
 //   - Check never changes the host; Apply changes it only when not in noop.

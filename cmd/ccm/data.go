@@ -67,23 +67,31 @@ func hieraFiles(cmd *cobra.Command) []string {
 	return nil
 }
 
-// sysFacts holds the host's facts, gathered once per process: they are the
-// same for every reload, and volatile ones (uptime, free memory) would
-// otherwise make every templated resource look changed. Overlays are
-// re-read on every load.
+// sysFacts holds the host's facts, gathered once and kept until SIGHUP:
+// volatile ones (uptime, free memory) would otherwise make every templated
+// resource look changed at each reload. Overlays are re-read on every load.
 var sysFacts struct {
-	once  sync.Once
+	mu    sync.Mutex
 	facts map[string]any
 	warn  error
 }
 
 func systemFacts(ctx context.Context) (map[string]any, error) {
-	sysFacts.once.Do(func() {
+	sysFacts.mu.Lock()
+	defer sysFacts.mu.Unlock()
+	if sysFacts.facts == nil {
 		var sys map[string]any
 		sys, sysFacts.warn = facts.System(ctx, 0)
 		sysFacts.facts = facts.WithAliases(sys)
-	})
+	}
 	return sysFacts.facts, sysFacts.warn
+}
+
+// forgetSystemFacts makes the next load gather the host's facts again.
+func forgetSystemFacts() {
+	sysFacts.mu.Lock()
+	defer sysFacts.mu.Unlock()
+	sysFacts.facts, sysFacts.warn = nil, nil
 }
 
 // loadOptions are the graph options the command line selects: templates

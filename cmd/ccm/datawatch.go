@@ -1,12 +1,11 @@
 package main
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sync"
+	"slices"
 
 	"github.com/reactive-ccm/ccm/graph"
 	"github.com/spf13/cobra"
@@ -32,27 +31,6 @@ func dataPaths(cmd *cobra.Command, g *graph.Graph) (files, trees []string) {
 	return files, trees
 }
 
-// watchData calls reload whenever the content of g's data paths changes.
-// Events only prompt a comparison of content hashes, so polling, and
-// writes that change nothing, cause no reload.
-func (s *sources) watchData(cmd *cobra.Command, g *graph.Graph, reload func()) (cancel func()) {
-	files, trees := dataPaths(cmd, g)
-	d := &dataSums{files: files, trees: trees}
-	d.sum = d.compute()
-	var cancels []func()
-	for _, f := range files {
-		cancels = append(cancels, s.watchFile(f, func() { go d.check(reload) }))
-	}
-	for _, t := range trees {
-		cancels = append(cancels, s.watchTree(t, func() { go d.check(reload) }))
-	}
-	return func() {
-		for _, c := range cancels {
-			c()
-		}
-	}
-}
-
 // watchTree watches every file under root, or polls it.
 func (s *sources) watchTree(root string, notify func()) (cancel func()) {
 	if s.inotify != nil {
@@ -61,35 +39,49 @@ func (s *sources) watchTree(root string, notify func()) (cancel func()) {
 	return s.poll.Every(s.interval, notify)
 }
 
-// dataSums remembers the content of data paths.
-type dataSums struct {
+// inputs are the files a graph was compiled from: the manifests and
+// what feeds their templates. Watch mode reloads when their content
+// changes; events only prompt a comparison, so polling, and writes that
+// change nothing, cause no reload.
+type inputs struct {
 	files, trees []string
-	mu           sync.Mutex
-	sum          []byte
 }
 
-// check calls reload when the content changed since the last check.
-func (d *dataSums) check(reload func()) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	sum := d.compute()
-	if bytes.Equal(sum, d.sum) {
-		return
+func inputsOf(cmd *cobra.Command, manifests []string, g *graph.Graph) inputs {
+	files, trees := dataPaths(cmd, g)
+	return inputs{files: append(append([]string(nil), manifests...), files...), trees: trees}
+}
+
+func (in inputs) same(o inputs) bool {
+	return slices.Equal(in.files, o.files) && slices.Equal(in.trees, o.trees)
+}
+
+// watch calls notify whenever one of the inputs may have changed.
+func (s *sources) watchInputs(in inputs, notify func()) (cancel func()) {
+	var cancels []func()
+	for _, f := range in.files {
+		cancels = append(cancels, s.watchFile(f, notify))
 	}
-	d.sum = sum
-	reload()
+	for _, t := range in.trees {
+		cancels = append(cancels, s.watchTree(t, notify))
+	}
+	return func() {
+		for _, c := range cancels {
+			c()
+		}
+	}
 }
 
-// compute hashes every file's content and every tree's file names and
+// sum hashes every file's content and every tree's file names and
 // contents; missing paths hash as absent, so their appearance counts.
-func (d *dataSums) compute() []byte {
+func (in inputs) sum() []byte {
 	h := sha256.New()
-	for _, f := range d.files {
+	for _, f := range in.files {
 		b, err := os.ReadFile(f)
 		h.Write([]byte(f + "\x00" + err2string(err) + "\x00"))
 		h.Write(b)
 	}
-	for _, t := range d.trees {
+	for _, t := range in.trees {
 		// A tree that cannot be walked hashes as what was seen of it.
 		_ = filepath.WalkDir(t, func(p string, e fs.DirEntry, err error) error {
 			b, rerr := os.ReadFile(p)

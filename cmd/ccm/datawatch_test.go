@@ -1,20 +1,20 @@
 package main
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"testing"
 )
 
-func TestDataSumsReloadOnlyOnContentChange(t *testing.T) {
+func TestInputsSumChangesOnlyWithContent(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "hiera.yaml")
 	tree := filepath.Join(dir, "facts.d")
 	write := func(p, body string) { writeFile(t, p, body) }
 	write(file, "data: {a: 1}\n")
-	d := &dataSums{files: []string{file, filepath.Join(dir, "absent.yaml")}, trees: []string{tree}}
-	d.sum = d.compute()
-	reloads := 0
+	in := inputs{files: []string{file, filepath.Join(dir, "absent.yaml")}, trees: []string{tree}}
+	last := in.sum()
 	steps := []struct {
 		name   string
 		do     func()
@@ -35,10 +35,10 @@ func TestDataSumsReloadOnlyOnContentChange(t *testing.T) {
 	}
 	for _, s := range steps {
 		s.do()
-		before := reloads
-		d.check(func() { reloads++ })
-		if got := reloads > before; got != s.reload {
-			t.Errorf("%s: reload = %v, want %v", s.name, got, s.reload)
+		sum := in.sum()
+		if got := !bytes.Equal(sum, last); got != s.reload {
+			t.Errorf("%s: changed = %v, want %v", s.name, got, s.reload)
 		}
+		last = sum
 	}
 }

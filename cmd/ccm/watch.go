@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
 	"errors"
 	"log/slog"
 	"os"
@@ -50,11 +49,9 @@ func watch(ctx context.Context, cmd *cobra.Command, files []string, g *graph.Gra
 	}
 	e := engine.New(g, opts)
 	sdn.start(ctx, e)
-	r := &reloader{cmd: cmd, files: files, engine: e, log: log, sums: manifestSums(files), pending: make(chan struct{}, 1), sdn: sdn}
-	for _, file := range files {
-		defer srcs.watchFile(file, r.request)()
-	}
-	defer srcs.watchData(cmd, g, r.force)()
+	r := &reloader{cmd: cmd, files: files, engine: e, log: log, srcs: srcs, pending: make(chan struct{}, 1), sdn: sdn}
+	r.watch(inputsOf(cmd, files, g))
+	defer func() { r.unwatch() }()
 	go r.loop(ctx)
 	go handleSignals(ctx, r, e)
 	_, err := e.Run(ctx)
@@ -124,28 +121,42 @@ func handleSignals(ctx context.Context, r *reloader, e *engine.Engine) {
 				e.Recheck()
 				continue
 			}
-			r.log.Info("SIGHUP: reloading manifests")
+			r.log.Info("SIGHUP: gathering facts again and reloading manifests")
+			forgetSystemFacts()
 			r.force()
 		}
 	}
 }
 
-// reloader recompiles the manifests when they change and swaps the graph.
+// reloader recompiles the manifests when their inputs change and swaps
+// the graph.
 type reloader struct {
 	cmd    *cobra.Command
 	files  []string
 	engine *engine.Engine
 	log    *slog.Logger
+	srcs   *sources
+	sdn    *sdNotifier
 
-	mu  sync.Mutex
-	sdn *sdNotifier
-
-	sums    []byte // content hash of the files last loaded
+	mu      sync.Mutex
+	in      inputs
+	sum     []byte // content hash of the inputs last loaded
+	unwatch func()
 	forced  bool
 	pending chan struct{}
 }
 
-// request asks for a reload if the files' content changed.
+// watch starts watching in, dropping the watches of the previous inputs.
+// Callers other than the constructor hold r.mu.
+func (r *reloader) watch(in inputs) {
+	if r.unwatch != nil {
+		r.unwatch()
+	}
+	r.in, r.sum = in, in.sum()
+	r.unwatch = r.srcs.watchInputs(in, r.request)
+}
+
+// request asks for a reload if the inputs' content changed.
 func (r *reloader) request() {
 	select {
 	case r.pending <- struct{}{}:
@@ -153,7 +164,7 @@ func (r *reloader) request() {
 	}
 }
 
-// force asks for a reload even if the files look unchanged (SIGHUP).
+// force asks for a reload even if the inputs look unchanged (SIGHUP).
 func (r *reloader) force() {
 	r.mu.Lock()
 	r.forced = true
@@ -161,7 +172,7 @@ func (r *reloader) force() {
 	r.request()
 }
 
-// quiet is how long the files must stay still before a reload: editors
+// quiet is how long the inputs must stay still before a reload: editors
 // write in several steps.
 const quiet = 100 * time.Millisecond
 
@@ -182,22 +193,30 @@ func (r *reloader) loop(ctx context.Context) {
 				settled = true
 			}
 		}
-		r.sdn.reloading(func() { r.reload(ctx) })
+		if r.due() {
+			r.sdn.reloading(func() { r.reload(ctx) })
+		}
 	}
 }
 
-func (r *reloader) reload(ctx context.Context) {
-	sums := manifestSums(r.files)
+// due reports whether the inputs changed since the last load, or a reload
+// was forced.
+func (r *reloader) due() bool {
 	r.mu.Lock()
-	unchanged := bytes.Equal(sums, r.sums) && !r.forced
+	defer r.mu.Unlock()
+	forced := r.forced
 	r.forced = false
-	r.mu.Unlock()
-	if unchanged {
-		return
-	}
+	return forced || !bytes.Equal(r.in.sum(), r.sum)
+}
+
+func (r *reloader) reload(ctx context.Context) {
 	g, err := graph.Load(r.files, loadOptions(r.cmd))
 	if err != nil {
 		r.log.Error("reload failed; the running manifests stay in force until this is fixed", "error", err)
+		r.mu.Lock()
+		// Remember what failed, so only a further change retries.
+		r.sum = r.in.sum()
+		r.mu.Unlock()
 		return
 	}
 	st, err := r.engine.Swap(ctx, g)
@@ -205,19 +224,7 @@ func (r *reloader) reload(ctx context.Context) {
 		r.log.Error("reload", "error", err)
 	}
 	r.mu.Lock()
-	r.sums = sums
+	r.watch(inputsOf(r.cmd, r.files, g))
 	r.mu.Unlock()
 	r.log.Info("reloaded manifests", "kept", st.Kept, "added", st.Added, "removed", st.Removed)
-}
-
-// manifestSums hashes the files' contents; unreadable files hash as empty
-// so their return counts as a change.
-func manifestSums(files []string) []byte {
-	h := sha256.New()
-	for _, f := range files {
-		b, _ := os.ReadFile(f)
-		h.Write(b)
-		h.Write([]byte{0})
-	}
-	return h.Sum(nil)
 }

@@ -13,6 +13,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/reactive-ccm/ccm/resources/internal/ids"
 )
 
 // client is shared by every archive, so downloads from one host reuse
@@ -39,11 +41,7 @@ func dropHeadersOffHost(req *http.Request, via []*http.Request) error {
 // the checksum, and renames it into place. On any failure the temporary
 // file is removed and the archive's path is left as it was.
 func (a *archive) download(ctx context.Context) (err error) {
-	uid, err := lookupUID(a.p.Owner)
-	if err != nil {
-		return err
-	}
-	gid, err := lookupGID(a.p.Group)
+	uid, gid, err := ids.Resolve(a.p.Owner, a.p.Group)
 	if err != nil {
 		return err
 	}

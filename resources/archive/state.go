@@ -10,6 +10,8 @@ import (
 	"io/fs"
 	"os"
 	"syscall"
+
+	"github.com/reactive-ccm/ccm/resources/internal/ids"
 )
 
 // observed is what a check found on the host.
@@ -82,19 +84,19 @@ func (a *archive) mismatch(o observed) (reason string, ownerOnly bool) {
 	if a.p.Checksum != "" && o.sum != a.p.Checksum {
 		return fmt.Sprintf("the archive's checksum is %s, expected %s", o.sum, a.p.Checksum), false
 	}
-	uid, err := lookupUID(a.p.Owner)
+	uid, err := ids.UID(a.p.Owner)
 	if err != nil {
-		return err.Error(), true
+		return "owner: " + err.Error(), true
 	}
 	if uid != o.uid {
-		return fmt.Sprintf("the archive is owned by %s, not %s", ownerName(o.uid), a.p.Owner), true
+		return fmt.Sprintf("the archive is owned by %s, not %s", ids.UserName(o.uid), a.p.Owner), true
 	}
-	gid, err := lookupGID(a.p.Group)
+	gid, err := ids.GID(a.p.Group)
 	if err != nil {
-		return err.Error(), true
+		return "group: " + err.Error(), true
 	}
 	if gid != o.gid {
-		return fmt.Sprintf("the archive's group is %s, not %s", groupName(o.gid), a.p.Group), true
+		return fmt.Sprintf("the archive's group is %s, not %s", ids.GroupName(o.gid), a.p.Group), true
 	}
 	return "", false
 }

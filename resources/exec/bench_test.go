@@ -5,13 +5,14 @@ import (
 	"testing"
 
 	"github.com/reactive-ccm/ccm/resources"
+	"github.com/reactive-ccm/ccm/resources/resourcetest"
 )
 
 // BenchmarkCheckCreatesSatisfied is the cost of an exec's poll once its
 // creates marker exists: what every exec with creates costs at rest.
 func BenchmarkCheckCreatesSatisfied(b *testing.B) {
 	marker := filepath.Join(b.TempDir(), "marker")
-	mustWrite(b, marker, "", 0o644)
+	resourcetest.WriteFile(b, marker, "", 0o644)
 	r := build(b, "/bin/true", "creates: "+marker+"\n")
 	for b.Loop() {
 		if st, err := r.Check(b.Context()); err != nil || !st.Desired {

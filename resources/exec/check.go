@@ -21,7 +21,7 @@ func (e *exec) Check(ctx context.Context) (resources.Status, error) {
 	exit := e.takeExit()
 	st := resources.Status{Ensure: "present"}
 	created := false
-	if e.creates.set() {
+	if e.creates.IsSet() {
 		path, found, err := e.marker()
 		if err != nil {
 			return st, err
@@ -36,11 +36,11 @@ func (e *exec) Check(ctx context.Context) (resources.Status, error) {
 		return e.judge(st, *exit), nil
 	case created || e.refreshOnly:
 		st.Desired, st.Reason = true, ""
-	case e.onlyif.set() || e.unless.set():
+	case e.onlyif.IsSet() || e.unless.IsSet():
 		return e.guard(ctx, st)
-	case !e.creates.set() && e.hasRun():
+	case !e.creates.IsSet() && e.hasRun():
 		st.Desired = true
-	case !e.creates.set():
+	case !e.creates.IsSet():
 		st.Reason = "has not run yet"
 	}
 	return st, nil
@@ -63,7 +63,7 @@ func (e *exec) judge(st resources.Status, code int) resources.Status {
 // succeeds and unless fails. A guard that cannot run is an error, never a
 // silent "do not run".
 func (e *exec) guard(ctx context.Context, st resources.Status) (resources.Status, error) {
-	if e.onlyif.set() {
+	if e.onlyif.IsSet() {
 		code, err := e.run(ctx, e.onlyif, false)
 		if err != nil {
 			return st, err
@@ -74,7 +74,7 @@ func (e *exec) guard(ctx context.Context, st resources.Status) (resources.Status
 		}
 		st.Reason = "onlyif succeeded"
 	}
-	if e.unless.set() {
+	if e.unless.IsSet() {
 		code, err := e.run(ctx, e.unless, false)
 		if err != nil {
 			return st, err
@@ -90,7 +90,7 @@ func (e *exec) guard(ctx context.Context, st resources.Status) (resources.Status
 
 // marker reports whether the creates path exists.
 func (e *exec) marker() (string, bool, error) {
-	path, err := e.creates.value(e.tmpl)
+	path, err := e.creates.Resolve()
 	if err != nil {
 		return "", false, err
 	}

@@ -1,9 +1,7 @@
 package exec_test
 
 import (
-	"fmt"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"testing"
 
@@ -11,34 +9,10 @@ import (
 	"github.com/reactive-ccm/ccm/resources/resourcetest"
 )
 
-// vars resolves {{ name }} from a map; any other name is an error.
-type vars map[string]string
-
-var expr = regexp.MustCompile(`\{\{ *(\w+) *\}\}`)
-
-func (v vars) String(s string) (string, error) {
-	var missing []string
-	out := expr.ReplaceAllStringFunc(s, func(m string) string {
-		name := expr.FindStringSubmatch(m)[1]
-		if _, ok := v[name]; !ok {
-			missing = append(missing, name)
-		}
-		return v[name]
-	})
-	if len(missing) > 0 {
-		return "", fmt.Errorf("unknown name %q", missing[0])
-	}
-	return out, nil
-}
-func (v vars) Value(s string) (any, error) { return v.String(s) }
-func (v vars) HasExpr(s string) bool       { return expr.MatchString(s) }
-func (v vars) Vars() map[string]any        { return nil }
-func (v vars) Fingerprint() string         { return "" }
-
 func TestDeferredPropertiesResolveAtRunTime(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "out")
-	tmpl := vars{"dir": dir, "word": "hello", "empty": ""}
+	tmpl := resourcetest.Vars{"dir": dir, "word": "hello", "empty": ""}
 	props := "command: /bin/sh -c 'echo $WORD > {{ dir }}/out'\ncwd: \"{{ dir }}\"\n" +
 		"environment: [\"WORD={{ word }}\"]\ncreates: \"{{ dir }}/out\"\nunless: /bin/test -e {{ dir }}/stop\n"
 	inst, err := resourcetest.BuildWith(t, "exec", "x", props, dir, tmpl)
@@ -49,7 +23,7 @@ func TestDeferredPropertiesResolveAtRunTime(t *testing.T) {
 		t.Errorf("watching %+v, want the resolved creates path, polled", w)
 	}
 	resourcetest.Converge(t.Context(), t, inst.Resource, false, false)
-	if got := readFile(t, out); got != "hello\n" {
+	if got := resourcetest.ReadFile(t, out); got != "hello\n" {
 		t.Errorf("wrote %q", got)
 	}
 }
@@ -71,7 +45,7 @@ func TestTemplateErrorsCarryThePropertyPosition(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			inst, err := resourcetest.BuildWith(t, "exec", "x", tt.props, t.TempDir(), vars{"empty": "", "rel": "tmp"})
+			inst, err := resourcetest.BuildWith(t, "exec", "x", tt.props, t.TempDir(), resourcetest.Vars{"empty": "", "rel": "tmp"})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -118,7 +92,7 @@ func TestInstanceUses(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			inst, err := resourcetest.BuildWith(t, "exec", tt.exec, tt.props, t.TempDir(), vars{"empty": ""})
+			inst, err := resourcetest.BuildWith(t, "exec", tt.exec, tt.props, t.TempDir(), resourcetest.Vars{"empty": ""})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -18,14 +18,13 @@ func init() {
 // record, which carries an exit code from Apply to the Check after it.
 type exec struct {
 	id   string
-	tmpl resources.Templates
 	argv argv
 
-	command deferred
-	// cwd, creates, onlyif and unless are unset (not set()) when the
+	command resources.Deferred
+	// cwd, creates, onlyif and unless are unset (not IsSet) when the
 	// manifest does not give them.
-	cwd, creates, onlyif, unless deferred
-	env                          []deferred
+	cwd, creates, onlyif, unless resources.Deferred
+	env                          []resources.Deferred
 	path                         string
 	returns                      []int
 	timeout                      time.Duration
@@ -49,7 +48,7 @@ func New(spec *resources.Spec) (resources.Instance, error) {
 	validate(spec, &p, &errs)
 	provider, unusable := resources.SelectProvider(p.Provider, providers)
 	e := &exec{
-		id: spec.ID(), tmpl: spec.Templates, argv: argvs[provider],
+		id: spec.ID(), argv: argvs[provider],
 		path: p.Path, returns: p.Returns, refreshOnly: p.RefreshOnly, logOutput: p.LogOutput,
 	}
 	if e.argv == nil {
@@ -81,17 +80,17 @@ func New(spec *resources.Spec) (resources.Instance, error) {
 func (e *exec) deferreds(spec *resources.Spec, p *props, errs *resources.ErrorList) {
 	runnable := func(s string) error { _, _, err := e.argv(s); return err }
 	if spec.Has("command") {
-		e.command = newDeferred(e.tmpl, "command", p.Command, spec.KeyPos("command"), runnable, errs)
+		e.command = deferProp(spec, "command", p.Command, spec.KeyPos("command"), runnable, errs)
 	} else {
 		// The graph has already resolved the name's templates.
-		e.command = deferred{label: "command", raw: spec.Name, pos: spec.Pos, check: runnable}
+		e.command = resources.NewDeferred(resources.Literal{}, "command", spec.Name, spec.Pos).WithCheck(runnable)
 		if err := runnable(spec.Name); err != nil {
 			errs.Addf(spec.Pos, "%s: the name is the command, and it %v", e.id, err)
 		}
 	}
 	for _, f := range []struct {
 		key   string
-		dst   *deferred
+		dst   *resources.Deferred
 		raw   string
 		check func(string) error
 	}{
@@ -101,12 +100,12 @@ func (e *exec) deferreds(spec *resources.Spec, p *props, errs *resources.ErrorLi
 		{"unless", &e.unless, p.Unless, runnable},
 	} {
 		if spec.Has(f.key) {
-			*f.dst = newDeferred(e.tmpl, f.key, f.raw, spec.KeyPos(f.key), f.check, errs)
+			*f.dst = deferProp(spec, f.key, f.raw, spec.KeyPos(f.key), f.check, errs)
 		}
 	}
 	for i, entry := range p.Environment {
 		label := fmt.Sprintf("environment: item %d", i+1)
-		e.env = append(e.env, newDeferred(e.tmpl, label, entry, itemPos(spec, "environment", i), checkEnv, errs))
+		e.env = append(e.env, deferProp(spec, label, entry, itemPos(spec, "environment", i), checkEnv, errs))
 	}
 }
 
@@ -116,15 +115,15 @@ func (e *exec) deferreds(spec *resources.Spec, p *props, errs *resources.ErrorLi
 // is ordered before the exec that runs it.
 func (e *exec) uses() []string {
 	var out []string
-	if cwd, ok := e.cwd.literal(); ok {
+	if cwd, ok := e.cwd.Literal(); ok {
 		out = append(out, cwd)
 	}
 	// The command writes its creates marker, so it needs the marker's
 	// directory managed first.
-	if creates, ok := e.creates.literal(); ok {
+	if creates, ok := e.creates.Literal(); ok {
 		out = append(out, creates)
 	}
-	if cmd, ok := e.command.literal(); ok {
+	if cmd, ok := e.command.Literal(); ok {
 		if prog, _, err := e.argv(cmd); err == nil && prog != shell && filepath.IsAbs(prog) {
 			out = append(out, prog)
 		}
@@ -137,12 +136,12 @@ func (e *exec) uses() []string {
 // exec with refreshonly, or with nothing to look at, is checked only at
 // start, on refresh and by the periodic re-check.
 func (e *exec) Watch() resources.WatchSpec {
-	if e.refreshOnly || !(e.creates.set() || e.onlyif.set() || e.unless.set()) {
+	if e.refreshOnly || !(e.creates.IsSet() || e.onlyif.IsSet() || e.unless.IsSet()) {
 		return resources.WatchSpec{}
 	}
 	w := resources.WatchSpec{Poll: resources.PollDefault}
-	if e.creates.set() {
-		if path, err := e.creates.value(e.tmpl); err == nil {
+	if e.creates.IsSet() {
+		if path, err := e.creates.Resolve(); err == nil {
 			w.Paths = []string{path}
 		}
 	}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"log/slog"
-	"os"
 	"testing"
 
 	"github.com/reactive-ccm/ccm/resources"
@@ -14,27 +13,6 @@ import (
 func build(t testing.TB, name, props string) resources.Resource {
 	t.Helper()
 	return resourcetest.MustBuild(t, "exec", name, props, t.TempDir()).Resource
-}
-
-func exists(path string) bool {
-	_, err := os.Lstat(path)
-	return err == nil
-}
-
-func mustWrite(t testing.TB, path, content string, mode os.FileMode) {
-	t.Helper()
-	if err := os.WriteFile(path, []byte(content), mode); err != nil {
-		t.Fatal(err)
-	}
-}
-
-func readFile(t testing.TB, path string) string {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
 }
 
 // logRecord is one captured slog record.

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/reactive-ccm/ccm/resources"
+	"github.com/reactive-ccm/ccm/resources/resourcetest"
 )
 
 func TestLogOutputLogsEveryLineOfBothStreams(t *testing.T) {
@@ -89,10 +90,10 @@ func TestNoopNeverExecutes(t *testing.T) {
 			if !out.Change.Changed || out.Change.NoopMessage != tt.msg || out.Change.Refreshed {
 				t.Errorf("change %+v, want changed with %q and no refresh", out.Change, tt.msg)
 			}
-			if exists(ran) {
+			if resourcetest.Exists(ran) {
 				t.Error("noop executed the command")
 			}
-			if strings.Contains(tt.guard, "GUARD") && !exists(guard) {
+			if strings.Contains(tt.guard, "GUARD") && !resourcetest.Exists(guard) {
 				t.Error("noop did not run the guard")
 			}
 		})

@@ -59,12 +59,8 @@ func TestValidationMessages(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := resourcetest.Build(t, "exec", tt.exec, tt.props, t.TempDir())
-			if err == nil {
-				t.Fatalf("built without error; want:\n%s", tt.want)
-			}
-			if err.Error() != tt.want {
-				t.Errorf("got:\n%s\nwant:\n%s", err, tt.want)
+			if got := resourcetest.BuildError(t, "exec", tt.exec, tt.props, t.TempDir()); got != tt.want {
+				t.Errorf("got:\n%s\nwant:\n%s", got, tt.want)
 			}
 		})
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 
+	"github.com/reactive-ccm/ccm/resources"
 	"github.com/reactive-ccm/ccm/resources/internal/command"
 )
 
@@ -12,8 +13,8 @@ import (
 // exec's path and timeout. A timeout kills the command's whole process
 // group. The exit code is returned; an error means it could not run to an
 // exit: not found, killed, timed out, or a template failed.
-func (e *exec) run(ctx context.Context, cmd deferred, logOutput bool) (int, error) {
-	line, err := cmd.value(e.tmpl)
+func (e *exec) run(ctx context.Context, cmd resources.Deferred, logOutput bool) (int, error) {
+	line, err := cmd.Resolve()
 	if err != nil {
 		return 0, err
 	}
@@ -21,14 +22,16 @@ func (e *exec) run(ctx context.Context, cmd deferred, logOutput bool) (int, erro
 	if err != nil {
 		return 0, err
 	}
-	c := command.Cmd{Name: prog, Args: args, Path: e.path, Timeout: e.timeout}
-	if e.cwd.set() {
-		if c.Dir, err = e.cwd.value(e.tmpl); err != nil {
+	// Only the exit code and, with logoutput, the lines are used: keeping
+	// the output would hold all a chatty command prints in memory.
+	c := command.Cmd{Name: prog, Args: args, Path: e.path, Timeout: e.timeout, Discard: true}
+	if e.cwd.IsSet() {
+		if c.Dir, err = e.cwd.Resolve(); err != nil {
 			return 0, err
 		}
 	}
 	for _, d := range e.env {
-		entry, err := d.value(e.tmpl)
+		entry, err := d.Resolve()
 		if err != nil {
 			return 0, err
 		}
@@ -41,7 +44,7 @@ func (e *exec) run(ctx context.Context, cmd deferred, logOutput bool) (int, erro
 	}
 	res, err := command.Run(ctx, c)
 	if err != nil {
-		return res.ExitCode, fmt.Errorf("%s: %w", cmd.label, err)
+		return res.ExitCode, fmt.Errorf("%s: %w", cmd.Label(), err)
 	}
 	return res.ExitCode, nil
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/reactive-ccm/ccm/resources"
 	"github.com/reactive-ccm/ccm/resources/internal/command"
+	"github.com/reactive-ccm/ccm/resources/resourcetest"
 )
 
 func TestReturns(t *testing.T) {
@@ -59,7 +60,7 @@ func TestTimeoutKillsTheProcessGroup(t *testing.T) {
 			if !errors.Is(err, command.ErrTimeout) {
 				t.Fatalf("got %v, want a timeout", err)
 			}
-			children := strings.Fields(readFile(t, pids))
+			children := strings.Fields(resourcetest.ReadFile(t, pids))
 			if len(children) != 2 {
 				t.Fatalf("children %v, want 2", children)
 			}
@@ -110,7 +111,7 @@ func TestCreates(t *testing.T) {
 	if out, err := resources.Converge(t.Context(), r, false, false); err != nil || out.Applied {
 		t.Errorf("ran although creates exists: %+v %v", out, err)
 	}
-	if exists(ran) {
+	if resourcetest.Exists(ran) {
 		t.Error("command ran although creates exists")
 	}
 }
@@ -118,7 +119,7 @@ func TestCreates(t *testing.T) {
 func TestSubscribeWinsOverCreatesAndGuards(t *testing.T) {
 	dir := t.TempDir()
 	marker, ran := filepath.Join(dir, "marker"), filepath.Join(dir, "ran")
-	mustWrite(t, marker, "", 0o644)
+	resourcetest.WriteFile(t, marker, "", 0o644)
 	tests := []struct{ name, guard string }{
 		{"creates exists", "creates: " + marker + "\n"},
 		{"onlyif fails", "onlyif: /bin/false\n"},
@@ -135,7 +136,7 @@ func TestSubscribeWinsOverCreatesAndGuards(t *testing.T) {
 			if err != nil || !out.Change.Changed || !out.Change.Refreshed {
 				t.Fatalf("refresh: %+v %v", out, err)
 			}
-			if !exists(ran) {
+			if !resourcetest.Exists(ran) {
 				t.Error("the refresh did not run the command")
 			}
 			if err := os.Remove(ran); err != nil {
@@ -150,7 +151,7 @@ func TestSubscribeWinsOverCreatesAndGuards(t *testing.T) {
 // hiding it behind the marker.
 func TestFailedRunIsReportedEvenWhenCreatesExists(t *testing.T) {
 	marker := filepath.Join(t.TempDir(), "marker")
-	mustWrite(t, marker, "", 0o644)
+	resourcetest.WriteFile(t, marker, "", 0o644)
 	r := build(t, "x", "command: /bin/false\ncreates: "+marker+"\n")
 	_, err := resources.Converge(t.Context(), r, true, false)
 	if want := "failed to reach desired state: exit code 1 not in allowed returns [0]"; err == nil || err.Error() != want {
@@ -188,8 +189,8 @@ func TestGuards(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if exists(ran) != tt.runs || out.Change.Changed != tt.runs {
-				t.Errorf("ran=%v changed=%v, want %v (status %+v)", exists(ran), out.Change.Changed, tt.runs, out.Before)
+			if resourcetest.Exists(ran) != tt.runs || out.Change.Changed != tt.runs {
+				t.Errorf("ran=%v changed=%v, want %v (status %+v)", resourcetest.Exists(ran), out.Change.Changed, tt.runs, out.Before)
 			}
 		})
 	}
@@ -215,12 +216,12 @@ func TestRefreshOnly(t *testing.T) {
 			t.Fatalf("without refresh: %+v %v", out, err)
 		}
 	}
-	if exists(ran) {
+	if resourcetest.Exists(ran) {
 		t.Fatal("ran without a refresh")
 	}
 	out, err := resources.Converge(t.Context(), r, true, false)
-	if err != nil || !out.Change.Refreshed || !exists(ran) {
-		t.Fatalf("with refresh: %+v %v ran=%v", out, err, exists(ran))
+	if err != nil || !out.Change.Refreshed || !resourcetest.Exists(ran) {
+		t.Fatalf("with refresh: %+v %v ran=%v", out, err, resourcetest.Exists(ran))
 	}
 }
 
@@ -242,7 +243,7 @@ func TestRunsOncePerGraph(t *testing.T) {
 			t.Errorf("converge %d: reason %q, want %q", i+1, out.Before.Reason, want)
 		}
 	}
-	if got := readFile(t, count); got != "x\n" {
+	if got := resourcetest.ReadFile(t, count); got != "x\n" {
 		t.Errorf("ran %d times, want once", strings.Count(got, "x"))
 	}
 
@@ -252,20 +253,20 @@ func TestRunsOncePerGraph(t *testing.T) {
 			t.Fatalf("got %v, want a failure", err)
 		}
 	}
-	if got := strings.Count(readFile(t, count), "y"); got != 2 {
+	if got := strings.Count(resourcetest.ReadFile(t, count), "y"); got != 2 {
 		t.Errorf("failing command ran %d times, want 2", got)
 	}
 }
 
 func TestPathFindsTheProgramAndIsTheChildsPATH(t *testing.T) {
 	bin, out := t.TempDir(), filepath.Join(t.TempDir(), "out")
-	mustWrite(t, filepath.Join(bin, "ccm-fixture-hello"), "#!/bin/sh\necho \"$PATH\" > "+out+"\n", 0o755)
+	resourcetest.WriteFile(t, filepath.Join(bin, "ccm-fixture-hello"), "#!/bin/sh\necho \"$PATH\" > "+out+"\n", 0o755)
 	path := bin + ":/usr/bin:/bin"
 	r := build(t, "ccm-fixture-hello", "path: "+path+"\n")
 	if _, err := resources.Converge(t.Context(), r, false, false); err != nil {
 		t.Fatal(err)
 	}
-	if got := readFile(t, out); got != path+"\n" {
+	if got := resourcetest.ReadFile(t, out); got != path+"\n" {
 		t.Errorf("child PATH %q, want %q", got, path)
 	}
 }
@@ -278,7 +279,7 @@ func TestEnvironmentIsReplaced(t *testing.T) {
 	if _, err := resources.Converge(t.Context(), r, false, false); err != nil {
 		t.Fatal(err)
 	}
-	lines := strings.Split(strings.TrimSpace(readFile(t, out)), "\n")
+	lines := strings.Split(strings.TrimSpace(resourcetest.ReadFile(t, out)), "\n")
 	for _, want := range []string{"GREETING=hello world", "LC_ALL=C", "PATH=" + command.DefaultPath, "LANG=en_US.UTF-8"} {
 		if !slices.Contains(lines, want) {
 			t.Errorf("child environment lacks %q: %v", want, lines)
@@ -304,7 +305,7 @@ func TestWorkingDirectory(t *testing.T) {
 			if _, err := resources.Converge(t.Context(), r, false, false); err != nil {
 				t.Fatal(err)
 			}
-			if got := strings.TrimSpace(readFile(t, out)); got != tt.want {
+			if got := strings.TrimSpace(resourcetest.ReadFile(t, out)); got != tt.want {
 				t.Errorf("ran in %q, want %q", got, tt.want)
 			}
 		})

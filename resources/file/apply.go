@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/reactive-ccm/ccm/resources"
+	"github.com/reactive-ccm/ccm/resources/internal/ids"
 )
 
 // Noop messages; the first three are upstream CCM's words.
@@ -60,7 +61,7 @@ func (f *file) act(o observed, d drift) error {
 	if f.ensure == Absent {
 		return remove(f.path, o.kind == Directory, f.force)
 	}
-	uid, gid, err := f.ids()
+	uid, gid, err := ids.Resolve(f.owner, f.group)
 	if err != nil {
 		return err
 	}

@@ -33,7 +33,7 @@ func TestAttributeDriftIsFixedInPlace(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "f")
-			mustWrite(t, path, "hello", 0o644)
+			resourcetest.WriteFile(t, path, "hello", 0o644)
 			old := time.Now().Add(-time.Hour).Truncate(time.Second)
 			if err := os.Chtimes(path, old, old); err != nil {
 				t.Fatal(err)
@@ -64,7 +64,7 @@ func TestAttributeDriftIsFixedInPlace(t *testing.T) {
 // renamed over the old one, with owner and mode already right.
 func TestContentDriftReplacesAtomically(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "f")
-	mustWrite(t, path, "tampered", 0o600)
+	resourcetest.WriteFile(t, path, "tampered", 0o600)
 	before := stat(t, path)
 	out, err := resources.Converge(t.Context(), build(t, path, helloProps), false, false)
 	if err != nil {
@@ -98,7 +98,7 @@ func TestUnknownOwnerFailsTheCheck(t *testing.T) {
 	if _, err := resources.Converge(t.Context(), r, false, false); err == nil || err.Error() != want {
 		t.Errorf("creating: got %v, want %s", err, want)
 	}
-	mustWrite(t, path, "x", 0o640)
+	resourcetest.WriteFile(t, path, "x", 0o640)
 	if _, err := r.Check(t.Context()); err == nil || err.Error() != want {
 		t.Errorf("checking: got %v, want %s", err, want)
 	}

@@ -8,6 +8,7 @@ import (
 	"syscall"
 
 	"github.com/reactive-ccm/ccm/resources"
+	"github.com/reactive-ccm/ccm/resources/internal/ids"
 )
 
 // Kinds of path a check can observe, in the ensure vocabulary where one
@@ -104,19 +105,8 @@ func (f *file) compare(ctx context.Context, o observed) (drift, error) {
 	return d, nil
 }
 
-// ids resolves the wanted owner and group to numeric ids.
-func (f *file) ids() (uid, gid int, err error) {
-	if uid, err = users.id(f.owner); err != nil {
-		return 0, 0, fmt.Errorf("owner: %w", err)
-	}
-	if gid, err = groups.id(f.group); err != nil {
-		return 0, 0, fmt.Errorf("group: %w", err)
-	}
-	return uid, gid, nil
-}
-
 func (f *file) compareAttrs(o observed, d *drift) error {
-	uid, gid, err := f.ids()
+	uid, gid, err := ids.Resolve(f.owner, f.group)
 	if err != nil {
 		return err
 	}

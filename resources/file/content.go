@@ -33,35 +33,10 @@ type content interface {
 	watch() []string
 }
 
-// deferred is a property kept as written in the manifest and resolved with
-// the templates just before use; its position names the property in errors.
-type deferred struct {
-	raw       string
-	key       string
-	pos       resources.Pos
-	tmpl      resources.Templates
-	templated bool
-}
-
-func newDeferred(spec *resources.Spec, key, raw string) deferred {
-	return deferred{raw: raw, key: key, pos: spec.KeyPos(key), tmpl: spec.Templates, templated: spec.Templates.HasExpr(raw)}
-}
-
-func (d deferred) resolve() (string, error) {
-	if !d.templated {
-		return d.raw, nil
-	}
-	s, err := d.tmpl.String(d.raw)
-	if err != nil {
-		return "", fmt.Errorf("%s: %s: %w", d.pos, d.key, err)
-	}
-	return s, nil
-}
-
 // inline is the content property. The digest of the last resolved text is
 // kept, so an unchanged file is checked without hashing the wanted content.
 type inline struct {
-	text deferred
+	text resources.Deferred
 
 	mu   sync.Mutex
 	last string
@@ -72,7 +47,7 @@ type inline struct {
 var _ content = (*inline)(nil)
 
 func (c *inline) resolve() (string, digest, error) {
-	text, err := c.text.resolve()
+	text, err := c.text.Resolve()
 	if err != nil {
 		return "", digest{}, err
 	}
@@ -104,19 +79,26 @@ func digestOf(s string) digest {
 // relative to the manifest's directory. It is hashed on every check, so an
 // edited source is noticed.
 type source struct {
-	path deferred
+	// path is checked not to resolve to an empty path.
+	path resources.Deferred
 	dir  string
 }
 
 var _ content = (*source)(nil)
 
+// notEmpty refuses a source that resolved to nothing; an empty source
+// without templates is refused when the manifest is validated.
+func notEmpty(path string) error {
+	if path == "" {
+		return errors.New("resolved to an empty path")
+	}
+	return nil
+}
+
 func (s *source) resolve() (string, error) {
-	p, err := s.path.resolve()
+	p, err := s.path.Resolve()
 	if err != nil {
 		return "", err
-	}
-	if p == "" {
-		return "", fmt.Errorf("%s: source: resolved to an empty path", s.path.pos)
 	}
 	if !filepath.IsAbs(p) {
 		p = filepath.Join(s.dir, p)

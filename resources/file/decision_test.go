@@ -10,6 +10,7 @@ import (
 
 	"github.com/reactive-ccm/ccm/resources"
 	"github.com/reactive-ccm/ccm/resources/file"
+	"github.com/reactive-ccm/ccm/resources/resourcetest"
 )
 
 // TestDecisionTable walks every row of the spec's decision table, plus the
@@ -31,7 +32,7 @@ func TestDecisionTable(t *testing.T) {
 		{"absent and a non-empty directory with force: removed", "ensure: absent\nforce: true\n", aTree, "directory", true, isAbsent},
 		{"absent and a symlink: only the link removed", "ensure: absent\n", aLink, "symlink", true, func(t *testing.T, path string) {
 			isAbsent(t, path)
-			if !exists(path + ".target") {
+			if !resourcetest.Exists(path + ".target") {
 				t.Error("the link's target was removed")
 			}
 		}},
@@ -48,7 +49,7 @@ func TestDecisionTable(t *testing.T) {
 		{"present and setuid added: fixed", present, aFile("hello", 0o644|os.ModeSetuid), "present", true, isFile("hello", 0o644)},
 		{"present and a symlink: replaced by a file", present, aLink, "symlink", true, func(t *testing.T, path string) {
 			isFile("hello", 0o644)(t, path)
-			if got := readFile(t, path+".target"); got != "target" {
+			if got := resourcetest.ReadFile(t, path+".target"); got != "target" {
 				t.Errorf("the link's target was changed to %q", got)
 			}
 		}},
@@ -111,7 +112,7 @@ func TestRefusals(t *testing.T) {
 				if want := path + " " + tt.msg; err.Error() != want {
 					t.Errorf("message:\n%s\nwant:\n%s", err, want)
 				}
-				if !exists(filepath.Join(path, "child")) {
+				if !resourcetest.Exists(filepath.Join(path, "child")) {
 					t.Error("the directory's content was touched")
 				}
 			})
@@ -131,7 +132,7 @@ func TestMissingParentIsAnError(t *testing.T) {
 	if err.Error() != want {
 		t.Errorf("message:\n%s\nwant:\n%s", err, want)
 	}
-	if exists(parent) {
+	if resourcetest.Exists(parent) {
 		t.Error("the parent was created")
 	}
 }
@@ -161,7 +162,7 @@ func TestForceRemovesATree(t *testing.T) {
 
 func aFile(content string, mode os.FileMode) func(t *testing.T, path string) {
 	return func(t *testing.T, path string) {
-		mustWrite(t, path, content, mode)
+		resourcetest.WriteFile(t, path, content, mode)
 	}
 }
 
@@ -171,11 +172,11 @@ func aDir(mode os.FileMode) func(t *testing.T, path string) {
 
 func aTree(t *testing.T, path string) {
 	mustMkdir(t, path, 0o755)
-	mustWrite(t, filepath.Join(path, "child"), "c", 0o644)
+	resourcetest.WriteFile(t, filepath.Join(path, "child"), "c", 0o644)
 }
 
 func aLink(t *testing.T, path string) {
-	mustWrite(t, path+".target", "target", 0o644)
+	resourcetest.WriteFile(t, path+".target", "target", 0o644)
 	if err := os.Symlink(path+".target", path); err != nil {
 		t.Fatal(err)
 	}
@@ -183,7 +184,7 @@ func aLink(t *testing.T, path string) {
 
 func isAbsent(t *testing.T, path string) {
 	t.Helper()
-	if exists(path) {
+	if resourcetest.Exists(path) {
 		t.Errorf("%s still exists", path)
 	}
 }
@@ -205,7 +206,7 @@ func isFile(content string, mode uint32) func(t *testing.T, path string) {
 		if st.Mode&0o170000 != 0o100000 || st.Mode&0o7777 != mode {
 			t.Errorf("%s: mode %o, want regular file %04o", path, st.Mode, mode)
 		}
-		if got := readFile(t, path); got != content {
+		if got := resourcetest.ReadFile(t, path); got != content {
 			t.Errorf("%s: content %q, want %q", path, got, content)
 		}
 	}

@@ -12,8 +12,4 @@ var (
 	// ErrNotEmpty is returned when ensure: absent meets a non-empty
 	// directory without force.
 	ErrNotEmpty = errors.New("is a non-empty directory")
-	// ErrNoSuchUser is returned when owner names a user this host lacks.
-	ErrNoSuchUser = errors.New("no such user")
-	// ErrNoSuchGroup is returned when group names a group this host lacks.
-	ErrNoSuchGroup = errors.New("no such group")
 )

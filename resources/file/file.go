@@ -49,9 +49,9 @@ func New(spec *resources.Spec) (resources.Instance, error) {
 	case p.Ensure == Directory:
 		f.mode = p.Mode.dir()
 	case spec.Has("content"):
-		f.content = &inline{text: newDeferred(spec, "content", p.Content)}
+		f.content = &inline{text: spec.Defer("content", p.Content)}
 	case spec.Has("source"):
-		f.content = &source{path: newDeferred(spec, "source", p.Source), dir: spec.Dir}
+		f.content = &source{path: spec.Defer("source", p.Source).WithCheck(notEmpty), dir: spec.Dir}
 	}
 	// A source managed by another resource is ordered before this one.
 	uses := []string{f.path}

@@ -27,16 +27,6 @@ func stat(t testing.TB, path string) syscall.Stat_t {
 	return st
 }
 
-func mustWrite(t testing.TB, path, content string, mode os.FileMode) {
-	t.Helper()
-	if err := os.WriteFile(path, []byte(content), mode); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Chmod(path, mode); err != nil {
-		t.Fatal(err)
-	}
-}
-
 func mustMkdir(t testing.TB, path string, mode os.FileMode) {
 	t.Helper()
 	if err := os.Mkdir(path, mode); err != nil {
@@ -45,20 +35,6 @@ func mustMkdir(t testing.TB, path string, mode os.FileMode) {
 	if err := os.Chmod(path, mode); err != nil {
 		t.Fatal(err)
 	}
-}
-
-func readFile(t testing.TB, path string) string {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
-
-func exists(path string) bool {
-	_, err := os.Lstat(path)
-	return err == nil
 }
 
 // entries lists a directory's names, to see that no temporary file stayed.

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/reactive-ccm/ccm/resources"
+	"github.com/reactive-ccm/ccm/resources/resourcetest"
 )
 
 // TestNoopChangesNothing: noop reports what it would do, with the exact
@@ -51,7 +52,7 @@ func TestNoopChangesNothing(t *testing.T) {
 
 func TestNoopMessageNamesEveryDriftedAttribute(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "f")
-	mustWrite(t, path, "x", 0o600)
+	resourcetest.WriteFile(t, path, "x", 0o600)
 	r := build(t, path, "ensure: present\nowner: 1000\ngroup: 1000\nmode: \"0644\"\n")
 	out, err := resources.Converge(t.Context(), r, false, true)
 	if err != nil {

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"testing"
 
@@ -18,7 +17,7 @@ func TestSourceIsRelativeToTheManifestDirectory(t *testing.T) {
 		t.Fatal(err)
 	}
 	src := filepath.Join(manifestDir, "files", "app.conf")
-	mustWrite(t, src, "v1\n", 0o600)
+	resourcetest.WriteFile(t, src, "v1\n", 0o600)
 	inst := resourcetest.MustBuild(t, "file", target, "ensure: present\nsource: files/app.conf\nowner: root\ngroup: root\nmode: \"0644\"\n", manifestDir)
 	r := inst.Resource
 	if got := r.Watch().Paths; !slices.Equal(got, []string{target, src}) {
@@ -31,7 +30,7 @@ func TestSourceIsRelativeToTheManifestDirectory(t *testing.T) {
 	resourcetest.Converge(t.Context(), t, r, false, false)
 	isFile("v1\n", 0o644)(t, target)
 
-	mustWrite(t, src, "v2\n", 0o600)
+	resourcetest.WriteFile(t, src, "v2\n", 0o600)
 	out := resourcetest.Converge(t.Context(), t, r, false, false)
 	if out.Before.Reason != "content differs" {
 		t.Errorf("after editing the source: reason %q, want content differs", out.Before.Reason)
@@ -41,7 +40,7 @@ func TestSourceIsRelativeToTheManifestDirectory(t *testing.T) {
 
 func TestMissingSourceFails(t *testing.T) {
 	manifestDir, target := t.TempDir(), filepath.Join(t.TempDir(), "f")
-	mustWrite(t, target, "x", 0o644)
+	resourcetest.WriteFile(t, target, "x", 0o644)
 	r := resourcetest.MustBuild(t, "file", target, "ensure: present\nsource: nope\nowner: root\ngroup: root\nmode: \"0644\"\n", manifestDir).Resource
 	_, err := r.Check(t.Context())
 	want := fmt.Sprintf("source: open %s/nope: no such file or directory", manifestDir)
@@ -50,32 +49,10 @@ func TestMissingSourceFails(t *testing.T) {
 	}
 }
 
-// vars resolves {{ name }} from a map; any other name is an error.
-type vars map[string]string
-
-var expr = regexp.MustCompile(`\{\{ *(\w+) *\}\}`)
-
-func (v vars) String(s string) (string, error) {
-	var err error
-	out := expr.ReplaceAllStringFunc(s, func(m string) string {
-		name := expr.FindStringSubmatch(m)[1]
-		val, ok := v[name]
-		if !ok {
-			err = fmt.Errorf("unknown name %q", name)
-		}
-		return val
-	})
-	return out, err
-}
-func (v vars) Value(s string) (any, error) { return v.String(s) }
-func (v vars) HasExpr(s string) bool       { return expr.MatchString(s) }
-func (v vars) Vars() map[string]any        { return nil }
-func (v vars) Fingerprint() string         { return "" }
-
 func TestDeferredContent(t *testing.T) {
 	dir := t.TempDir()
-	tmpl := vars{"host": "web1", "src": "a.txt"}
-	mustWrite(t, filepath.Join(dir, "a.txt"), "from a", 0o644)
+	tmpl := resourcetest.Vars{"host": "web1", "src": "a.txt"}
+	resourcetest.WriteFile(t, filepath.Join(dir, "a.txt"), "from a", 0o644)
 	tests := []struct {
 		name, props, want string
 	}{
@@ -96,19 +73,22 @@ func TestDeferredContent(t *testing.T) {
 }
 
 // TestTemplateErrorsCarryThePropertyPosition: a deferred property that fails
-// to resolve fails the resource, naming where the property is written.
+// to resolve, or resolves to something invalid, fails the resource, naming
+// where the property is written.
 func TestTemplateErrorsCarryThePropertyPosition(t *testing.T) {
 	tests := []struct{ name, props, want string }{
 		{"content", "ensure: present\nowner: root\ngroup: root\nmode: \"0644\"\ncontent: \"{{ nope }}\"\n",
 			`test.yaml:5:10: content: unknown name "nope"`},
 		{"source", "ensure: present\nsource: \"{{ nope }}\"\nowner: root\ngroup: root\nmode: \"0644\"\n",
 			`test.yaml:2:9: source: unknown name "nope"`},
+		{"source resolving to nothing", "ensure: present\nsource: \"{{ empty }}\"\nowner: root\ngroup: root\nmode: \"0644\"\n",
+			`test.yaml:2:9: source: resolved to an empty path`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "f")
-			mustWrite(t, path, "x", 0o644)
-			inst, err := resourcetest.BuildWith(t, "file", path, tt.props, t.TempDir(), vars{})
+			resourcetest.WriteFile(t, path, "x", 0o644)
+			inst, err := resourcetest.BuildWith(t, "file", path, tt.props, t.TempDir(), resourcetest.Vars{"empty": ""})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,5 +1,6 @@
 // Package resourcetest builds resources from YAML snippets for tests, the
-// way the graph does, without a whole manifest.
+// way the graph does, without a whole manifest; with Vars, a small template
+// environment, and helpers for the files tests write and read.
 package resourcetest
 
 import (
@@ -48,6 +49,17 @@ func MustBuild(t testing.TB, typ, name, props, dir string) resources.Instance {
 		t.Fatalf("building %s#%s: %v", typ, name, err)
 	}
 	return inst
+}
+
+// BuildError builds as Build does and returns the error's text, for tests
+// of validation; a build that succeeds fails the test.
+func BuildError(t testing.TB, typ, name, props, dir string) string {
+	t.Helper()
+	_, err := Build(t, typ, name, props, dir)
+	if err == nil {
+		t.Fatalf("%s#%s built without error", typ, name)
+	}
+	return err.Error()
 }
 
 // Converge runs resources.Converge and fails the test on error.

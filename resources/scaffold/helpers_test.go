@@ -6,22 +6,15 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/reactive-ccm/ccm/resources"
 	"github.com/reactive-ccm/ccm/resources/resourcetest"
 )
 
-// vars is a template environment with facts and data, as the graph gives.
-type vars struct {
-	resources.Literal
-	v map[string]any
-}
-
-func (v vars) Vars() map[string]any { return v.v }
-
-var testVars = vars{v: map[string]any{
+// testVars is a template environment with facts and data, as the graph
+// gives.
+var testVars = resourcetest.Vars{
 	"facts": map[string]any{"host": "web01"},
 	"data":  map[string]any{"name": "shop", "port": 8080},
-}}
+}
 
 // writeTree writes files (relative path → content) under dir.
 func writeTree(t testing.TB, dir string, files map[string]string) {

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"text/template"
 	"unicode"
 
 	"github.com/CloudyKit/jet/v6"
@@ -107,10 +108,30 @@ func (s *scaffold) newLib(root string) (*lib.Scaffold, error) {
 		CustomLeftDelimiter:  s.p.LeftDelimiter,
 		CustomRightDelimiter: s.p.RightDelimiter,
 	}
+	lent, _ := s.tmpl.(funcSource)
 	if s.p.Engine == engineGo {
-		return lib.New(cfg, nil)
+		var funcs template.FuncMap
+		if lent != nil {
+			funcs = template.FuncMap{}
+			for name, fn := range lent.Functions() {
+				funcs[name] = fn
+			}
+		}
+		return lib.New(cfg, funcs)
 	}
-	return lib.NewJet(cfg, nil)
+	var funcs map[string]jet.Func
+	if lent != nil {
+		funcs = lent.JetFunctions()
+	}
+	return lib.NewJet(cfg, funcs)
+}
+
+// funcSource is a template environment that also lends its functions
+// (lookup, readFile, file, template, jet) to other engines, as
+// resources/template does; scaffold templates then have them too.
+type funcSource interface {
+	Functions() map[string]func(args ...any) (any, error)
+	JetFunctions() map[string]jet.Func
 }
 
 // data is what templates see: facts, data and environ, also under

@@ -3,12 +3,10 @@ package scaffold
 // End-to-end watch mode: a real manifest, graph and engine, the real
 // inotify hub, an archive served on loopback that delivers the templates,
 // and a scaffold rendering them. The archive's watch is tested here too,
-// so the harness is written once.
+// so the setup is written once.
 
 import (
-	"context"
 	"fmt"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -19,101 +17,10 @@ import (
 	"time"
 
 	"github.com/reactive-ccm/ccm/engine"
-	"github.com/reactive-ccm/ccm/graph"
+	"github.com/reactive-ccm/ccm/engine/enginetest"
 	_ "github.com/reactive-ccm/ccm/resources/archive"
-	"github.com/reactive-ccm/ccm/watchers/inotify"
-	"github.com/reactive-ccm/ccm/watchers/poll"
+	"github.com/reactive-ccm/ccm/resources/resourcetest"
 )
-
-// watcher runs a manifest in watch mode until the test ends.
-type watcher struct {
-	tb      testing.TB
-	events  chan *engine.Event
-	settled chan struct{}
-}
-
-func startWatch(tb testing.TB, manifest string) *watcher {
-	tb.Helper()
-	path := filepath.Join(tb.TempDir(), "manifest.yaml")
-	if err := os.WriteFile(path, []byte(manifest), 0o644); err != nil {
-		tb.Fatal(err)
-	}
-	g, err := graph.Load([]string{path}, graph.Options{})
-	if err != nil {
-		tb.Fatalf("loading the manifest: %v", err)
-	}
-	ctx, cancel := context.WithCancel(context.WithoutCancel(tb.Context()))
-	log := slog.New(slog.DiscardHandler)
-	polls := poll.New(ctx)
-	hub, err := inotify.New(ctx, log, func(_ string, notify func()) func() { return polls.Every(time.Second, notify) })
-	if err != nil {
-		tb.Skipf("inotify unavailable: %v", err)
-	}
-	w := &watcher{tb: tb, events: make(chan *engine.Event, 1024), settled: make(chan struct{}, 1)}
-	e := engine.New(g, engine.Options{
-		Watch: true, Logger: log, Recheck: -1,
-		Events:    func(ev *engine.Event) { w.events <- ev },
-		Watchers:  engine.Watchers{Paths: hub.Watch, Trees: hub.WatchTree, Poll: polls.Every},
-		OnSettled: func(engine.State) { w.notifySettled() },
-	})
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		e.Run(ctx)
-	}()
-	tb.Cleanup(func() {
-		cancel()
-		<-done
-	})
-	return w
-}
-
-func (w *watcher) notifySettled() {
-	select {
-	case w.settled <- struct{}{}:
-	default:
-	}
-}
-
-// changed waits for a changed event of id and returns it; a failed event
-// of id fails the test.
-func (w *watcher) changed(id string) *engine.Event {
-	w.tb.Helper()
-	timeout := time.After(10 * time.Second)
-	for {
-		select {
-		case ev := <-w.events:
-			if ev.ID() != id {
-				continue
-			}
-			if ev.Failed {
-				w.tb.Fatalf("%s failed: %v", id, ev.Error)
-			}
-			if ev.Changed {
-				return ev
-			}
-		case <-timeout:
-			w.tb.Fatalf("no change of %s within 10s", id)
-		}
-	}
-}
-
-// settle waits until the engine is idle, then forgets the events so far.
-func (w *watcher) settle() {
-	w.tb.Helper()
-	select {
-	case <-w.settled:
-	case <-time.After(10 * time.Second):
-		w.tb.Fatal("the engine did not settle within 10s")
-	}
-	for {
-		select {
-		case <-w.events:
-		default:
-			return
-		}
-	}
-}
 
 // release builds a tar.gz with the real tar and serves it on loopback.
 func release(t *testing.T, files map[string]string) (url string, hits *atomic.Int64) {
@@ -142,7 +49,7 @@ func TestWatchRepairsArchiveAndScaffoldDrift(t *testing.T) {
 	dir := t.TempDir()
 	archiveID, scaffoldID := "archive#"+dir+"/app.tar.gz", "scaffold#"+dir+"/etc/app"
 	target := filepath.Join(dir, "etc/app")
-	w := startWatch(t, fmt.Sprintf(`
+	w := enginetest.Start(t, fmt.Sprintf(`
 - archive:
     - %[1]s/app.tar.gz:
         url: %[2]s
@@ -156,10 +63,10 @@ func TestWatchRepairsArchiveAndScaffoldDrift(t *testing.T) {
         purge: true
         data: {name: shop, port: 8080}
         require: [%[5]s]
-`, dir, url, os.Getuid(), os.Getgid(), archiveID))
-	w.changed(archiveID)
-	w.changed(scaffoldID)
-	w.settle()
+`, dir, url, os.Getuid(), os.Getgid(), archiveID), enginetest.Options{})
+	w.Changed(t, archiveID)
+	w.Changed(t, scaffoldID)
+	w.Settle(t)
 
 	steps := []struct {
 		desc  string
@@ -169,13 +76,15 @@ func TestWatchRepairsArchiveAndScaffoldDrift(t *testing.T) {
 	}{
 		{"a deleted creates marker re-extracts", archiveID,
 			func() error { return os.Remove(filepath.Join(dir, "release/VERSION")) },
-			func() bool { return fileIs(filepath.Join(dir, "release/VERSION"), "1\n") && hits.Load() == 1 }},
+			func() bool {
+				return resourcetest.FileIs(filepath.Join(dir, "release/VERSION"), "1\n") && hits.Load() == 1
+			}},
 		{"a hand-edited rendered file is re-rendered", scaffoldID,
 			func() error { return os.WriteFile(filepath.Join(target, "app.conf"), []byte("name = evil\n"), 0o644) },
-			func() bool { return fileIs(filepath.Join(target, "app.conf"), "name = shop\n") }},
+			func() bool { return resourcetest.FileIs(filepath.Join(target, "app.conf"), "name = shop\n") }},
 		{"a deleted rendered file is re-rendered", scaffoldID,
 			func() error { return os.Remove(filepath.Join(target, "conf.d/web.conf")) },
-			func() bool { return fileIs(filepath.Join(target, "conf.d/web.conf"), "port = 8080\n") }},
+			func() bool { return resourcetest.FileIs(filepath.Join(target, "conf.d/web.conf"), "port = 8080\n") }},
 		{"a stray file is purged", scaffoldID,
 			func() error { return os.WriteFile(filepath.Join(target, "conf.d/stray.conf"), []byte("x"), 0o644) },
 			func() bool { _, err := os.Stat(filepath.Join(target, "conf.d/stray.conf")); return os.IsNotExist(err) }},
@@ -183,26 +92,21 @@ func TestWatchRepairsArchiveAndScaffoldDrift(t *testing.T) {
 			func() error {
 				return os.WriteFile(filepath.Join(dir, "release/templates/app.conf"), []byte("name = [[ data.name ]]!\n"), 0o644)
 			},
-			func() bool { return fileIs(filepath.Join(target, "app.conf"), "name = shop!\n") }},
+			func() bool { return resourcetest.FileIs(filepath.Join(target, "app.conf"), "name = shop!\n") }},
 	}
 	for _, s := range steps {
 		start := time.Now()
 		if err := s.drift(); err != nil {
 			t.Fatalf("%s: %v", s.desc, err)
 		}
-		ev := w.changed(s.id)
+		ev := w.Changed(t, s.id)
 		latency := time.Since(start)
-		w.settle()
+		w.Settle(t)
 		if ev.Trigger != engine.TriggerDrift || !s.check() {
 			t.Fatalf("%s: not repaired (event %+v)", s.desc, ev)
 		}
 		t.Logf("%s: repaired in %s", s.desc, latency.Round(time.Microsecond))
 	}
-}
-
-func fileIs(path, want string) bool {
-	b, err := os.ReadFile(path)
-	return err == nil && string(b) == want
 }
 
 // BenchmarkWatchRepairRenderedFile measures drift to repair in watch mode:
@@ -216,18 +120,18 @@ func BenchmarkWatchRepairRenderedFile(b *testing.B) {
 	}
 	writeTree(b, dir, templates)
 	id := "scaffold#" + dir + "/etc/app"
-	w := startWatch(b, fmt.Sprintf("- scaffold:\n    - %[1]s/etc/app:\n        source: %[1]s/templates\n        data: {name: shop}\n", dir))
-	w.changed(id)
-	w.settle()
+	w := enginetest.Start(b, fmt.Sprintf("- scaffold:\n    - %[1]s/etc/app:\n        source: %[1]s/templates\n        data: {name: shop}\n", dir), enginetest.Options{})
+	w.Changed(b, id)
+	w.Settle(b)
 	victim := filepath.Join(dir, "etc/app/f3.conf")
 	for b.Loop() {
 		if err := os.WriteFile(victim, []byte("drift\n"), 0o644); err != nil {
 			b.Fatal(err)
 		}
-		w.changed(id)
-		w.settle()
+		w.Changed(b, id)
+		w.Settle(b)
 	}
-	if !fileIs(victim, "file = 3\nname = shop\n") {
+	if !resourcetest.FileIs(victim, "file = 3\nname = shop\n") {
 		b.Fatalf("f3.conf was not repaired: %v", readTree(b, filepath.Dir(victim)))
 	}
 }

@@ -1,24 +1,17 @@
 package service_test
 
 import (
-	"context"
 	"fmt"
-	"log/slog"
-	"os"
-	"path/filepath"
 	"slices"
 	"testing"
 	"time"
 
 	"github.com/reactive-ccm/ccm/engine"
-	"github.com/reactive-ccm/ccm/graph"
-	"github.com/reactive-ccm/ccm/watchers/inotify"
-	"github.com/reactive-ccm/ccm/watchers/poll"
 	sdwatch "github.com/reactive-ccm/ccm/watchers/systemd"
 )
 
 // BenchmarkRepairAfterExternalStop measures, with the watching engine
-// running as `ccm run --watch` runs it, the time from an operator's
+// wired as `ccm run --watch` wires it, the time from an operator's
 // `systemctl stop` (a process spawned into the namespace) to the unit
 // being active again with a new main process. It reports the percentiles
 // of 50 repairs per b.N; the same from the moment the unit was seen down
@@ -29,9 +22,12 @@ func BenchmarkRepairAfterExternalStop(b *testing.B) {
 	// No start rate limit: the benchmark stops the unit far more often than
 	// systemd's default of five starts in ten seconds allows.
 	sd := unit(b, name, "[Unit]\nStartLimitIntervalSec=0\n"+sleeper[len("[Unit]\n"):], false)
-	ctx, cancel := context.WithCancel(b.Context())
-	defer cancel()
-	runEngine(b, ctx, "ccm:\n  resources:\n    - service:\n        - "+name+":\n            ensure: running\n")
+	ctx := b.Context()
+	// Never treat the benchmark's repeated stops as a fight to back off
+	// from.
+	watch(b, "ccm:\n  resources:\n    - service:\n        - "+name+":\n            ensure: running\n", engine.Options{
+		Contest: engine.ContestPolicy{Window: time.Millisecond, Limit: 1 << 30, Backoff: time.Millisecond, MaxBackoff: time.Millisecond},
+	})
 	obs := newObserver(b, name)
 	obs.waitActive(b, "0")
 
@@ -52,40 +48,6 @@ func BenchmarkRepairAfterExternalStop(b *testing.B) {
 	b.ReportMetric(ms(percentile(afterDown, 50)), "down-to-active-p50-ms")
 	b.ReportMetric(ms(percentile(afterDown, 99)), "down-to-active-p99-ms")
 	b.ReportMetric(ms(percentile(stopCmd, 50)), "systemctl-p50-ms")
-}
-
-// runEngine runs a watching engine over manifest until ctx ends, wired
-// to the same shared watchers as the ccm command, but never treating the
-// benchmark's repeated stops as a fight to back off from.
-func runEngine(b *testing.B, ctx context.Context, manifest string) {
-	path := filepath.Join(b.TempDir(), "manifest.yaml")
-	if err := os.WriteFile(path, []byte(manifest), 0o644); err != nil {
-		b.Fatal(err)
-	}
-	g, err := graph.Load([]string{path}, graph.Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	ph := poll.New(ctx)
-	ih, err := inotify.New(ctx, slog.Default(), func(_ string, notify func()) func() { return ph.Every(time.Second, notify) })
-	if err != nil {
-		b.Fatal(err)
-	}
-	hub := sdwatch.Default()
-	e := engine.New(g, engine.Options{
-		Watch:    true,
-		Watchers: engine.Watchers{Paths: ih.Watch, Trees: ih.WatchTree, Units: hub.Watch, Poll: ph.Every, Ready: hub.Ready},
-		Contest:  engine.ContestPolicy{Window: time.Millisecond, Limit: 1 << 30, Backoff: time.Millisecond, MaxBackoff: time.Millisecond},
-		Recheck:  -1,
-	})
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		if _, err := e.Run(ctx); err != nil && ctx.Err() == nil {
-			b.Error(err)
-		}
-	}()
-	b.Cleanup(func() { <-done })
 }
 
 // observer sees a unit's state changes through a hub of its own.

@@ -21,9 +21,8 @@ func TestValidation(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := resourcetest.Build(t, "service", tt.svc, tt.props, t.TempDir())
-			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-				t.Fatalf("error = %v, want one containing %q", err, tt.wantErr)
+			if got := resourcetest.BuildError(t, "service", tt.svc, tt.props, t.TempDir()); !strings.Contains(got, tt.wantErr) {
+				t.Fatalf("error = %s, want one containing %q", got, tt.wantErr)
 			}
 		})
 	}

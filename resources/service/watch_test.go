@@ -9,11 +9,26 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/reactive-ccm/ccm/engine"
+	"github.com/reactive-ccm/ccm/engine/enginetest"
+	_ "github.com/reactive-ccm/ccm/resources/file"
+	sdwatch "github.com/reactive-ccm/ccm/watchers/systemd"
 )
 
-// These tests run the ccm command itself against the suite's systemd:
-// `ccm run --watch` on the host, talking to the namespace's bus, and ccm as
-// a Type=notify service inside the namespace.
+// These tests run a watching engine against the suite's systemd, wired as
+// `ccm run --watch` wires it, and the ccm command itself as a Type=notify
+// service inside the namespace.
+
+// watch runs manifest in a watching engine until the test ends, its units
+// watched by the process-wide systemd hub, which the suite points at its
+// systemd.
+func watch(tb testing.TB, manifest string, opts engine.Options) *enginetest.Run {
+	tb.Helper()
+	hub := sdwatch.Default()
+	opts.Watchers.Units, opts.Watchers.Ready = hub.Watch, hub.Ready
+	return enginetest.Start(tb, manifest, enginetest.Options{Engine: opts})
+}
 
 // buildCCM builds the ccm command into a directory both the host and the
 // namespace see (the namespace shares the host's /tmp).
@@ -36,35 +51,6 @@ func writeManifest(t *testing.T, yaml string) string {
 	return path
 }
 
-// runWatch starts `ccm run --watch manifest` on the host; it inherits
-// DBUS_SYSTEM_BUS_ADDRESS from the suite. It is stopped with SIGTERM when
-// the test ends, and its output is shown when the test failed.
-func runWatch(t *testing.T, bin, manifest string) {
-	t.Helper()
-	log, err := os.Create(filepath.Join(t.TempDir(), "ccm.log"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(bin, "run", "--watch", "--log-level", "debug", manifest)
-	cmd.Stdout, cmd.Stderr = log, log
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
-			t.Error(err)
-		}
-		if err := cmd.Wait(); err != nil {
-			t.Errorf("ccm run --watch: %v", err)
-		}
-		log.Close()
-		if t.Failed() {
-			out, _ := os.ReadFile(log.Name())
-			t.Logf("ccm output:\n%s", out)
-		}
-	})
-}
-
 // eventually polls cond until it holds, failing the test after 10s.
 func eventually(t *testing.T, what string, cond func() bool) {
 	t.Helper()
@@ -79,8 +65,7 @@ func eventually(t *testing.T, what string, cond func() bool) {
 func TestWatchRepairsDrift(t *testing.T) {
 	const name = "ccm-e2e-repair.service"
 	sd := unit(t, name, sleeper, false)
-	bin := buildCCM(t)
-	runWatch(t, bin, writeManifest(t, "ccm:\n  resources:\n    - service:\n        - "+name+":\n            ensure: running\n"))
+	watch(t, "ccm:\n  resources:\n    - service:\n        - "+name+":\n            ensure: running\n", engine.Options{})
 	active := func() bool { return prop(t, sd, name, "ActiveState") == "active" }
 	eventually(t, "the first convergence starting the service", active)
 
@@ -119,8 +104,7 @@ func TestWatchRestartsOnConfigChange(t *testing.T) {
 	dir := t.TempDir()
 	conf, starts := filepath.Join(dir, "app.conf"), filepath.Join(dir, "starts")
 	sd := unit(t, name, fmt.Sprintf("[Service]\nExecStart=/bin/sh -c 'echo start >> %s; exec sleep infinity'\n", starts), false)
-	bin := buildCCM(t)
-	manifest := writeManifest(t, fmt.Sprintf(`ccm:
+	manifest := fmt.Sprintf(`ccm:
   resources:
     - file:
         - %s:
@@ -134,12 +118,12 @@ func TestWatchRestartsOnConfigChange(t *testing.T) {
             ensure: running
             subscribe:
               - file#%s
-`, conf, name, conf))
+`, conf, name, conf)
 	count := func() int {
 		b, _ := os.ReadFile(starts)
 		return strings.Count(string(b), "start")
 	}
-	runWatch(t, bin, manifest)
+	watch(t, manifest, engine.Options{})
 	eventually(t, "the first start", func() bool { return count() == 1 })
 	for change := 1; change <= 3; change++ {
 		if err := os.WriteFile(conf, []byte(fmt.Sprintf("setting = drift %d\n", change)), 0o644); err != nil {
@@ -193,6 +177,16 @@ func TestCCMAsNotifyService(t *testing.T) {
 			t.Errorf("after the watchdog periods %s = %q, want %q", k, got, want)
 		}
 	}
+	// The command wires the unit watches the in-process tests above rely
+	// on: an operator's stop of the managed service is repaired at once,
+	// not at the next poll.
+	managedPID := prop(t, sd, managed, "MainPID")
+	if _, err := sd.Systemctl(ctx, "stop", managed); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "the repair of "+managed+" by ccm", func() bool {
+		return prop(t, sd, managed, "ActiveState") == "active" && prop(t, sd, managed, "MainPID") != managedPID
+	})
 	if _, err := sd.Systemctl(ctx, "stop", self); err != nil {
 		t.Fatal(err)
 	}

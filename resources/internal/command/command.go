@@ -40,6 +40,10 @@ type Cmd struct {
 	// OnLine, when set, receives each line of stdout and stderr as it is
 	// produced, tagged with the stream name.
 	OnLine func(stream, line string)
+	// Discard keeps no output: Result.Stdout and Result.Stderr stay empty
+	// while OnLine still sees every line. For callers that want only the
+	// exit code or the lines, so a chatty program costs no memory.
+	Discard bool
 }
 
 // Result is what a run produced.
@@ -83,14 +87,20 @@ func Run(ctx context.Context, c Cmd) (Result, error) {
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	cmd.WaitDelay = 2 * time.Second
 
-	var stdout, stderr bytes.Buffer
+	var stdout, stderr *bytes.Buffer
+	if !c.Discard {
+		stdout, stderr = new(bytes.Buffer), new(bytes.Buffer)
+	}
 	var lines sync.Mutex
-	cmd.Stdout = sink(&stdout, "stdout", c.OnLine, &lines)
-	cmd.Stderr = sink(&stderr, "stderr", c.OnLine, &lines)
+	cmd.Stdout = sink(stdout, "stdout", c.OnLine, &lines)
+	cmd.Stderr = sink(stderr, "stderr", c.OnLine, &lines)
 	err = cmd.Run()
 	flush(cmd.Stdout)
 	flush(cmd.Stderr)
-	res := Result{ExitCode: cmd.ProcessState.ExitCode(), Stdout: stdout.Bytes(), Stderr: stderr.Bytes()}
+	res := Result{ExitCode: cmd.ProcessState.ExitCode()}
+	if !c.Discard {
+		res.Stdout, res.Stderr = stdout.Bytes(), stderr.Bytes()
+	}
 	if runCtx.Err() != nil && ctx.Err() == nil {
 		return res, fmt.Errorf("%s %w after %s; its process group was killed", c.Name, ErrTimeout, c.Timeout)
 	}
@@ -131,7 +141,13 @@ func lookPath(name, path string) (string, error) {
 	return "", fmt.Errorf("%s: executable not found in %s", name, path)
 }
 
-// lineWriter buffers output and hands complete lines to a callback.
+// maxLine bounds the part of a line held while waiting for its newline: a
+// longer line is handed over in pieces of this size, so output without
+// newlines cannot grow memory without bound.
+const maxLine = 64 << 10
+
+// lineWriter hands complete lines to a callback, keeping the output in
+// buf unless buf is nil.
 type lineWriter struct {
 	buf    *bytes.Buffer
 	stream string
@@ -140,24 +156,38 @@ type lineWriter struct {
 	part   []byte
 }
 
+// sink is where one stream goes: buf, the line callback, both, or, with
+// neither, nowhere (os/exec then connects the stream to /dev/null).
 func sink(buf *bytes.Buffer, stream string, onLine func(string, string), mu *sync.Mutex) io.Writer {
-	if onLine == nil {
+	switch {
+	case onLine != nil:
+		return &lineWriter{buf: buf, stream: stream, onLine: onLine, mu: mu}
+	case buf != nil:
 		return buf
 	}
-	return &lineWriter{buf: buf, stream: stream, onLine: onLine, mu: mu}
+	return nil
 }
 
 func (w *lineWriter) Write(p []byte) (int, error) {
-	w.buf.Write(p)
+	if w.buf != nil {
+		w.buf.Write(p)
+	}
 	w.part = append(w.part, p...)
+	rest := w.part
 	for {
-		i := bytes.IndexByte(w.part, '\n')
+		i := bytes.IndexByte(rest, '\n')
 		if i < 0 {
 			break
 		}
-		w.emit(string(w.part[:i]))
-		w.part = w.part[i+1:]
+		w.emit(string(rest[:i]))
+		rest = rest[i+1:]
 	}
+	for len(rest) >= maxLine {
+		w.emit(string(rest[:maxLine]))
+		rest = rest[maxLine:]
+	}
+	// Moving the unfinished line to the front reuses the buffer.
+	w.part = append(w.part[:0], rest...)
 	return len(p), nil
 }
 

@@ -1,4 +1,4 @@
-package file
+package ids
 
 import (
 	"errors"
@@ -22,13 +22,13 @@ func (c *countingLookup) lookup(name string) (int, error) {
 	return id, nil
 }
 
-func TestIDCache(t *testing.T) {
+func TestCache(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "passwd")
 	if err := os.WriteFile(db, []byte("app:x:1000:\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	fake := &countingLookup{ids: map[string]int{"app": 1000}}
-	c := &idCache{db: db, lookup: fake.lookup}
+	c := &cache{db: db, lookup: fake.lookup}
 	get := func(name string, want int) {
 		t.Helper()
 		id, err := c.id(name)
@@ -79,19 +79,4 @@ func TestIDCache(t *testing.T) {
 			t.Errorf("%d lookups, want 1", fake.calls)
 		}
 	})
-}
-
-func TestSystemLookups(t *testing.T) {
-	if id, err := users.id("root"); err != nil || id != 0 {
-		t.Errorf("users.id(root) = %d, %v", id, err)
-	}
-	if id, err := groups.id("root"); err != nil || id != 0 {
-		t.Errorf("groups.id(root) = %d, %v", id, err)
-	}
-	if _, err := users.id("ccm-fixture-nobody"); !errors.Is(err, ErrNoSuchUser) {
-		t.Errorf("unknown user: got %v, want ErrNoSuchUser", err)
-	}
-	if _, err := groups.id("ccm-fixture-nobody"); !errors.Is(err, ErrNoSuchGroup) {
-		t.Errorf("unknown group: got %v, want ErrNoSuchGroup", err)
-	}
 }

@@ -1,20 +1,13 @@
-package file
+package ids
 
 import (
-	"errors"
-	"fmt"
-	"os/user"
 	"strconv"
 	"sync"
 	"syscall"
 )
 
-// idCache resolves user or group names to numeric ids. A number is taken as
-// the id itself. A name is looked up once and remembered until its database
-// file (/etc/passwd, /etc/group) changes, so checking an unchanged file costs
-// one stat of that file instead of a lookup. A name that does not exist yet
-// is never remembered: a package may create it later in the run.
-type idCache struct {
+// cache resolves names to numeric ids, remembering them until db changes.
+type cache struct {
 	// db is the file whose change forgets every remembered name.
 	db     string
 	lookup func(name string) (int, error)
@@ -31,13 +24,8 @@ type dbStamp struct {
 	ino, size, ctimeNs int64
 }
 
-var (
-	users  = &idCache{db: "/etc/passwd", lookup: lookupUser}
-	groups = &idCache{db: "/etc/group", lookup: lookupGroup}
-)
-
 // id returns the numeric id of name, a number or a name.
-func (c *idCache) id(name string) (int, error) {
+func (c *cache) id(name string) (int, error) {
 	if n, err := strconv.ParseUint(name, 10, 31); err == nil {
 		return int(n), nil
 	}
@@ -56,6 +44,7 @@ func (c *idCache) id(name string) (int, error) {
 		return 0, err
 	}
 	c.mu.Lock()
+	// A database that changed during the lookup may hold another id.
 	if c.stamp == stamp {
 		c.ids[name] = id
 	}
@@ -71,26 +60,4 @@ func statStamp(path string) dbStamp {
 		return dbStamp{}
 	}
 	return dbStamp{ino: int64(st.Ino), size: st.Size, ctimeNs: st.Ctim.Nano()}
-}
-
-func lookupUser(name string) (int, error) {
-	u, err := user.Lookup(name)
-	if err != nil {
-		if errors.As(err, new(user.UnknownUserError)) {
-			return 0, fmt.Errorf("%w %q", ErrNoSuchUser, name)
-		}
-		return 0, fmt.Errorf("looking up user %q: %w", name, err)
-	}
-	return strconv.Atoi(u.Uid)
-}
-
-func lookupGroup(name string) (int, error) {
-	g, err := user.LookupGroup(name)
-	if err != nil {
-		if errors.As(err, new(user.UnknownGroupError)) {
-			return 0, fmt.Errorf("%w %q", ErrNoSuchGroup, name)
-		}
-		return 0, fmt.Errorf("looking up group %q: %w", name, err)
-	}
-	return strconv.Atoi(g.Gid)
 }

@@ -1,0 +1,71 @@
+package resources
+
+import "fmt"
+
+// Deferred is a string property kept as written in the manifest (decoded
+// from a field tagged `ccm:"deferred"`) and resolved through
+// Templates.String just before each use, so it may name values known only
+// at run time. Errors name the property and where it is written. The zero
+// Deferred is a property the manifest does not set.
+type Deferred struct {
+	// label names the property in errors: "cwd", "environment: item 2".
+	label string
+	raw   string
+	pos   Pos
+	// tmpl is nil when raw holds no template and is used as written.
+	tmpl Templates
+	// check, when set, validates every resolved value.
+	check func(string) error
+}
+
+// NewDeferred keeps raw for resolution through tmpl at use; label and pos
+// name it in errors. With Literal{} as tmpl, raw is used as written.
+func NewDeferred(tmpl Templates, label, raw string, pos Pos) Deferred {
+	d := Deferred{label: label, raw: raw, pos: pos}
+	if tmpl.HasExpr(raw) {
+		d.tmpl = tmpl
+	}
+	return d
+}
+
+// Defer keeps raw, the value of property key, for resolution at use.
+func (s *Spec) Defer(key, raw string) Deferred {
+	return NewDeferred(s.Templates, key, raw, s.KeyPos(key))
+}
+
+// WithCheck returns d validating every resolved value with check. A value
+// without templates is best checked once when the resource is built, from
+// Literal, so the manifest is refused before anything runs.
+func (d Deferred) WithCheck(check func(string) error) Deferred {
+	d.check = check
+	return d
+}
+
+// IsSet reports whether the manifest sets the property.
+func (d Deferred) IsSet() bool { return d.label != "" }
+
+// Label names the property in errors.
+func (d Deferred) Label() string { return d.label }
+
+// Literal returns the value when it is set and holds no template, for what
+// must be known when the graph is built.
+func (d Deferred) Literal() (string, bool) {
+	return d.raw, d.IsSet() && d.tmpl == nil
+}
+
+// Resolve returns the value, its templates resolved and checked. Its
+// errors start with the property's position and label.
+func (d Deferred) Resolve() (string, error) {
+	s := d.raw
+	var err error
+	if d.tmpl != nil {
+		s, err = d.tmpl.String(d.raw)
+	}
+	if err == nil && d.check != nil {
+		err = d.check(s)
+	}
+	if err != nil {
+		return "", fmt.Errorf("%s: %s: %w", d.pos, d.label, err)
+	}
+	return s, nil
+}

@@ -1,0 +1,41 @@
+package resourcetest
+
+import (
+	"os"
+	"testing"
+)
+
+// WriteFile writes content to path with exactly mode, whatever the umask,
+// failing the test on error.
+func WriteFile(t testing.TB, path, content string, mode os.FileMode) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(content), mode); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(path, mode); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// ReadFile returns the content of path, failing the test on error.
+func ReadFile(t testing.TB, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// FileIs reports whether path is readable and holds exactly want, for
+// waiting until a repair happened.
+func FileIs(path, want string) bool {
+	b, err := os.ReadFile(path)
+	return err == nil && string(b) == want
+}
+
+// Exists reports whether anything, even a dangling symlink, is at path.
+func Exists(path string) bool {
+	_, err := os.Lstat(path)
+	return err == nil
+}
