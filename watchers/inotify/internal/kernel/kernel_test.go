@@ -217,14 +217,22 @@ func TestUnwatchStopsEvents(t *testing.T) {
 	touch()
 }
 
-func TestPathsNamingOneDirectoryShareItsWatch(t *testing.T) {
-	target := t.TempDir()
-	link := filepath.Join(t.TempDir(), "link")
+// aliased watches a directory for every child event under its own path,
+// and for linkMask under a symlink to it.
+func aliased(t *testing.T, linkMask uint32) (r *reader, touch func(), target, link string) {
+	t.Helper()
+	target = t.TempDir()
+	link = filepath.Join(t.TempDir(), "link")
 	must(t, os.Symlink(target, link))
-	r := open(t)
-	touch := sentinel(t, r)
-	watch(t, r, link, self)
+	r = open(t)
+	touch = sentinel(t, r)
+	watch(t, r, link, linkMask)
 	watch(t, r, target, children)
+	return r, touch, target, link
+}
+
+func TestPathsNamingOneDirectoryShareItsWatch(t *testing.T) {
+	r, touch, target, link := aliased(t, self)
 
 	// One kernel event, reported under both paths.
 	must(t, os.Mkdir(filepath.Join(target, "a"), 0o755))
@@ -364,13 +372,8 @@ func TestNarrowingThroughARepointedPathLeavesOtherWatchesAlone(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			target, other := t.TempDir(), t.TempDir()
-			link := filepath.Join(t.TempDir(), "link")
-			must(t, os.Symlink(target, link))
-			r := open(t)
-			touch := sentinel(t, r)
-			watch(t, r, link, entries)
-			watch(t, r, target, children)
+			r, touch, target, link := aliased(t, entries)
+			other := t.TempDir()
 			if tt.watched {
 				watch(t, r, other, children)
 			}
