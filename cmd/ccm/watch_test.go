@@ -132,9 +132,9 @@ func TestWatchReloadsManifestsAndSurvivesABrokenOne(t *testing.T) {
 	if ev.Trigger != engine.TriggerReload {
 		t.Fatalf("trigger = %s, want reload", ev.Trigger)
 	}
-	if !strings.Contains(w.logs(), "reloaded manifests") {
-		t.Fatalf("logs:\n%s", w.logs())
-	}
+	// The reload is logged once the swap returns, which may be after the
+	// new resource's event.
+	eventually(t, "the reload to be logged", func() bool { return strings.Contains(w.logs(), "reloaded manifests") })
 }
 
 // inotifyFDs counts the inotify instances a process holds open.
