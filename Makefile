@@ -3,6 +3,7 @@ GO      ?= go
 BIN     ?= bin/ccm
 PREFIX  ?= /usr/local
 PKGS    := ./...
+STATICCHECK ?= $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
 .PHONY: build test bench lint install deps clean
 
@@ -22,6 +23,7 @@ bench: build
 
 lint:
 	$(GO) vet $(PKGS)
+	$(STATICCHECK) $(PKGS)
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$out" ]; then echo "gofmt needed on:"; echo "$$out"; exit 1; fi
 

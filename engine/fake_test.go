@@ -189,12 +189,6 @@ func (r *recorder) byID() map[string]*engine.Event {
 	return out
 }
 
-func (r *recorder) all() []*engine.Event {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return append([]*engine.Event(nil), r.events...)
-}
-
 func runOnce(t *testing.T, g *graph.Graph, opts engine.Options) (engine.Summary, *recorder) {
 	t.Helper()
 	rec := &recorder{}

@@ -5,7 +5,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 
 	"github.com/reactive-ccm/ccm/graph"
 	"github.com/spf13/cobra"
@@ -50,10 +49,6 @@ type inputs struct {
 func inputsOf(cmd *cobra.Command, manifests []string, g *graph.Graph) inputs {
 	files, trees := dataPaths(cmd, g)
 	return inputs{files: append(append([]string(nil), manifests...), files...), trees: trees}
-}
-
-func (in inputs) same(o inputs) bool {
-	return slices.Equal(in.files, o.files) && slices.Equal(in.trees, o.trees)
 }
 
 // watch calls notify whenever one of the inputs may have changed.
