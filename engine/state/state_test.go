@@ -221,8 +221,8 @@ func TestConcurrentWritersLeaveOneWholeContent(t *testing.T) {
 }
 
 func TestKeyIsStableAndSeparatesParts(t *testing.T) {
-	if state.Key("/a", "/b") != state.Key("/a", "/b") {
-		t.Fatal("Key is not stable")
+	if a, b := state.Key("/a", "/b"), state.Key("/a", "/b"); a != b || len(a) != 24 {
+		t.Fatalf("Key gave %q then %q; want the same 24 hex digits", a, b)
 	}
 	if state.Key("/a", "/b") == state.Key("/a/", "b") || state.Key("/a", "/b") == state.Key("/b", "/a") {
 		t.Fatal("Key does not tell parts or their order apart")
