@@ -20,7 +20,10 @@ type Engine struct {
 	byID  map[string]*node
 	ready readyQueue
 	// timed holds dirty vertices waiting for a retry or contest back-off.
-	timed    map[*node]struct{}
+	timed map[*node]struct{}
+	// contested holds the contested vertices, for the timer loop to find
+	// when they become calm.
+	contested map[*node]struct{}
 	running  int
 	stopping bool
 	// halted stops scheduling after a failure under fail_on_error.
@@ -56,7 +59,8 @@ func New(g *graph.Graph, opts Options) *Engine {
 		// The first convergence is always reported, even of an empty graph.
 		changed: true,
 		opts:    opts.withDefaults(),
-		timed:   map[*node]struct{}{},
+		timed:     map[*node]struct{}{},
+		contested: map[*node]struct{}{},
 		idle:    make(chan struct{}),
 		wake:    make(chan struct{}, 1),
 		pings:   make(chan chan struct{}),
