@@ -29,7 +29,7 @@ const foughtFile = `
 
 // writer rewrites path every interval until the test ends or stop is
 // called.
-func writer(t *testing.T, path string, every time.Duration) (stop func()) {
+func writer(t testing.TB, path string, every time.Duration) (stop func()) {
 	done := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Go(func() {
