@@ -143,13 +143,20 @@ func (c *Conn) Up(ctx context.Context) (context.Context, context.CancelFunc, err
 	if err := c.Wait(ctx); err != nil {
 		return nil, nil, err
 	}
-	down := c.Changed()
 	uctx, cancel := context.WithCancelCause(ctx)
 	go func() {
-		select {
-		case <-down:
-			cancel(ErrNotConnected)
-		case <-uctx.Done():
+		// Handlers run late: a change may be the "connected" already seen.
+		for {
+			changed := c.Changed()
+			if !c.nc.IsConnected() {
+				cancel(ErrNotConnected)
+				return
+			}
+			select {
+			case <-changed:
+			case <-uctx.Done():
+				return
+			}
 		}
 	}()
 	return uctx, func() { cancel(context.Canceled) }, nil

@@ -2,18 +2,15 @@ package source
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
-	"strings"
 	"time"
 
 	"github.com/reactive-ccm/ccm/engine/bundle"
+	"golang.org/x/sys/unix"
 )
 
 // Revision is one version of a source, as accepted.
@@ -31,109 +28,108 @@ type Revision struct {
 	Cached bool
 }
 
-// record is a revision as the cache stores it.
+// record is a revision as the cache stores it in current.json.
 type record struct {
 	ID      string    `json:"id"`
 	Fetched time.Time `json:"fetched"`
-	// Entry is the bundle directory or data file, in the cache directory.
-	Entry string `json:"entry"`
-	// Manifest is the manifest's path inside Entry.
+	// Manifest is the manifest's path inside the bundle directory.
 	Manifest string `json:"manifest,omitempty"`
 }
 
-// cache is one source's directory under the cache root: an entry per
-// revision kept, plus current.json (the revision in force) and good.json
-// (the last one that compiled).
+// cache is one source's directory under the cache root. It holds the
+// revision in force, the directory "bundle" (extracted) or the file
+// "data", and current.json saying which revision that is. The bundle
+// directory keeps its path across revisions (a new one is swapped in
+// atomically), so a manifest's directory, and the resources that do not
+// change, stay the same from one revision to the next.
 type cache struct {
 	dir string
 }
 
-func (c cache) entryName(id string) string {
-	sum := sha256.Sum256([]byte(id))
-	return hex.EncodeToString(sum[:12])
-}
+const (
+	bundleEntry = "bundle"
+	dataEntry   = "data"
+	recordFile  = "current.json"
+)
 
-// read returns the record named which ("current" or "good").
-func (c cache) read(which string) (record, error) {
+// read returns the revision in force, as cached.
+func (c cache) read(data bool) (Revision, error) {
 	var r record
-	b, err := os.ReadFile(filepath.Join(c.dir, which+".json"))
+	b, err := os.ReadFile(filepath.Join(c.dir, recordFile))
 	if err != nil {
-		return r, err
+		return Revision{}, err
 	}
-	if err := json.Unmarshal(b, &r); err != nil || r.Entry == "" || strings.ContainsAny(r.Entry, `/\`) {
-		return r, fmt.Errorf("source: %s/%s.json is damaged", c.dir, which)
+	if err := json.Unmarshal(b, &r); err != nil || r.ID == "" || (!data && !filepath.IsLocal(r.Manifest)) {
+		return Revision{}, fmt.Errorf("source: %s is damaged", filepath.Join(c.dir, recordFile))
 	}
-	return r, nil
+	rev := Revision{ID: r.ID, Fetched: r.Fetched}
+	if data {
+		rev.Data, err = os.ReadFile(filepath.Join(c.dir, dataEntry))
+		return rev, err
+	}
+	rev.Manifest = filepath.Join(c.dir, bundleEntry, r.Manifest)
+	_, err = os.Stat(rev.Manifest)
+	return rev, err
 }
 
-func (c cache) write(which string, r record) error {
+// storeBundle extracts tgz and swaps it in as the bundle in force.
+func (c cache) storeBundle(id string, tgz []byte, lim bundle.Limits) (Revision, error) {
+	rev := Revision{ID: id, Fetched: time.Now()}
+	if err := os.MkdirAll(c.dir, 0o700); err != nil {
+		return rev, err
+	}
+	tmp, err := os.MkdirTemp(c.dir, ".extract-")
+	if err != nil {
+		return rev, err
+	}
+	defer os.RemoveAll(tmp)
+	fresh := filepath.Join(tmp, bundleEntry)
+	manifest, err := bundle.Extract(bytes.NewReader(tgz), fresh, lim)
+	if err != nil {
+		return rev, err
+	}
+	rel, err := filepath.Rel(fresh, manifest)
+	if err != nil {
+		return rev, err
+	}
+	if err := swapIn(fresh, filepath.Join(c.dir, bundleEntry)); err != nil {
+		return rev, fmt.Errorf("source: putting the bundle in place: %w", err)
+	}
+	rev.Manifest = filepath.Join(c.dir, bundleEntry, rel)
+	return rev, c.record(record{ID: id, Fetched: rev.Fetched, Manifest: rel})
+}
+
+// swapIn puts the directory fresh at path: a rename when path is free, an
+// atomic exchange (the old tree ends up at fresh) when it is not, so
+// readers see the old tree or the new one, never a mix or nothing.
+func swapIn(fresh, path string) error {
+	err := unix.Renameat2(unix.AT_FDCWD, fresh, unix.AT_FDCWD, path, unix.RENAME_EXCHANGE)
+	if errors.Is(err, unix.ENOENT) {
+		return os.Rename(fresh, path)
+	}
+	return err
+}
+
+func (c cache) storeData(id string, data []byte) (Revision, error) {
+	rev := Revision{ID: id, Fetched: time.Now(), Data: data}
+	if err := os.MkdirAll(c.dir, 0o700); err != nil {
+		return rev, err
+	}
+	if err := writeAtomic(filepath.Join(c.dir, dataEntry), data); err != nil {
+		return rev, err
+	}
+	return rev, c.record(record{ID: id, Fetched: rev.Fetched})
+}
+
+// record writes current.json, after the content it describes is in place:
+// a crash in between leaves an older ID, which only makes the next fetch
+// download again.
+func (c cache) record(r record) error {
 	b, err := json.Marshal(r)
 	if err != nil {
 		return err
 	}
-	return writeAtomic(filepath.Join(c.dir, which+".json"), b)
-}
-
-// revision turns a record back into a revision, reading a data entry.
-func (c cache) revision(r record, data bool) (Revision, error) {
-	rev := Revision{ID: r.ID, Fetched: r.Fetched}
-	entry := filepath.Join(c.dir, r.Entry)
-	if !data {
-		rev.Manifest = filepath.Join(entry, r.Manifest)
-		_, err := os.Stat(rev.Manifest)
-		return rev, err
-	}
-	var err error
-	rev.Data, err = os.ReadFile(entry)
-	return rev, err
-}
-
-// storeBundle extracts tgz into its entry, unless an earlier fetch did.
-func (c cache) storeBundle(id string, tgz []byte, lim bundle.Limits) (record, error) {
-	r := record{ID: id, Fetched: time.Now(), Entry: c.entryName(id)}
-	if err := os.MkdirAll(c.dir, 0o700); err != nil {
-		return r, err
-	}
-	final := filepath.Join(c.dir, r.Entry)
-	tmp, err := os.MkdirTemp(c.dir, ".extract-")
-	if err != nil {
-		return r, err
-	}
-	defer os.RemoveAll(tmp)
-	manifest, err := bundle.Extract(bytes.NewReader(tgz), filepath.Join(tmp, "b"), lim)
-	if err != nil {
-		return r, err
-	}
-	if r.Manifest, err = filepath.Rel(filepath.Join(tmp, "b"), manifest); err != nil {
-		return r, err
-	}
-	if _, err := os.Stat(final); err == nil {
-		return r, nil
-	}
-	return r, os.Rename(filepath.Join(tmp, "b"), final)
-}
-
-func (c cache) storeData(id string, data []byte) (record, error) {
-	r := record{ID: id, Fetched: time.Now(), Entry: c.entryName(id) + ".data"}
-	if err := os.MkdirAll(c.dir, 0o700); err != nil {
-		return r, err
-	}
-	return r, writeAtomic(filepath.Join(c.dir, r.Entry), data)
-}
-
-// prune removes every entry but those of keep.
-func (c cache) prune(keep ...string) {
-	ents, err := os.ReadDir(c.dir)
-	if err != nil {
-		return
-	}
-	for _, e := range ents {
-		name := e.Name()
-		if strings.HasSuffix(name, ".json") || slices.Contains(keep, name) {
-			continue
-		}
-		_ = os.RemoveAll(filepath.Join(c.dir, name))
-	}
+	return writeAtomic(filepath.Join(c.dir, recordFile), b)
 }
 
 // writeAtomic replaces path with data: a synced temporary file in the same

@@ -72,6 +72,7 @@ func (k *keyValue) watch(ctx context.Context, changed func()) error {
 	for {
 		select {
 		case <-ctx.Done():
+			// The connection dropped (ErrNotConnected) or the caller stopped.
 			return context.Cause(ctx)
 		case _, ok := <-w.Updates():
 			if !ok {

@@ -95,6 +95,7 @@ func (o *objectStore) watch(ctx context.Context, changed func()) error {
 	for {
 		select {
 		case <-ctx.Done():
+			// The connection dropped (ErrNotConnected) or the caller stopped.
 			return context.Cause(ctx)
 		case info, ok := <-w.Updates():
 			switch {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 	"sync"
 )
 
@@ -134,17 +135,17 @@ func (s *Set) Sum() []byte {
 	return h.Sum(nil)
 }
 
-// Fingerprint is Sum as text, for template fingerprints.
-func (s *Set) Fingerprint() string { return fmt.Sprintf("%x", s.Sum()) }
-
-// MarkGood records every revision in force as one that compiled, so an
-// offline start prefers it and the cache keeps it.
-func (s *Set) MarkGood() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, src := range s.sources {
-		src.markGood()
+// Fingerprint identifies the revisions of the kv:// sources in force, for
+// the fingerprints of templates that may call kvGet(): a bundle's new
+// revision does not change it, so its unchanged resources stay as they are.
+func (s *Set) Fingerprint() string {
+	h := sha256.New()
+	for _, st := range s.InForce() {
+		if strings.HasPrefix(st.Source, string(KV)+"://") {
+			fmt.Fprintf(h, "%s\x00%s\x00", st.Source, st.Revision)
+		}
 	}
+	return fmt.Sprintf("%x", h.Sum(nil))
 }
 
 // Status is a source and its revision in force.

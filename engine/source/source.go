@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"sync"
 	"time"
 
@@ -22,10 +23,8 @@ type Source struct {
 	opts  *Options
 	log   *slog.Logger
 
-	mu   sync.Mutex
-	cur  *Revision
-	rec  record
-	good string // cache entry of the last revision that compiled
+	mu  sync.Mutex
+	cur *Revision
 	// gone is set while the object is missing, so that is reported once.
 	gone bool
 	// refused is the ID of a revision refused, reported once.
@@ -49,9 +48,6 @@ func newSource(loc Location, data bool, opts *Options) *Source {
 	default:
 		s.b = &httpSource{loc: loc, client: opts.HTTPClient, interval: opts.HTTPInterval, max: opts.MaxBytes, signed: !data && len(opts.Trust) > 0}
 	}
-	if r, err := s.cache.read("good"); err == nil {
-		s.good = r.Entry
-	}
 	return s
 }
 
@@ -74,29 +70,26 @@ func (s *Source) Current() (Revision, bool) {
 func (s *Source) load(ctx context.Context) error {
 	b, err := s.first(ctx)
 	if err == nil {
-		var rec record
 		var rev Revision
-		if rev, rec, err = s.accept(b); err == nil {
-			s.set(rev, rec)
+		if rev, err = s.accept(b); err == nil {
+			s.set(rev)
 			return nil
 		}
 		s.refused = b.id
 		s.log.Error("refused", "revision", b.id, "error", err)
 	}
-	rec, cerr := s.cache.read("current")
-	if cerr != nil {
-		if errors.Is(err, ErrGone) {
-			return err
-		}
+	rev, cerr := s.cache.read(s.data)
+	switch {
+	case cerr != nil && errors.Is(err, ErrGone):
+		return err
+	case os.IsNotExist(cerr):
 		return fmt.Errorf("%w: %s: %w; and nothing is cached", ErrUnavailable, s.loc, err)
-	}
-	rev, cerr := s.cache.revision(rec, s.data)
-	if cerr != nil {
+	case cerr != nil:
 		return fmt.Errorf("%w: %s: %w; and the cached copy is unreadable: %v", ErrUnavailable, s.loc, err, cerr)
 	}
 	rev.Cached = true
 	s.log.Warn("unreachable or refused; converging from the cached copy", "revision", rev.ID, "fetched", rev.Fetched.Format(time.RFC3339), "error", err)
-	s.set(rev, rec)
+	s.set(rev)
 	return nil
 }
 
@@ -120,54 +113,22 @@ func (s *Source) first(ctx context.Context) (blob, error) {
 	return s.b.get(fctx, "")
 }
 
-// accept verifies and caches a fetched blob.
-func (s *Source) accept(b blob) (Revision, record, error) {
-	rev := Revision{ID: b.id, Fetched: time.Now()}
+// accept verifies a fetched blob and caches it as the revision in force.
+func (s *Source) accept(b blob) (Revision, error) {
 	if s.data {
-		rec, err := s.cache.storeData(b.id, b.data)
-		rev.Data = b.data
-		return rev, rec, err
+		return s.cache.storeData(b.id, b.data)
 	}
 	if err := bundle.Verify(b.data, b.sig, s.opts.Trust); err != nil {
-		return rev, record{}, err
+		return Revision{}, err
 	}
-	rec, err := s.cache.storeBundle(b.id, b.data, bundle.Limits{})
-	if err != nil {
-		return rev, rec, err
-	}
-	rev.Manifest = s.cache.dir + "/" + rec.Entry + "/" + rec.Manifest
-	return rev, rec, nil
+	return s.cache.storeBundle(b.id, b.data, bundle.Limits{})
 }
 
-// set puts rev in force and records it in the cache.
-func (s *Source) set(rev Revision, rec record) {
+// set puts rev in force.
+func (s *Source) set(rev Revision) {
 	s.mu.Lock()
-	s.cur, s.rec = &rev, rec
-	good := s.good
+	s.cur = &rev
 	s.mu.Unlock()
-	if rev.Cached {
-		return
-	}
-	if err := s.cache.write("current", rec); err != nil {
-		s.log.Warn("caching the revision failed; an offline start may use an older one", "error", err)
-	}
-	s.cache.prune(rec.Entry, good)
-}
-
-// markGood records the revision in force as one that compiled.
-func (s *Source) markGood() {
-	s.mu.Lock()
-	if s.cur == nil || s.good == s.rec.Entry {
-		s.mu.Unlock()
-		return
-	}
-	rec := s.rec
-	s.good = rec.Entry
-	s.mu.Unlock()
-	if err := s.cache.write("good", rec); err != nil {
-		s.log.Warn("recording the good revision failed", "error", err)
-	}
-	s.cache.prune(rec.Entry)
 }
 
 func (s *Source) id() string {

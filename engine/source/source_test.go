@@ -192,7 +192,6 @@ func TestObjectStoreBundleIsFetchedWatchedAndCached(t *testing.T) {
 	})
 
 	t.Run("offline start converges from the cache", func(t *testing.T) {
-		set.MarkGood()
 		e.srv.Stop()
 		offline := e.set()
 		m, err := offline.Manifest(loc)

@@ -71,13 +71,13 @@ func (s *Source) refresh(ctx context.Context) (bool, error) {
 	if b.id == s.refused {
 		return false, nil
 	}
-	rev, rec, err := s.accept(b)
+	rev, err := s.accept(b)
 	if err != nil {
 		s.refused = b.id
 		s.log.Error("refused a new revision; the revision in force stays", "revision", b.id, "error", err)
 		return false, nil
 	}
-	s.set(rev, rec)
+	s.set(rev)
 	s.log.Info("fetched a new revision", "revision", rev.ID)
 	return true, nil
 }
