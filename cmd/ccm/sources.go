@@ -3,19 +3,17 @@ package main
 import (
 	"context"
 	"errors"
-	"path/filepath"
+	"fmt"
+	"sync"
 	"time"
 
 	"github.com/reactive-ccm/ccm/engine/bundle"
 	"github.com/reactive-ccm/ccm/engine/natsconn"
 	"github.com/reactive-ccm/ccm/engine/source"
+	"github.com/reactive-ccm/ccm/engine/state"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
-
-// defaultStateDir holds what must survive a restart, here the cache of
-// fetched bundles and data.
-const defaultStateDir = "/var/lib/ccm"
 
 // addSourceFlags registers the flags of remote sources and NATS.
 func addSourceFlags(fl *pflag.FlagSet) {
@@ -24,7 +22,8 @@ func addSourceFlags(fl *pflag.FlagSet) {
 	fl.Bool("allow-http", false, "accept plain http:// sources")
 	fl.Duration("http-interval", 30*time.Second, "how often watch mode asks an http(s) source whether it changed")
 	if fl.Lookup("state-dir") == nil {
-		fl.String("state-dir", defaultStateDir, "directory for state that survives restarts (fetched bundles and data are cached under sources/)")
+		var dir string
+		addStateFlag(fl, &dir)
 	}
 }
 
@@ -51,8 +50,16 @@ func remoteOf(cmd *cobra.Command) (*remote, error) {
 	opts := source.Options{NATS: r.nats, Logger: log}
 	opts.AllowHTTP = boolFlag(cmd, "allow-http")
 	opts.HTTPInterval, _ = cmd.Flags().GetDuration("http-interval")
-	state, _ := cmd.Flags().GetString("state-dir")
-	opts.Cache = filepath.Join(state, "sources")
+	flag, _ := cmd.Flags().GetString("state-dir")
+	path, _ := statePath(flag)
+	opts.Cache = sync.OnceValues(func() (*state.Dir, error) {
+		d, err := state.Open(path)
+		if err != nil {
+			return nil, fmt.Errorf("--state-dir: %w", err)
+		}
+		defer d.Close()
+		return d.Sub("sources")
+	})
 	if trust, _ := cmd.Flags().GetString("trust"); trust != "" {
 		if opts.Trust, err = bundle.ReadPublicKeys(trust); err != nil {
 			return nil, usage(err)

@@ -2,14 +2,15 @@ package source
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"time"
 
 	"github.com/reactive-ccm/ccm/engine/bundle"
+	"github.com/reactive-ccm/ccm/engine/state"
 	"golang.org/x/sys/unix"
 )
 
@@ -36,38 +37,62 @@ type record struct {
 	Manifest string `json:"manifest,omitempty"`
 }
 
-// cache is one source's directory under the cache root. It holds the
-// revision in force, the directory "bundle" (extracted) or the file
+// cache is one source's directory under the state directory's "sources":
+// the revision in force, the directory "bundle" (extracted) or the file
 // "data", and current.json saying which revision that is. The bundle
 // directory keeps its path across revisions (a new one is swapped in
 // atomically), so a manifest's directory, and the resources that do not
 // change, stay the same from one revision to the next.
 type cache struct {
-	dir string
+	d *state.Dir
 }
 
 const (
-	bundleEntry = "bundle"
-	dataEntry   = "data"
-	recordFile  = "current.json"
+	bundleEntry   = "bundle"
+	dataEntry     = "data"
+	recordFile    = "current.json"
+	extractPrefix = ".extract-"
 )
+
+// openCache opens (creating) the cache directory name under root, and
+// removes extractions a crash interrupted.
+func openCache(root func() (*state.Dir, error), name string) (cache, error) {
+	if root == nil {
+		return cache{}, fmt.Errorf("%w: no state directory to cache remote sources in", ErrUnavailable)
+	}
+	r, err := root()
+	if err != nil {
+		return cache{}, err
+	}
+	d, err := r.Sub(name)
+	if err != nil {
+		return cache{}, err
+	}
+	left, _ := filepath.Glob(filepath.Join(d.Path(), extractPrefix+"*"))
+	for _, l := range left {
+		_ = os.RemoveAll(l)
+	}
+	return cache{d: d}, nil
+}
 
 // read returns the revision in force, as cached.
 func (c cache) read(data bool) (Revision, error) {
 	var r record
-	b, err := os.ReadFile(filepath.Join(c.dir, recordFile))
-	if err != nil {
+	found, err := c.d.ReadJSON(recordFile, &r)
+	switch {
+	case err != nil:
 		return Revision{}, err
-	}
-	if err := json.Unmarshal(b, &r); err != nil || r.ID == "" || (!data && !filepath.IsLocal(r.Manifest)) {
-		return Revision{}, fmt.Errorf("source: %s is damaged", filepath.Join(c.dir, recordFile))
+	case !found:
+		return Revision{}, fs.ErrNotExist
+	case r.ID == "" || (!data && !filepath.IsLocal(r.Manifest)):
+		return Revision{}, fmt.Errorf("source: %s is damaged", filepath.Join(c.d.Path(), recordFile))
 	}
 	rev := Revision{ID: r.ID, Fetched: r.Fetched}
 	if data {
-		rev.Data, err = os.ReadFile(filepath.Join(c.dir, dataEntry))
+		rev.Data, err = c.d.ReadFile(dataEntry)
 		return rev, err
 	}
-	rev.Manifest = filepath.Join(c.dir, bundleEntry, r.Manifest)
+	rev.Manifest = filepath.Join(c.d.Path(), bundleEntry, r.Manifest)
 	_, err = os.Stat(rev.Manifest)
 	return rev, err
 }
@@ -75,10 +100,7 @@ func (c cache) read(data bool) (Revision, error) {
 // storeBundle extracts tgz and swaps it in as the bundle in force.
 func (c cache) storeBundle(id string, tgz []byte, lim bundle.Limits) (Revision, error) {
 	rev := Revision{ID: id, Fetched: time.Now()}
-	if err := os.MkdirAll(c.dir, 0o700); err != nil {
-		return rev, err
-	}
-	tmp, err := os.MkdirTemp(c.dir, ".extract-")
+	tmp, err := os.MkdirTemp(c.d.Path(), extractPrefix)
 	if err != nil {
 		return rev, err
 	}
@@ -92,11 +114,11 @@ func (c cache) storeBundle(id string, tgz []byte, lim bundle.Limits) (Revision, 
 	if err != nil {
 		return rev, err
 	}
-	if err := swapIn(fresh, filepath.Join(c.dir, bundleEntry)); err != nil {
+	if err := swapIn(fresh, filepath.Join(c.d.Path(), bundleEntry)); err != nil {
 		return rev, fmt.Errorf("source: putting the bundle in place: %w", err)
 	}
-	rev.Manifest = filepath.Join(c.dir, bundleEntry, rel)
-	return rev, c.record(record{ID: id, Fetched: rev.Fetched, Manifest: rel})
+	rev.Manifest = filepath.Join(c.d.Path(), bundleEntry, rel)
+	return rev, c.d.WriteJSON(recordFile, record{ID: id, Fetched: rev.Fetched, Manifest: rel})
 }
 
 // swapIn puts the directory fresh at path: a rename when path is free, an
@@ -110,48 +132,12 @@ func swapIn(fresh, path string) error {
 	return err
 }
 
+// storeData writes data, then the record: a crash in between leaves an
+// older ID, which only makes the next fetch download again.
 func (c cache) storeData(id string, data []byte) (Revision, error) {
 	rev := Revision{ID: id, Fetched: time.Now(), Data: data}
-	if err := os.MkdirAll(c.dir, 0o700); err != nil {
+	if err := c.d.WriteFile(dataEntry, data); err != nil {
 		return rev, err
 	}
-	if err := writeAtomic(filepath.Join(c.dir, dataEntry), data); err != nil {
-		return rev, err
-	}
-	return rev, c.record(record{ID: id, Fetched: rev.Fetched})
-}
-
-// record writes current.json, after the content it describes is in place:
-// a crash in between leaves an older ID, which only makes the next fetch
-// download again.
-func (c cache) record(r record) error {
-	b, err := json.Marshal(r)
-	if err != nil {
-		return err
-	}
-	return writeAtomic(filepath.Join(c.dir, recordFile), b)
-}
-
-// writeAtomic replaces path with data: a synced temporary file in the same
-// directory, renamed over it.
-func writeAtomic(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), ".tmp-")
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		os.Remove(f.Name())
-		return errors.Join(fmt.Errorf("source: writing %s", path), err)
-	}
-	return nil
+	return rev, c.d.WriteJSON(recordFile, record{ID: id, Fetched: rev.Fetched})
 }

@@ -7,13 +7,16 @@ import (
 	"time"
 
 	"github.com/reactive-ccm/ccm/engine/natsconn"
+	"github.com/reactive-ccm/ccm/engine/state"
 )
 
 // Options configure a Set.
 type Options struct {
-	// Cache is the directory revisions are cached in, one subdirectory
-	// per source; under the state directory.
-	Cache string
+	// Cache opens the directory revisions are cached in (a subdirectory
+	// of the state directory), one subdirectory per source. It is called
+	// when the first remote source is used, so a run without one leaves
+	// the state directory alone.
+	Cache func() (*state.Dir, error)
 	// Trust lists the keys bundles must be signed with; empty requires no
 	// signature.
 	Trust []ed25519.PublicKey

@@ -4,8 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
-	"os"
 	"sync"
 	"time"
 
@@ -32,7 +32,7 @@ type Source struct {
 }
 
 func newSource(loc Location, data bool, opts *Options) *Source {
-	s := &Source{loc: loc, data: data, opts: opts, cache: cache{dir: opts.Cache + "/" + loc.cacheName()}}
+	s := &Source{loc: loc, data: data, opts: opts}
 	s.log = opts.Logger.With("source", loc.String())
 	conn := func() (*natsconn.Conn, error) {
 		if opts.NATS == nil {
@@ -68,6 +68,10 @@ func (s *Source) Current() (Revision, bool) {
 // load fetches the current revision, or takes the cached one when the
 // source cannot be reached or its revision is refused.
 func (s *Source) load(ctx context.Context) error {
+	var err error
+	if s.cache, err = openCache(s.opts.Cache, s.loc.cacheName()); err != nil {
+		return fmt.Errorf("%w: %s: caching: %w", ErrUnavailable, s.loc, err)
+	}
 	b, err := s.first(ctx)
 	if err == nil {
 		var rev Revision
@@ -82,7 +86,7 @@ func (s *Source) load(ctx context.Context) error {
 	switch {
 	case cerr != nil && errors.Is(err, ErrGone):
 		return err
-	case os.IsNotExist(cerr):
+	case errors.Is(cerr, fs.ErrNotExist):
 		return fmt.Errorf("%w: %s: %w; and nothing is cached", ErrUnavailable, s.loc, err)
 	case cerr != nil:
 		return fmt.Errorf("%w: %s: %w; and the cached copy is unreadable: %v", ErrUnavailable, s.loc, err, cerr)

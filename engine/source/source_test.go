@@ -18,6 +18,7 @@ import (
 	"github.com/reactive-ccm/ccm/engine/natsconn"
 	"github.com/reactive-ccm/ccm/engine/natsconn/natstest"
 	"github.com/reactive-ccm/ccm/engine/source"
+	"github.com/reactive-ccm/ccm/engine/state"
 )
 
 // logs collects what a Set logs.
@@ -67,9 +68,14 @@ func (e *env) lazy() *natsconn.Lazy {
 
 func (e *env) set(trust ...ed25519.PublicKey) *source.Set {
 	return source.NewSet(e.t.Context(), source.Options{
-		Cache: e.cache, Trust: trust, NATS: e.nats, ConnectWait: 500 * time.Millisecond,
+		Cache: cacheIn(e.cache), Trust: trust, NATS: e.nats, ConnectWait: 500 * time.Millisecond,
 		Logger: slog.New(slog.NewTextHandler(e.logs, nil)),
 	})
+}
+
+// cacheIn caches under a state directory at dir.
+func cacheIn(dir string) func() (*state.Dir, error) {
+	return func() (*state.Dir, error) { return state.Open(dir) }
 }
 
 func (e *env) conn() *natsconn.Conn {
@@ -368,7 +374,7 @@ func TestHTTPSourcePollsWithETag(t *testing.T) {
 	t.Cleanup(srv.Close)
 	lg := &logs{}
 	set := source.NewSet(t.Context(), source.Options{
-		Cache: t.TempDir(), HTTPClient: srv.Client(), HTTPInterval: 20 * time.Millisecond,
+		Cache: cacheIn(t.TempDir()), HTTPClient: srv.Client(), HTTPInterval: 20 * time.Millisecond,
 		Logger: slog.New(slog.NewTextHandler(lg, nil)),
 	})
 	loc := srv.URL + "/bundle.tgz"
