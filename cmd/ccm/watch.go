@@ -102,7 +102,7 @@ func newSources(ctx context.Context, log *slog.Logger, pollEvery, interval time.
 func (s *sources) watchers() engine.Watchers {
 	w := engine.Watchers{Poll: s.poll.Every, Units: systemd.Default().Watch, Ready: systemd.Default().Ready}
 	if s.inotify != nil {
-		w.Paths = s.inotify.Watch
+		w.Paths = s.inotify.WatchPolled
 		w.Trees = s.inotify.WatchTree
 	}
 	return w
