@@ -1,15 +1,20 @@
 package main_test
 
 import (
+	"context"
+	"encoding/json"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/reactive-ccm/ccm/engine"
+	ccmfleet "github.com/reactive-ccm/ccm/engine/fleet"
 	"github.com/reactive-ccm/ccm/engine/natsconn/natstest"
 )
 
@@ -237,6 +242,113 @@ func (f *fleet) deleteObject(bucket, key string) {
 	obs, err := f.js().ObjectStore(f.t.Context(), bucket)
 	if err == nil {
 		err = obs.Delete(f.t.Context(), key)
+	}
+	if err != nil {
+		f.t.Fatal(err)
+	}
+}
+
+func TestFleetStatusOverThreeHosts(t *testing.T) {
+	f := newFleet(t)
+	const loc = "obj://ccm/all.tgz"
+	dir := t.TempDir()
+	f.publish(dir, loc, motd("fleet"), "")
+	hosts := []string{"web-1", "web-2", "db-1"}
+	ws := map[string]*watcher{}
+	for _, h := range hosts {
+		ws[h] = f.watch("--state-dir", t.TempDir(), "--report", "nats", "--hostname", h, "--report-heartbeat", "300ms", loc)
+	}
+	for _, h := range hosts {
+		ws[h].converged(1)
+	}
+	eventually(t, "three converged hosts in fleet status", func() bool {
+		out := f.ccm("fleet", "status").stdout
+		return strings.Count(out, " converged ") == 3 && strings.Contains(out, "obj://ccm/all.tgz@")
+	})
+
+	c := f.js()
+	for _, h := range hosts {
+		evs := streamEvents(t, c, h)
+		if len(evs) == 0 || evs[0]["host"] != h || evs[0]["trigger"] != "startup" || evs[0]["type"] != "file" {
+			t.Fatalf("%s: events in JetStream = %v", h, evs)
+		}
+	}
+
+	ws["db-1"].stop()
+	eventually(t, "the stopped host marked stale", func() bool {
+		for _, line := range strings.Split(f.ccm("fleet", "status").stdout, "\n") {
+			if strings.HasPrefix(line, "db-1 ") && strings.Contains(line, "STALE") {
+				return true
+			}
+		}
+		return false
+	})
+	out := f.must("fleet", "status")
+	if strings.Count(out, " converged ") != 2 {
+		t.Fatalf("fleet status:\n%s", out)
+	}
+	t.Logf("fleet status:\n%s", out)
+}
+
+// streamEvents reads the events one host published.
+func streamEvents(t *testing.T, js jetstream.JetStream, host string) []map[string]any {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
+	defer cancel()
+	subject := ccmfleet.SubjectPrefix + ccmfleet.Token(host)
+	cons, err := js.OrderedConsumer(ctx, ccmfleet.Stream, jetstream.OrderedConsumerConfig{FilterSubjects: []string{subject}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []map[string]any
+	for {
+		m, err := cons.Next(jetstream.FetchMaxWait(500 * time.Millisecond))
+		if err != nil {
+			return out
+		}
+		var ev map[string]any
+		if err := json.Unmarshal(m.Data(), &ev); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, ev)
+	}
+}
+
+func TestFleetKVDataRerendersFiles(t *testing.T) {
+	f := newFleet(t)
+	dir := t.TempDir()
+	f.putKV("data", "common", "data:\n  greeting: hello\n")
+	f.putKV("cfg", "port", "8080")
+	m := manifest(t, dir, `
+- file:
+    - @/app.conf:
+        ensure: present
+        content: "{{ lookup('data.greeting') }} on {{ kvGet('cfg', 'port') }}\n"
+        owner: root
+        group: root
+        mode: "0644"
+`)
+	w := f.watch("--state-dir", t.TempDir(), "--hiera", "kv://data/common", m)
+	w.converged(1)
+	if got := read(t, dir+"/app.conf"); got != "hello on 8080\n" {
+		t.Fatalf("app.conf = %q", got)
+	}
+	f.putKV("cfg", "port", "9090")
+	eventually(t, "kvGet's new value rendered", func() bool { return fileIs(dir+"/app.conf", "hello on 9090\n", 0o644) })
+	f.putKV("data", "common", "data:\n  greeting: bonjour\n")
+	eventually(t, "the new hiera data rendered", func() bool { return fileIs(dir+"/app.conf", "bonjour on 9090\n", 0o644) })
+}
+
+func (f *fleet) putKV(bucket, key, value string) {
+	f.t.Helper()
+	ctx := f.t.Context()
+	js := f.js()
+	kv, err := js.KeyValue(ctx, bucket)
+	if errors.Is(err, jetstream.ErrBucketNotFound) {
+		kv, err = js.CreateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: bucket})
+	}
+	if err == nil {
+		_, err = kv.Put(ctx, key, []byte(value))
 	}
 	if err != nil {
 		f.t.Fatal(err)
