@@ -104,7 +104,9 @@ func TestReporterPublishesEventsAndStatus(t *testing.T) {
 		t.Fatalf("an empty server: %v", err)
 	}
 	r := fleet.New(fleet.Options{Host: "web.example.com", NATS: l, Heartbeat: time.Hour,
-		Sources: func() []fleet.Revision { return []fleet.Revision{{Source: "obj://ccm/web.tgz", Revision: "SHA-256=abc"}} }})
+		Sources: func() []fleet.Revision {
+			return []fleet.Revision{{Source: "obj://ccm/web.tgz", Revision: "SHA-256=abc"}}
+		}})
 	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan struct{})
 	go func() { r.Run(ctx); close(done) }()
