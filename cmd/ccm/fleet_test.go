@@ -4,10 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -353,4 +356,112 @@ func (f *fleet) putKV(bucket, key, value string) {
 	if err != nil {
 		f.t.Fatal(err)
 	}
+}
+
+func TestAgentRunsUpstreamsConfiguration(t *testing.T) {
+	f := newFleet(t)
+	dir, cache := t.TempDir(), t.TempDir()
+	const loc = "obj://ccm/agent.tgz"
+	f.putKV("data", "common", "data:\n  motd: from the agent\n")
+	f.publish(dir, loc, `
+- file:
+    - @/motd:
+        ensure: present
+        content: "{{ lookup('data.motd') }}\n"
+        owner: root
+        group: root
+        mode: "0644"
+`, "")
+	cfg := filepath.Join(t.TempDir(), "config.yaml")
+	if err := os.WriteFile(cfg, []byte(`
+interval: 45s
+manifests:
+  - `+loc+`
+external_data_url: kv://data/common
+cache_dir: `+cache+`
+log_level: info
+registration: jetstream
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "agent", "--config", cfg, "--json", "--state-dir", t.TempDir())
+	cmd.Env = f.env
+	w := startCmd(t, cmd)
+	w.converged(1)
+	if !fileIs(dir+"/motd", "from the agent\n", 0o644) {
+		t.Fatalf("motd = %q", read(t, dir+"/motd"))
+	}
+	if _, err := os.Stat(filepath.Join(cache)); err != nil {
+		t.Fatal(err)
+	}
+	if ents, _ := os.ReadDir(cache); len(ents) != 2 {
+		t.Fatalf("cache_dir holds %d entries, want the bundle's and the data's", len(ents))
+	}
+	if !strings.Contains(w.logs(), "registration is not supported") {
+		t.Fatalf("the unsupported registration setting was not reported:\n%s", w.logs())
+	}
+	f.putKV("data", "common", "data:\n  motd: changed in KV\n")
+	eventually(t, "the agent to follow the data", func() bool { return fileIs(dir+"/motd", "changed in KV\n", 0o644) })
+
+	r := f.ccm("agent", "--config", filepath.Join(t.TempDir(), "none.yaml"))
+	if r.code != 2 || !strings.Contains(r.stderr, "agent configuration") {
+		t.Fatalf("a missing configuration: exit %d\n%s", r.code, r.stderr)
+	}
+}
+
+// bundleServer serves one bundle with an ETag, answering 304 to a
+// request that names it.
+type bundleServer struct {
+	mu      sync.Mutex
+	tgz     []byte
+	etag    string
+	notMods int
+}
+
+func (s *bundleServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if r.Header.Get("If-None-Match") == s.etag {
+		s.notMods++
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	w.Header().Set("ETag", s.etag)
+	_, _ = w.Write(s.tgz)
+}
+
+func (s *bundleServer) put(t *testing.T, f *fleet, dir, src, etag string) {
+	t.Helper()
+	b, err := os.ReadFile(packed(t, f, dir, src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.mu.Lock()
+	s.tgz, s.etag = b, etag
+	s.mu.Unlock()
+}
+
+func (s *bundleServer) conditionalHits() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.notMods
+}
+
+func TestHTTPBundleWithETag(t *testing.T) {
+	f := newFleet(t)
+	dir := t.TempDir()
+	bs := &bundleServer{}
+	bs.put(t, f, dir, motd("v1"), `"1"`)
+	srv := httptest.NewServer(bs)
+	t.Cleanup(srv.Close)
+	url := srv.URL + "/bundle.tgz"
+
+	if r := f.ccm("run", "--state-dir", t.TempDir(), url); r.code != 2 || !strings.Contains(r.stderr, "--allow-http") {
+		t.Fatalf("plain http without --allow-http: exit %d\n%s", r.code, r.stderr)
+	}
+	w := f.watch("--state-dir", t.TempDir(), "--allow-http", "--http-interval", "50ms", url)
+	w.converged(1)
+	eventually(t, "conditional polls answered 304", func() bool { return bs.conditionalHits() >= 3 })
+	bs.put(t, f, dir, motd("v2"), `"2"`)
+	eventually(t, "the changed bundle converged", func() bool { return fileIs(dir+"/motd", "v2\n", 0o644) })
 }
