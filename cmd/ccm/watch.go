@@ -61,7 +61,7 @@ func watch(ctx context.Context, cmd *cobra.Command, files []string, g *graph.Gra
 	if err != nil {
 		return err
 	}
-	r := &reloader{cmd: cmd, files: files, engine: e, log: log, srcs: srcs, remote: rem, pending: make(chan struct{}, 1), sdn: sdn, reported: func(error) {}}
+	r := &reloader{cmd: cmd, files: files, engine: e, log: log, srcs: srcs, remote: rem, pending: make(chan struct{}, 1), now: make(chan struct{}, 1), sdn: sdn, reported: func(error) {}}
 	if rep != nil {
 		r.reported = rep.Reloaded
 		go rep.Run(ctx)
@@ -70,7 +70,7 @@ func watch(ctx context.Context, cmd *cobra.Command, files []string, g *graph.Gra
 	defer func() { r.unwatch() }()
 	go r.loop(ctx)
 	// Remote sources feed the same reload path as local edits.
-	rem.sources.Watch(ctx, r.request)
+	rem.sources.Watch(ctx, r.requestNow)
 	go handleSignals(ctx, r, e)
 	_, err = e.Run(ctx)
 	if errors.Is(err, context.Canceled) {
@@ -166,6 +166,9 @@ type reloader struct {
 	unwatch func()
 	forced  bool
 	pending chan struct{}
+	// now asks for a reload without waiting for the inputs to settle: a
+	// remote revision arrives whole.
+	now chan struct{}
 }
 
 // watch starts watching in, dropping the watches of the previous inputs.
@@ -186,6 +189,14 @@ func (r *reloader) request() {
 	}
 }
 
+// requestNow asks for a reload at once, for a new remote revision.
+func (r *reloader) requestNow() {
+	select {
+	case r.now <- struct{}{}:
+	default:
+	}
+}
+
 // force asks for a reload even if the inputs look unchanged (SIGHUP).
 func (r *reloader) force() {
 	r.mu.Lock()
@@ -200,17 +211,22 @@ const quiet = 100 * time.Millisecond
 
 func (r *reloader) loop(ctx context.Context) {
 	for {
+		settled := false
 		select {
 		case <-ctx.Done():
 			return
 		case <-r.pending:
+		case <-r.now:
+			settled = true
 		}
 		// Let a burst of writes settle into one reload.
-		for settled := false; !settled; {
+		for !settled {
 			select {
 			case <-ctx.Done():
 				return
 			case <-r.pending:
+			case <-r.now:
+				settled = true
 			case <-time.After(quiet):
 				settled = true
 			}
