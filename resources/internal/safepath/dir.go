@@ -3,6 +3,7 @@ package safepath
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"golang.org/x/sys/unix"
@@ -72,6 +73,30 @@ func (d *Dir) MkdirAll(rel string, mode uint32) (*Dir, error) {
 	}
 	return &Dir{fd: fd, path: d.Join(rel)}, nil
 }
+
+// Exists reports whether anything, a symlink included, is at path
+// (absolute): the way to it is walked under p, the last component is not
+// followed. A missing directory on the way means no.
+func (p Policy) Exists(path string) (bool, error) {
+	d, base, err := p.OpenParent(path)
+	if errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ENOTDIR) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	defer d.Close()
+	_, err = d.Stat(base)
+	if errors.Is(err, unix.ENOENT) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// FdPath returns a path that reaches the open directory itself rather
+// than by name: the working directory of a child process (its chdir runs
+// before exec closes this descriptor in the child). It needs /proc.
+func (d *Dir) FdPath() string { return "/proc/self/fd/" + strconv.Itoa(d.fd) }
 
 // Path is the path the directory was opened at.
 func (d *Dir) Path() string { return d.path }

@@ -19,7 +19,7 @@
 //     (Dir.OpenDir, Dir.MkdirAll) no symlink is followed at all.
 //   - The last component is never followed by a Dir method: a symlink there
 //     is seen, replaced or removed as a link.
-//   - RemoveAll and Tree never cross a symlink or a mount point, and hold
+//   - RemoveAll and Walk never cross a symlink or a mount point, and hold
 //     at most MaxDepth directories open.
 //   - The atomic writer (Dir.CreateTemp) names its temporary files
 //     `.NAME.ccm-DIGITS` and holds a lock on them while they are written;

@@ -3,6 +3,7 @@ package safepath
 import (
 	"errors"
 	"io"
+	"os"
 
 	"golang.org/x/sys/unix"
 )
@@ -70,6 +71,20 @@ func (f *File) Chmod(mode uint32) error {
 // Sync flushes the file to its device.
 func (f *File) Sync() error {
 	return pathError("fsync", f.name, unix.Fsync(f.fd))
+}
+
+// Detach hands the descriptor over to an os.File, to give to a child
+// process (exec.Cmd.ExtraFiles); f is closed afterwards.
+func (f *File) Detach() *os.File {
+	o := os.NewFile(uintptr(f.fd), f.name)
+	f.fd = -1
+	return o
+}
+
+// Seek moves the read offset.
+func (f *File) Seek(offset int64, whence int) (int64, error) {
+	n, err := unix.Seek(f.fd, offset, whence)
+	return n, pathError("seek", f.name, err)
 }
 
 // Close releases the file.

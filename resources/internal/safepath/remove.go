@@ -7,7 +7,7 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// MaxDepth bounds how deep RemoveAll and Files go, so a hostile tree
+// MaxDepth bounds how deep RemoveAll and Walk go, so a hostile tree
 // cannot exhaust descriptors: each level holds one open directory.
 const MaxDepth = 256
 

@@ -75,7 +75,7 @@ func TestRemoveAllTooDeep(t *testing.T) {
 	wantErr(t, top.RemoveAll("top"), ErrTooDeep)
 }
 
-func TestFiles(t *testing.T) {
+func TestWalk(t *testing.T) {
 	bothWays(t, func(t *testing.T) {
 		dir := tree(t)
 		top := filepath.Join(dir, "top")
@@ -84,13 +84,46 @@ func TestFiles(t *testing.T) {
 		resourcetest.WriteFile(t, filepath.Join(top, "g"), "x", 0o644)
 		symlink(t, filepath.Join(dir, "real"), filepath.Join(top, "a", "link"), os.Getuid())
 		d := openDir(t, top)
-		got, err := d.Files()
+		var got []string
+		err := d.Walk(func(in *Dir, name, rel string, isDir bool) error {
+			if _, err := in.Stat(name); err != nil {
+				return err
+			}
+			if isDir {
+				rel += "/"
+			}
+			got = append(got, rel)
+			return nil
+		})
 		if err != nil {
 			t.Fatal(err)
 		}
 		slices.Sort(got)
-		if want := []string{"a/b/f", "a/link", "g"}; !slices.Equal(got, want) {
+		if want := []string{"a/", "a/b/", "a/b/f", "a/link", "g"}; !slices.Equal(got, want) {
 			t.Fatalf("got %v, want %v", got, want)
 		}
+	})
+}
+
+func TestSubdirs(t *testing.T) {
+	bothWays(t, func(t *testing.T) {
+		dir := tree(t)
+		mkdir(t, filepath.Join(dir, "top", "a"))
+		symlink(t, filepath.Join(dir, "real"), filepath.Join(dir, "top", "link"), os.Getuid())
+		subs := openDir(t, filepath.Join(dir, "top")).Subdirs()
+		t.Cleanup(func() {
+			if err := subs.Close(); err != nil {
+				t.Error(err)
+			}
+		})
+		a1, base, err := subs.Parent("a/f")
+		if err != nil || base != "f" || a1.Path() != filepath.Join(dir, "top", "a") {
+			t.Fatalf("%v %q %v", a1, base, err)
+		}
+		if a2, _, _ := subs.Parent("a/g"); a2 != a1 {
+			t.Fatal("opened a again")
+		}
+		_, _, err = subs.Parent("link/file")
+		wantErr(t, err, ErrSymlink)
 	})
 }

@@ -7,16 +7,20 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// Files lists every name below d that is not a directory (files, links,
-// FIFOs...), as paths relative to d, in no particular order. It descends
-// into no symlink and no mount point, and no deeper than MaxDepth.
-func (d *Dir) Files() ([]string, error) {
-	var out []string
-	err := d.files("", 0, &out)
-	return out, err
+// WalkFunc is called by Walk for each name: in is the open directory that
+// holds it (for Stat, Open, Unlink), rel its path relative to where the
+// walk began.
+type WalkFunc func(in *Dir, name, rel string, isDir bool) error
+
+// Walk calls fn for every name below d, a directory before what it holds,
+// in no particular order otherwise. It descends into no symlink (a link is
+// reported as the name it is) and no mount point, and no deeper than
+// MaxDepth; a directory removed or replaced while walking is skipped.
+func (d *Dir) Walk(fn WalkFunc) error {
+	return d.walk("", 0, fn)
 }
 
-func (d *Dir) files(prefix string, depth int, out *[]string) error {
+func (d *Dir) walk(prefix string, depth int, fn WalkFunc) error {
 	ents, err := d.entries()
 	if err != nil {
 		return err
@@ -30,23 +34,25 @@ func (d *Dir) files(prefix string, depth int, out *[]string) error {
 		if err != nil {
 			return err
 		}
-		if !isDir {
-			*out = append(*out, rel)
+		if err := fn(d, e.name, rel, isDir); err != nil || !isDir {
+			if err != nil {
+				return err
+			}
 			continue
 		}
 		if depth+1 >= MaxDepth {
-			return pathError("list", d.Join(e.name), fmt.Errorf("%w: more than %d levels", ErrTooDeep, MaxDepth))
+			return pathError("walk", d.Join(e.name), fmt.Errorf("%w: more than %d levels", ErrTooDeep, MaxDepth))
 		}
-		if err := d.descend(e.name, rel, depth+1, out); err != nil {
+		if err := d.descend(e.name, rel, depth+1, fn); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// descend lists the directory name; a mount point, or a name gone or
+// descend walks the directory name; a mount point, or a name gone or
 // replaced since it was listed, is skipped.
-func (d *Dir) descend(name, rel string, depth int, out *[]string) error {
+func (d *Dir) descend(name, rel string, depth int, fn WalkFunc) error {
 	sub, err := d.child(name)
 	switch {
 	case errors.Is(err, ErrMountPoint), errors.Is(err, unix.ENOENT), errors.Is(err, unix.ELOOP), errors.Is(err, unix.ENOTDIR):
@@ -55,7 +61,7 @@ func (d *Dir) descend(name, rel string, depth int, out *[]string) error {
 		return err
 	}
 	defer sub.Close()
-	return sub.files(rel, depth, out)
+	return sub.walk(rel, depth, fn)
 }
 
 // isDir reports whether e is a directory, asking the filesystem when the
