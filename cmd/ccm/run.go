@@ -28,6 +28,10 @@ type runFlags struct {
 	contest  engine.ContestPolicy
 	// noReport leaves out the summary (apply --no-report).
 	noReport bool
+	// report is where events and status are also published (--report).
+	report    string
+	hostname  string
+	heartbeat time.Duration
 }
 
 func newRunCmd() *cobra.Command {
@@ -52,6 +56,7 @@ func newRunCmd() *cobra.Command {
 	fl.IntVar(&f.contest.Limit, "contest-limit", 5, "in watch mode, repairs within --contest-window that mark a resource contested")
 	fl.DurationVar(&f.contest.Window, "contest-window", time.Minute, "window of --contest-limit, and how long a contested resource must be left alone to be calm")
 	fl.DurationVar(&f.contest.Backoff, "contest-backoff", 30*time.Second, "first back-off of a contested resource, doubling up to 10m (or 20 times this) while the fight goes on")
+	addReportFlags(fl, &f)
 	addDataFlags(fl)
 	return cmd
 }
@@ -88,13 +93,24 @@ func runManifests(cmd *cobra.Command, files []string, f runFlags) error {
 	defer stop()
 	out := newPrinter(cmd.OutOrStdout(), f.json, f.watch)
 	opts := engine.Options{Noop: f.noop, Watch: f.watch, Workers: f.workers, Events: out.event, Logger: log, State: dir, StateKey: key}
+	rep, err := newReporter(cmd, f, log)
+	if err != nil {
+		return err
+	}
+	if rep != nil {
+		reportEvents(&opts, rep)
+	}
 	for _, m := range g.Manifests {
 		out.message(m.PreMessage)
 	}
 	if f.watch {
-		return watch(ctx, cmd, files, g, opts, f)
+		return watch(ctx, cmd, files, g, opts, f, rep)
 	}
-	sum, err := engine.New(g, opts).Run(ctx)
+	e := engine.New(g, opts)
+	sum, err := e.Run(ctx)
+	if rep != nil {
+		flushReport(ctx, rep, e.State(), log)
+	}
 	if !f.noReport {
 		out.summary(sum, f.noop)
 	}
