@@ -65,7 +65,8 @@ func (e *Engine) converge(ctx context.Context, n *node, trig Trigger, refresh bo
 			return ev, out, cerr
 		}
 	}
-	out, err = resources.Converge(ctx, n.v.Resource, refresh, e.opts.Noop)
+	d, why := e.deadline(n.v)
+	out, err = resources.Converge(ctx, bounded{n.v.Resource, d, why}, refresh, e.opts.Noop)
 	return ev, out, err
 }
 
