@@ -47,6 +47,11 @@ type Event struct {
 	// Contested is set on the one event that reports a vertex being
 	// repaired too often.
 	Contested bool `json:"contested,omitempty"`
+	// Unchecked is set when the resource was reported without being
+	// checked: a one-shot run stopped before it (fail_on_error, an
+	// interruption), or noop did not make a change it depends on. Upstream
+	// CCM records no transaction event for these.
+	Unchecked bool `json:"-"`
 }
 
 // ID is the resource's "type#name".

@@ -166,7 +166,7 @@ func TestJSONEventsUseUpstreamFieldNames(t *testing.T) {
 func TestValidateAndGraph(t *testing.T) {
 	dir := t.TempDir()
 	m := manifest(t, dir, twoFiles)
-	if r := ccm(t, "validate", m); r.code != 0 || r.stdout != "2 resources, 1 edges: ok\n" {
+	if r := ccm(t, "validate", m); r.code != 0 || r.stdout != "2 resources, 1 edges (0 of written order): ok\n" {
 		t.Fatalf("validate: exit %d %q", r.code, r.stdout)
 	}
 	r := ccm(t, "graph", m)

@@ -2,7 +2,10 @@ package file
 
 import (
 	"context"
+	"crypto/sha256"
 	"fmt"
+	"hash"
+	"io"
 	"strings"
 
 	"github.com/reactive-ccm/ccm/resources"
@@ -85,7 +88,32 @@ func (f *file) write(uid, gid int) error {
 		return err
 	}
 	defer r.Close()
-	return writeAtomic(f.path, r, uid, gid, f.mode)
+	h := &hashingReader{r: r, h: sha256.New()}
+	if err := writeAtomic(f.path, h, uid, gid, f.mode); err != nil {
+		return err
+	}
+	f.content.wrote(h.digest())
+	return nil
+}
+
+// hashingReader digests what is read through it.
+type hashingReader struct {
+	r    io.Reader
+	h    hash.Hash
+	size int64
+}
+
+func (h *hashingReader) Read(p []byte) (int, error) {
+	n, err := h.r.Read(p)
+	h.h.Write(p[:n])
+	h.size += int64(n)
+	return n, err
+}
+
+func (h *hashingReader) digest() digest {
+	d := digest{size: h.size}
+	h.h.Sum(d.sum[:0])
+	return d
 }
 
 // joinAnd lists words as "owner", "owner and mode", "owner, group and mode".

@@ -86,23 +86,45 @@ func (f *file) compare(ctx context.Context, o observed) (drift, error) {
 	if f.content == nil {
 		return d, nil
 	}
-	want, err := f.content.digest(ctx)
+	differs, err := f.contentDiffers(ctx, o.size)
 	if err != nil {
 		return d, err
 	}
-	if o.size != want.size {
-		d.content = true
-	} else {
-		have, err := hashFile(ctx, f.path)
-		if err != nil {
-			return d, err
-		}
-		d.content = have != want
-	}
+	d.content = differs
 	if d.content {
 		d.reasons = append([]string{"content differs"}, d.reasons...)
 	}
 	return d, nil
+}
+
+// contentDiffers compares the file's content, of the given size, with the
+// wanted content, hashing the file only when the sizes agree. Content this
+// resource wrote stands for the wanted content while content.written says
+// so: the check after a write compares with what was written.
+func (f *file) contentDiffers(ctx context.Context, size int64) (bool, error) {
+	var have *digest
+	hash := func() (digest, error) {
+		if have == nil {
+			h, err := hashFile(ctx, f.path)
+			if err != nil {
+				return digest{}, err
+			}
+			have = &h
+		}
+		return *have, nil
+	}
+	if mine, ok := f.content.written(); ok && mine.size == size {
+		h, err := hash()
+		if err != nil || h == mine {
+			return false, err
+		}
+	}
+	want, err := f.content.digest(ctx)
+	if err != nil || want.size != size {
+		return err == nil, err
+	}
+	h, err := hash()
+	return h != want, err
 }
 
 func (f *file) compareAttrs(o observed, d *drift) error {
