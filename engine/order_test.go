@@ -59,6 +59,7 @@ func TestIndependentNeighboursRunAtOnceBetweenOthers(t *testing.T) {
 	g := load(t, `
 - fake:
     - first: {value: "1"}
+- fake:
     - defaults: {sleep: 30ms, independent: true}
     - a: {value: "1"}
     - b: {value: "1"}

@@ -49,14 +49,18 @@ func (e *Engine) converge(ctx context.Context, n *node, trig Trigger, refresh bo
 			err = fmt.Errorf("panic in %s: %v\n%s", n.v.ID(), r, debug.Stack())
 		}
 		ev.Duration = time.Since(start)
+		if err != nil {
+			// As upstream: a failed run reports no final state and no
+			// change, whatever it did on the way.
+			ev.Failed = true
+			ev.Error = []string{err.Error()}
+			return
+		}
 		ev.FinalEnsure = out.After.Ensure
 		ev.Changed = out.Change.Changed
 		ev.Refreshed = out.Change.Refreshed
 		ev.NoopMessage = out.Change.NoopMessage
-		if err != nil {
-			ev.Failed = true
-			ev.Error = []string{err.Error()}
-		}
+		ev.ran, ev.stable = !ev.Skipped, out.After.Desired
 	}()
 	if c := n.v.Control; c != nil {
 		manage, cerr := c(ctx)

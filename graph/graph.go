@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/reactive-ccm/ccm/resources"
+	"go.yaml.in/yaml/v3"
 )
 
 // EdgeKind says why one resource runs before another.
@@ -58,6 +59,8 @@ type Vertex struct {
 	// Independent is true when the resource may run at once with the
 	// independent resources written next to it (see resources.Instance).
 	Independent bool
+	// props are the properties as written, for Properties.
+	props *yaml.Node
 	// Control, when set, decides just before each run whether the
 	// resource is managed at all (`control: {if, unless}`); a false answer
 	// reports it skipped.
@@ -66,6 +69,26 @@ type Vertex struct {
 
 // ID is the vertex's reference, "type#name".
 func (v *Vertex) ID() string { return v.Type + "#" + v.Name }
+
+// Properties returns the resource's properties for reports, as upstream
+// CCM's events carry them: as written (the block's defaults merged,
+// templates unresolved), with its name and requested ensure, and the
+// type's secrets redacted. Each call decodes them anew.
+func (v *Vertex) Properties() map[string]any {
+	out := map[string]any{}
+	if v.props != nil {
+		// A mapping node always decodes into a map.
+		_ = v.props.Decode(&out)
+	}
+	out["name"] = v.Name
+	if _, ok := out["ensure"]; !ok && v.Ensure != "" {
+		out["ensure"] = v.Ensure
+	}
+	if t, ok := resources.Lookup(v.Type); ok && t.Redact != nil {
+		t.Redact(out)
+	}
+	return out
+}
 
 // Graph is a validated dependency DAG of resources.
 type Graph struct {

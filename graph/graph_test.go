@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -369,5 +370,22 @@ func TestParallelMustBeABoolean(t *testing.T) {
 	got := loadErr(t, "ccm:\n  parallel: yes please\n  resources:\n    - thing:\n        - a: {}\n")
 	if want := `m.yaml:2:13: parallel: expected true or false, got "yes please"`; got != want {
 		t.Fatalf("error = %q, want %q", got, want)
+	}
+}
+
+func TestPropertiesAsWritten(t *testing.T) {
+	g := mustLoad(t, `
+- thing:
+    - defaults: {value: dflt}
+    - one: {ensure: here, count: 2, require: [thing#two]}
+    - two: {list: [a, b]}
+`)
+	got := g.Vertices[0].Properties()
+	want := map[string]any{"name": "one", "ensure": "here", "count": 2, "value": "dflt", "require": []any{"thing#two"}}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("properties = %#v, want %#v", got, want)
+	}
+	if got := g.Vertices[1].Properties(); !reflect.DeepEqual(got["list"], []any{"a", "b"}) || got["name"] != "two" {
+		t.Fatalf("properties = %#v", got)
 	}
 }

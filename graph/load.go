@@ -102,6 +102,7 @@ func (g *Graph) build(e *entry, t resources.Templates, errs *resources.ErrorList
 		Index: len(g.Vertices), Type: e.typ.Name, Name: e.name, Alias: e.alias, Pos: e.namePos,
 		Resource: inst.Resource, Provider: inst.Provider, Ensure: inst.Ensure, Manifest: e.m,
 		Fingerprint: fingerprint(e, t), Independent: inst.Independent && e.control == nil,
+		props: e.raw,
 	}
 	e.control.attach(v, t, errs)
 	g.Vertices = append(g.Vertices, v)

@@ -15,8 +15,10 @@ func (g *Graph) writtenOrder() []int {
 	var place func(v int)
 	place = func(v int) {
 		placed[v] = true
-		parents := slices.Clone(g.parents[v])
-		slices.Sort(parents)
+		parents := g.parents[v]
+		if !slices.IsSorted(parents) {
+			parents = slices.Sorted(slices.Values(parents))
+		}
 		for _, p := range parents {
 			if !placed[p] {
 				place(p)

@@ -149,7 +149,7 @@ func TestJSONEventsUseUpstreamFieldNames(t *testing.T) {
 	if err := json.Unmarshal([]byte(lines[0]), &raw); err != nil {
 		t.Fatal(err)
 	}
-	for _, k := range []string{"protocol", "event_id", "timestamp", "type", "provider", "name", "requested_ensure", "final_ensure", "duration", "changed", "refreshed", "failed", "skipped", "noop", "trigger"} {
+	for _, k := range []string{"protocol", "event_id", "timestamp", "type", "provider", "name", "requested_ensure", "final_ensure", "duration", "properties", "status", "changed", "refreshed", "failed", "skipped", "noop", "error", "unmet_requirements", "trigger"} {
 		if _, ok := raw[k]; !ok {
 			t.Fatalf("event lacks %q: %s", k, lines[0])
 		}

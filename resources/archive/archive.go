@@ -9,7 +9,7 @@ import (
 )
 
 func init() {
-	resources.Register(resources.Type{Name: "archive", New: New})
+	resources.Register(resources.Type{Name: "archive", New: New, Redact: redactProps})
 }
 
 const (

@@ -33,8 +33,8 @@ type content interface {
 	watch() []string
 	// readsFiles reports whether templates read files to make the content.
 	readsFiles() bool
-	// wrote records that the resource wrote content of digest d.
-	wrote(d digest)
+	// wrote records that the resource wrote what open last gave.
+	wrote()
 	// written returns the digest of the content the resource last wrote
 	// while it stands for the wanted content (see inline.written).
 	written() (digest, bool)
@@ -49,7 +49,7 @@ type inline struct {
 	last string
 	sum  digest
 	ok   bool
-	// mine is the digest of the content last written, valid when wroteOK.
+	// mine is the digest of the text last written, valid when wroteOK.
 	mine    digest
 	wroteOK bool
 }
@@ -83,10 +83,12 @@ func (c *inline) watch() []string { return nil }
 
 func (c *inline) readsFiles() bool { return c.text.ReadsFiles() }
 
-func (c *inline) wrote(d digest) {
+// wrote records the digest of the last text resolved, which open gave:
+// the engine calls a resource from one goroutine at a time.
+func (c *inline) wrote() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.mine, c.wroteOK = d, true
+	c.mine, c.wroteOK = c.sum, true
 }
 
 // written returns the digest of the content last written. A template may
@@ -166,7 +168,7 @@ func (s *source) open() (io.ReadCloser, error) {
 func (s *source) readsFiles() bool { return s.path.ReadsFiles() }
 
 // A source is hashed on every check: what was written is no guide.
-func (s *source) wrote(digest)            {}
+func (s *source) wrote()                  {}
 func (s *source) written() (digest, bool) { return digest{}, false }
 
 // watch returns the source path when it can be known before the first
