@@ -41,6 +41,13 @@ type Engine struct {
 	settled *State
 	emitMu  sync.Mutex
 	sum     Summary
+
+	// refreshes keeps pending refreshes across restarts; nil without a
+	// state directory. Used under emitMu.
+	refreshes *refreshStore
+	// pendingChanged is set when the set of vertices owed a refresh may
+	// have changed since it was last saved.
+	pendingChanged bool
 }
 
 // New prepares an engine for g.
@@ -109,6 +116,18 @@ func pick(nodes []*node, idx []int) []*node {
 // finish within ShutdownGrace and returns.
 func (e *Engine) Run(ctx context.Context) (Summary, error) {
 	start := time.Now()
+	refreshes, err := openRefreshes(e.g, e.opts)
+	if err != nil {
+		return Summary{}, err
+	}
+	defer refreshes.close()
+	e.mu.Lock()
+	e.refreshes = refreshes
+	err = e.replay()
+	e.mu.Unlock()
+	if err != nil {
+		return Summary{}, err
+	}
 	// Applies get their own context so a shutdown lets them finish within
 	// the grace period instead of killing them mid-write.
 	work, cancelWork := context.WithCancel(context.WithoutCancel(ctx))
@@ -177,7 +196,7 @@ func (e *Engine) markAll(nodes []*node, t Trigger) {
 	for _, n := range nodes {
 		n.markDirty(t)
 	}
-	now := time.Now()
+	now := e.opts.Clock.Now()
 	for _, n := range nodes {
 		e.schedule(n, now)
 	}
@@ -192,7 +211,7 @@ func (e *Engine) mark(n *node, t Trigger) {
 		return
 	}
 	n.markDirty(t)
-	e.schedule(n, time.Now())
+	e.schedule(n, e.opts.Clock.Now())
 	blocked := len(e.outbox) > 0
 	e.mu.Unlock()
 	if blocked {

@@ -45,6 +45,9 @@ type node struct {
 	phase   phase
 	// refresh is a pending refresh from a subscribed vertex that changed.
 	refresh bool
+	// refreshing is set while a run consumes a pending refresh; it is
+	// still owed (and kept on disk) until that run succeeds.
+	refreshing bool
 	// wouldChange is set in noop when the last run would have changed
 	// something; its children then see a host noop did not prepare.
 	wouldChange bool
@@ -84,9 +87,11 @@ func (n *node) standing() standing {
 }
 
 // markDirty records that the vertex must be checked. The first trigger
-// since the last run is kept: it is the cause.
+// since the last run is kept: it is the cause. Startup and reload win
+// over anything that came first: a vertex's first run in a graph is
+// theirs, even when its watch fired while it was being armed.
 func (n *node) markDirty(t Trigger) {
-	if !n.dirty {
+	if !n.dirty || t == TriggerStartup || t == TriggerReload {
 		n.dirty = true
 		n.trigger = t
 		n.afterSeen = 0

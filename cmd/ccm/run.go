@@ -23,6 +23,8 @@ type runFlags struct {
 	every   time.Duration
 	recheck time.Duration
 	workers int
+	// stateDir is --state-dir; empty for the default.
+	stateDir string
 	// noReport leaves out the summary (apply --no-report).
 	noReport bool
 }
@@ -30,7 +32,7 @@ type runFlags struct {
 func newRunCmd() *cobra.Command {
 	var f runFlags
 	cmd := &cobra.Command{
-		Use:   "run [flags] FILE...",
+		Use:   "run [flags] SOURCE...",
 		Short: "Converge the host to the manifests, once or (--watch) continuously",
 		Args:  cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, files []string) error {
@@ -45,6 +47,7 @@ func newRunCmd() *cobra.Command {
 	fl.DurationVar(&f.every, "poll-interval", defaultPoll, "interval of polled watches: exec guards, paths inotify refused, units without a system bus")
 	fl.DurationVar(&f.recheck, "recheck", 30*time.Minute, "period of the full re-check in watch mode (0 disables)")
 	fl.IntVar(&f.workers, "workers", 0, "resources checked at once (default: max(8, 2 x CPUs))")
+	addStateFlag(fl, &f.stateDir)
 	addDataFlags(fl)
 	return cmd
 }
@@ -66,10 +69,17 @@ func runManifests(cmd *cobra.Command, files []string, f runFlags) error {
 	if err != nil {
 		return err
 	}
+	dir, key, err := openState(log, f.stateDir, f.noop, files)
+	if err != nil {
+		return err
+	}
+	if dir != nil {
+		defer dir.Close()
+	}
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	out := newPrinter(cmd.OutOrStdout(), f.json, f.watch)
-	opts := engine.Options{Noop: f.noop, Watch: f.watch, Workers: f.workers, Events: out.event, Logger: log}
+	opts := engine.Options{Noop: f.noop, Watch: f.watch, Workers: f.workers, Events: out.event, Logger: log, State: dir, StateKey: key}
 	for _, m := range g.Manifests {
 		out.message(m.PreMessage)
 	}
