@@ -101,6 +101,8 @@ type fakeProps struct {
 	Watch bool `yaml:"watch"`
 	// Hang makes Check wait until its context ends, like a hung command.
 	Hang bool `yaml:"hang"`
+	// Independent lets consecutive independent fakes run at once.
+	Independent bool `yaml:"independent"`
 }
 
 type fake struct {
@@ -123,7 +125,7 @@ func init() {
 		worldMu.Lock()
 		w := current
 		worldMu.Unlock()
-		return resources.Instance{Resource: &fake{name: spec.Name, p: p, sleep: d, w: w}, Provider: "memory", Ensure: p.Value}, nil
+		return resources.Instance{Resource: &fake{name: spec.Name, p: p, sleep: d, w: w}, Provider: "memory", Ensure: p.Value, Independent: p.Independent}, nil
 	}})
 }
 
