@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/kballard/go-shellquote"
 	"github.com/reactive-ccm/ccm/resources"
 	"github.com/reactive-ccm/ccm/resources/internal/command"
 	"go.yaml.in/yaml/v3"
@@ -57,11 +56,11 @@ func newPostRule(k, v *yaml.Node) (postRule, error) {
 	if v.Kind != yaml.ScalarNode || strings.TrimSpace(v.Value) == "" {
 		return postRule{}, at(v, "the command for %q cannot be empty", k.Value)
 	}
-	argv, err := shellquote.Split(v.Value)
+	prog, args, err := command.Split(v.Value)
 	if err != nil {
 		return postRule{}, at(v, "command %q: %v", v.Value, err)
 	}
-	return postRule{glob: k.Value, argv: argv, raw: v.Value}, nil
+	return postRule{glob: k.Value, argv: append([]string{prog}, args...), raw: v.Value}, nil
 }
 
 func at(n *yaml.Node, format string, args ...any) error {
