@@ -3,6 +3,7 @@ package engine
 import (
 	"time"
 
+	"github.com/reactive-ccm/ccm/resources"
 	"github.com/segmentio/ksuid"
 )
 
@@ -17,6 +18,8 @@ const (
 	TriggerRecheck Trigger = "recheck"
 	TriggerReload  Trigger = "reload"
 	TriggerRetry   Trigger = "retry"
+	// TriggerHealth: a health check's own period came round.
+	TriggerHealth Trigger = "health"
 )
 
 // EventProtocol is upstream CCM's protocol name for transaction events.
@@ -43,10 +46,17 @@ type Event struct {
 	NoopMessage       string        `json:"noop_message,omitempty"`
 	Error             []string      `json:"error,omitempty"`
 	UnmetRequirements []string      `json:"unmet_requirements,omitempty"`
-	Trigger           Trigger       `json:"trigger"`
+	// HealthChecks are the results of the health checks this run ran.
+	HealthChecks []resources.HealthResult `json:"health_check,omitempty"`
+	// HealthCheckOnly is set when only the health checks ran
+	// (--monitor-only).
+	HealthCheckOnly bool    `json:"health_check_only,omitempty"`
+	Trigger         Trigger `json:"trigger"`
 	// Contested is set on the one event that reports a vertex being
 	// repaired too often.
 	Contested bool `json:"contested,omitempty"`
+	// healthIdx holds the index of each result's check in the vertex.
+	healthIdx []int
 }
 
 // ID is the resource's "type#name".

@@ -26,6 +26,8 @@ type world struct {
 	failing map[string]bool
 	running atomic.Int32
 	peak    atomic.Int32
+	// refreshed receives the name of each fake refreshed, when it has room.
+	refreshed chan string
 }
 
 var (
@@ -34,7 +36,7 @@ var (
 )
 
 func newWorld(t *testing.T) *world {
-	w := &world{values: map[string]string{}, refreshes: map[string]int{}, failing: map[string]bool{}}
+	w := &world{values: map[string]string{}, refreshes: map[string]int{}, failing: map[string]bool{}, refreshed: make(chan string, 100)}
 	worldMu.Lock()
 	current = w
 	worldMu.Unlock()
@@ -56,6 +58,22 @@ func (w *world) set(k, v string) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.values[k] = v
+}
+
+// awaitRefresh waits until name is refreshed.
+func (w *world) awaitRefresh(t *testing.T, name string) {
+	t.Helper()
+	timeout := time.After(5 * time.Second)
+	for {
+		select {
+		case got := <-w.refreshed:
+			if got == name {
+				return
+			}
+		case <-timeout:
+			t.Fatalf("%s was not refreshed", name)
+		}
+	}
 }
 
 func (w *world) order() []string {
@@ -136,6 +154,10 @@ func (f *fake) Apply(_ context.Context, req resources.Request) (resources.Change
 	defer f.w.mu.Unlock()
 	if req.Refresh {
 		f.w.refreshes[f.name]++
+		select {
+		case f.w.refreshed <- f.name:
+		default:
+		}
 	}
 	if req.Noop {
 		return resources.Change{Changed: true, NoopMessage: "Would have set " + f.p.Value, Refreshed: req.Refresh}, nil

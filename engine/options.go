@@ -5,6 +5,8 @@ import (
 	"log/slog"
 	"runtime"
 	"time"
+
+	"github.com/reactive-ccm/ccm/resources"
 )
 
 // Options configure an Engine. The zero value runs once, in parallel, with
@@ -35,8 +37,18 @@ type Options struct {
 	// context is cancelled; default 3s, so that with the 2s a killed
 	// program has to exit, ccm stops within 5s.
 	ShutdownGrace time.Duration
-	Retry         RetryPolicy
-	Contest       ContestPolicy
+	// HealthInterval is how often watch mode runs each health check by
+	// itself, with jitter, unless the check has its own interval; default
+	// one minute, negative disables it.
+	HealthInterval time.Duration
+	// MonitorOnly runs only the health checks: nothing is checked against
+	// its desired state, nothing is changed.
+	MonitorOnly bool
+	// Clock is what health checks wait on between tries; the wall clock
+	// by default.
+	Clock   resources.Clock
+	Retry   RetryPolicy
+	Contest ContestPolicy
 	// OnSettled is called in watch mode each time the engine becomes idle
 	// after something changed: after the first convergence, after repairs
 	// and failures, after reloads; not after checks that found everything
@@ -77,6 +89,12 @@ func (o Options) withDefaults() Options {
 	}
 	if o.Recheck == 0 {
 		o.Recheck = 30 * time.Minute
+	}
+	if o.HealthInterval == 0 {
+		o.HealthInterval = time.Minute
+	}
+	if o.Clock == nil {
+		o.Clock = resources.WallClock{}
 	}
 	if o.ShutdownGrace <= 0 {
 		o.ShutdownGrace = 3 * time.Second

@@ -1,6 +1,10 @@
 package engine
 
-import "time"
+import (
+	"time"
+
+	"github.com/reactive-ccm/ccm/resources"
+)
 
 // Summary counts what a run did. Each resource is counted once by its
 // worst outcome: failed, then skipped, then changed, then stable.
@@ -15,7 +19,30 @@ type Summary struct {
 	Blocked   int
 	Stable    int
 	Refreshed int
-	Duration  time.Duration
+	// Health counts every health check result reported, by status.
+	Health   HealthCounts
+	Duration time.Duration
+}
+
+// HealthCounts counts health check results by status.
+type HealthCounts struct {
+	Checked, OK, Warning, Critical, Unknown int
+}
+
+func (h *HealthCounts) add(results []resources.HealthResult) {
+	for _, r := range results {
+		h.Checked++
+		switch r.Status {
+		case resources.HealthOK:
+			h.OK++
+		case resources.HealthWarning:
+			h.Warning++
+		case resources.HealthCritical:
+			h.Critical++
+		default:
+			h.Unknown++
+		}
+	}
 }
 
 // OK reports whether every resource reached its desired state.
@@ -26,6 +53,7 @@ func (s *Summary) add(ev *Event) {
 	if ev.Refreshed {
 		s.Refreshed++
 	}
+	s.Health.add(ev.HealthChecks)
 	switch {
 	case ev.Failed:
 		s.Failed++
@@ -42,12 +70,13 @@ func (s *Summary) add(ev *Event) {
 }
 
 // State is the standing of every vertex of a watching engine, for status
-// lines: converged, failed, blocked by a failure, contested, or waiting to
-// be checked.
+// lines: converged, failed (Unhealthy when its health checks failed),
+// blocked by a failure, contested, or waiting to be checked.
 type State struct {
 	Resources int
 	Converged int
 	Failed    int
+	Unhealthy int
 	Blocked   int
 	Contested int
 	Pending   int
@@ -60,6 +89,8 @@ func (e *Engine) stateLocked() State {
 		switch {
 		case n.contest.contested:
 			st.Contested++
+		case n.phase == failed && n.unhealthy:
+			st.Unhealthy++
 		case n.phase == failed:
 			st.Failed++
 		case n.blocked:

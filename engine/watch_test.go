@@ -61,7 +61,10 @@ func startWatching(t *testing.T, g *graph.Graph, opts engine.Options) *watching 
 	opts.Watch = true
 	opts.Logger = slog.New(slog.DiscardHandler)
 	opts.Events = func(ev *engine.Event) { w.events <- ev }
-	opts.Watchers = engine.Watchers{Paths: w.src.watch, Poll: func(time.Duration, func()) func() { return func() {} }}
+	// Periodic work is fired by hand: a poll every d is the path "poll:d".
+	opts.Watchers = engine.Watchers{Paths: w.src.watch, Poll: func(d time.Duration, fn func()) func() {
+		return w.src.watch("poll:"+d.String(), fn)
+	}}
 	w.e = engine.New(g, opts)
 	ctx, cancel := context.WithCancel(t.Context())
 	go func() {

@@ -3,6 +3,7 @@ package engine
 import (
 	"container/heap"
 	"context"
+	"errors"
 	"fmt"
 	"runtime/debug"
 	"time"
@@ -24,11 +25,12 @@ func (e *Engine) worker(ctx context.Context) {
 		n := heap.Pop(&e.ready).(*node)
 		n.queued, n.running, n.dirty, n.blocked = false, true, false, false
 		trig, refresh := n.trigger, n.refresh
+		plan := n.takeHealthPlan(e.opts.Watch)
 		n.refresh = false
 		e.running++
 		e.mu.Unlock()
 
-		ev, out, err := e.converge(ctx, n, trig, refresh)
+		ev, out, err := e.converge(ctx, n, trig, refresh, plan)
 
 		e.mu.Lock()
 		e.running--
@@ -39,9 +41,10 @@ func (e *Engine) worker(ctx context.Context) {
 	}
 }
 
-// converge runs one cycle of n and describes it as an event. Panics in
-// resource code become errors at this boundary.
-func (e *Engine) converge(ctx context.Context, n *node, trig Trigger, refresh bool) (ev *Event, out resources.Outcome, err error) {
+// converge runs one cycle of n, then the health checks it owes, and
+// describes it as an event. Panics in resource code become errors at this
+// boundary.
+func (e *Engine) converge(ctx context.Context, n *node, trig Trigger, refresh bool, plan healthPlan) (ev *Event, out resources.Outcome, err error) {
 	ev = newEvent(n, trig, e.opts.Noop)
 	start := time.Now()
 	defer func() {
@@ -65,7 +68,25 @@ func (e *Engine) converge(ctx context.Context, n *node, trig Trigger, refresh bo
 			return ev, out, cerr
 		}
 	}
+	if e.opts.MonitorOnly {
+		ev.HealthCheckOnly = true
+		return ev, out, e.runHealth(ctx, n, healthPlan{all: true}, ev)
+	}
 	out, err = resources.Converge(ctx, n.v.Resource, refresh, e.opts.Noop)
+	if err != nil || len(n.v.Health) == 0 {
+		return ev, out, err
+	}
+	// A noop that would change something says nothing about the health
+	// of what it did not change.
+	if e.opts.Noop && out.Change.Changed {
+		return ev, out, nil
+	}
+	if out.Applied {
+		plan.all = true
+	}
+	if plan.any() {
+		err = e.runHealth(ctx, n, plan, ev)
+	}
 	return ev, out, err
 }
 
@@ -84,6 +105,7 @@ func (e *Engine) finish(n *node, ev *Event, out resources.Outcome, err error, re
 		return
 	}
 	before := n.standing()
+	n.recordHealth(ev)
 	emit := true
 	switch parent := n.unpreparedBy(); {
 	case err != nil && e.opts.Noop && parent != "":
@@ -97,6 +119,7 @@ func (e *Engine) finish(n *node, ev *Event, out resources.Outcome, err error, re
 		emit = e.failed(n, err, refresh, now)
 	default:
 		e.succeeded(n, ev, out, now)
+		emit = n.healthNews(ev, out)
 	}
 	if emit {
 		e.outbox = append(e.outbox, ev)
@@ -117,16 +140,27 @@ func (e *Engine) finish(n *node, ev *Event, out resources.Outcome, err error, re
 func (e *Engine) failed(n *node, err error, refresh bool, now time.Time) bool {
 	n.phase = failed
 	n.refresh = n.refresh || refresh
+	unhealthy := errors.Is(err, ErrUnhealthy)
+	n.unhealthy = unhealthy
 	if e.g.FailOnError() && !e.opts.Watch {
 		e.halted = true
 	}
 	if !e.opts.Watch {
 		return true
 	}
-	until := n.retry.fail(now, e.opts.Retry)
+	var until time.Time
+	if unhealthy {
+		// Remediation: a service restarts, an exec runs again, anything
+		// else converges again; the first at once, then backing off.
+		n.refresh = n.refresh || (n.v.Refreshable && !e.opts.Noop)
+		until = n.retry.remediate(now, e.opts.Retry)
+	} else {
+		until = n.retry.fail(now, e.opts.Retry)
+	}
 	n.markDirty(TriggerRetry)
-	repeated := err.Error() == n.lastError
-	n.lastError = err.Error()
+	key := reportKey(err)
+	repeated := key == n.lastError
+	n.lastError = key
 	if repeated {
 		e.opts.Logger.Debug("still failing", "resource", n.v.ID(), "retry_at", until)
 	}
@@ -138,6 +172,7 @@ func (e *Engine) succeeded(n *node, ev *Event, out resources.Outcome, now time.T
 		e.opts.Logger.Info("recovered", "resource", n.v.ID())
 	}
 	n.phase = converged
+	n.unhealthy = false
 	n.lastError = ""
 	n.retry.reset()
 	n.wouldChange = e.opts.Noop && out.Change.Changed

@@ -47,6 +47,11 @@ type Clock interface {
 	After(d time.Duration) <-chan time.Time
 }
 
+// WallClock is the real time.
+type WallClock struct{}
+
+func (WallClock) After(d time.Duration) <-chan time.Time { return time.After(d) }
+
 // HealthCheck is one of a resource's health checks (the common property
 // health_checks): a Nagios plugin or a set of Goss rules.
 type HealthCheck interface {

@@ -23,6 +23,10 @@ type runFlags struct {
 	every   time.Duration
 	recheck time.Duration
 	workers int
+	// health is the period of health checks in watch mode.
+	health time.Duration
+	// monitorOnly runs only the health checks.
+	monitorOnly bool
 	// noReport leaves out the summary (apply --no-report).
 	noReport bool
 }
@@ -45,6 +49,8 @@ func newRunCmd() *cobra.Command {
 	fl.DurationVar(&f.every, "poll-interval", defaultPoll, "interval of polled watches: exec guards, paths inotify refused, units without a system bus")
 	fl.DurationVar(&f.recheck, "recheck", 30*time.Minute, "period of the full re-check in watch mode (0 disables)")
 	fl.IntVar(&f.workers, "workers", 0, "resources checked at once (default: max(8, 2 x CPUs))")
+	fl.DurationVar(&f.health, "health-interval", time.Minute, "in watch mode, how often each health check runs by itself, with jitter (0 disables)")
+	fl.BoolVar(&f.monitorOnly, "monitor-only", false, "run only the health checks: check and change nothing else")
 	addDataFlags(fl)
 	return cmd
 }
@@ -54,10 +60,13 @@ func runManifests(cmd *cobra.Command, files []string, f runFlags) error {
 	if err != nil {
 		return err
 	}
-	if f.poll < 0 || f.every <= 0 || f.recheck < 0 || f.workers < 0 {
-		return usage(errors.New("--poll, --recheck and --workers must not be negative, --poll-interval must be positive"))
+	if f.poll < 0 || f.every <= 0 || f.recheck < 0 || f.workers < 0 || f.health < 0 {
+		return usage(errors.New("--poll, --recheck, --health-interval and --workers must not be negative, --poll-interval must be positive"))
 	}
-	for _, name := range []string{"poll", "poll-interval", "recheck"} {
+	if f.monitorOnly && (f.noop || f.watch) {
+		return usage(errors.New("--monitor-only runs the health checks once: it cannot be combined with --noop or --watch"))
+	}
+	for _, name := range []string{"poll", "poll-interval", "recheck", "health-interval"} {
 		if cmd.Flags().Changed(name) && !f.watch {
 			return usage(fmt.Errorf("--%s needs --watch", name))
 		}
@@ -69,7 +78,7 @@ func runManifests(cmd *cobra.Command, files []string, f runFlags) error {
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	out := newPrinter(cmd.OutOrStdout(), f.json, f.watch)
-	opts := engine.Options{Noop: f.noop, Watch: f.watch, Workers: f.workers, Events: out.event, Logger: log}
+	opts := engine.Options{Noop: f.noop, Watch: f.watch, Workers: f.workers, Events: out.event, Logger: log, MonitorOnly: f.monitorOnly}
 	for _, m := range g.Manifests {
 		out.message(m.PreMessage)
 	}

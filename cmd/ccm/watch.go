@@ -36,6 +36,10 @@ func watch(ctx context.Context, cmd *cobra.Command, files []string, g *graph.Gra
 	if f.recheck == 0 {
 		opts.Recheck = -1
 	}
+	opts.HealthInterval = f.health
+	if f.health == 0 {
+		opts.HealthInterval = -1
+	}
 	first := true
 	sdn := newSDNotifier(log)
 	opts.OnSettled = func(st engine.State) {
@@ -45,7 +49,7 @@ func watch(ctx context.Context, cmd *cobra.Command, files []string, g *graph.Gra
 			lvl, first = slog.LevelInfo, false
 		}
 		log.Log(ctx, lvl, "converged", "resources", st.Resources, "ok", st.Converged,
-			"failed", st.Failed, "blocked", st.Blocked, "contested", st.Contested, "pending", st.Pending)
+			"failed", st.Failed, "unhealthy", st.Unhealthy, "blocked", st.Blocked, "contested", st.Contested, "pending", st.Pending)
 	}
 	e := engine.New(g, opts)
 	sdn.start(ctx, e)

@@ -38,8 +38,3 @@ func (c *check) Run(ctx context.Context, clk resources.Clock) resources.HealthRe
 func (c *check) cancelled(ctx context.Context, tries int) resources.HealthResult {
 	return resources.HealthResult{Name: c.name, Status: resources.HealthUnknown, Tries: tries, Output: "check interrupted: " + context.Cause(ctx).Error()}
 }
-
-// RealClock is the wall clock.
-type RealClock struct{}
-
-func (RealClock) After(d time.Duration) <-chan time.Time { return time.After(d) }
