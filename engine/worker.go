@@ -26,7 +26,7 @@ func (e *Engine) worker(ctx context.Context) {
 		n.queued, n.running, n.dirty, n.blocked = false, true, false, false
 		trig, refresh := n.trigger, n.refresh
 		plan := n.takeHealthPlan(e.opts.Watch)
-		n.refresh = false
+		n.refresh, n.refreshing = false, refresh
 		e.running++
 		e.mu.Unlock()
 
@@ -95,7 +95,10 @@ func (e *Engine) converge(ctx context.Context, n *node, trig Trigger, refresh bo
 // what it unblocks; events it causes, such as blocked children, queue
 // after it. Callers hold e.mu.
 func (e *Engine) finish(n *node, ev *Event, out resources.Outcome, err error, refresh bool) {
-	n.running = false
+	n.running, n.refreshing = false, false
+	if refresh {
+		e.pendingChanged = true
+	}
 	now := time.Now()
 	if n.removed {
 		if s := n.successor; s != nil {
@@ -152,7 +155,10 @@ func (e *Engine) failed(n *node, err error, refresh bool, now time.Time) bool {
 	if unhealthy {
 		// Remediation: a service restarts, an exec runs again, anything
 		// else converges again; the first at once, then backing off.
-		n.refresh = n.refresh || (n.v.Refreshable && !e.opts.Noop)
+		if n.v.Refreshable && !e.opts.Noop && !n.refresh {
+			n.refresh = true
+			e.pendingChanged = true
+		}
 		until = n.retry.remediate(now, e.opts.Retry)
 	} else {
 		until = n.retry.fail(now, e.opts.Retry)
@@ -188,6 +194,7 @@ func (e *Engine) succeeded(n *node, ev *Event, out resources.Outcome, now time.T
 	for _, s := range n.subs {
 		s.refresh = true
 		s.markDirty(TriggerRefresh)
+		e.pendingChanged = true
 	}
 	if e.opts.Watch && !e.opts.Noop && isDrift(ev.Trigger) && n.contest.repaired(now, e.opts.Contest) {
 		ev.Contested = true
@@ -239,17 +246,28 @@ func (e *Engine) reportUnrun() {
 	}
 }
 
-// flush emits the queued events in order, then the settled state they
-// led to. Events queue under e.mu so a failure is reported before the
-// blocked vertices it causes; they are emitted outside it. Lock order is
-// emitMu, then mu.
+// flush saves the pending refreshes, then emits the queued events in
+// order, then the settled state they led to. Events queue under e.mu so a
+// failure is reported before the blocked vertices it causes; they are
+// emitted outside it. A refresh is owed in the same critical section that
+// queues the change causing it, so it is on disk before that change is
+// reported. Lock order is emitMu, then mu.
 func (e *Engine) flush() {
 	e.emitMu.Lock()
 	defer e.emitMu.Unlock()
 	e.mu.Lock()
 	out, settled := e.outbox, e.settled
 	e.outbox, e.settled = nil, nil
+	var pending []string
+	save := e.pendingChanged && e.refreshes != nil
+	if save {
+		pending = e.pendingIDs()
+		e.pendingChanged = false
+	}
 	e.mu.Unlock()
+	if save {
+		e.refreshes.save(pending)
+	}
 	for _, ev := range out {
 		e.sum.add(ev)
 		e.opts.Events(ev)

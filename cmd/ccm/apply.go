@@ -11,6 +11,7 @@ import (
 // failed.
 func newApplyCmd() *cobra.Command {
 	var noop, render, report, noReport, noReadEnv, monitorOnly bool
+	var stateDir string
 	cmd := &cobra.Command{
 		Use:   "apply [flags] FILE",
 		Short: "Converge the host to one manifest once, as upstream CCM's apply does",
@@ -24,7 +25,7 @@ func newApplyCmd() *cobra.Command {
 			if render {
 				return renderManifest(cmd, args[0])
 			}
-			return runManifests(cmd, args, runFlags{noop: noop, every: defaultPoll, health: time.Minute, noReport: noReport || !report, monitorOnly: monitorOnly})
+			return runManifests(cmd, args, runFlags{noop: noop, every: defaultPoll, health: time.Minute, noReport: noReport || !report, monitorOnly: monitorOnly, stateDir: stateDir})
 		},
 	}
 	fl := cmd.Flags()
@@ -35,6 +36,7 @@ func newApplyCmd() *cobra.Command {
 	fl.BoolVar(&noReport, "no-report", false, "do not print the run summary")
 	fl.Bool("read-env", true, "add the variables of ./.env to the environment templates see")
 	fl.BoolVar(&noReadEnv, "no-read-env", false, "do not read ./.env")
+	addStateFlag(fl, &stateDir)
 	addDataFlags(fl)
 	return cmd
 }

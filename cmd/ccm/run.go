@@ -27,6 +27,8 @@ type runFlags struct {
 	health time.Duration
 	// monitorOnly runs only the health checks.
 	monitorOnly bool
+	// stateDir is --state-dir; empty for the default.
+	stateDir string
 	// noReport leaves out the summary (apply --no-report).
 	noReport bool
 }
@@ -51,6 +53,7 @@ func newRunCmd() *cobra.Command {
 	fl.IntVar(&f.workers, "workers", 0, "resources checked at once (default: max(8, 2 x CPUs))")
 	fl.DurationVar(&f.health, "health-interval", time.Minute, "in watch mode, how often each health check runs by itself, with jitter (0 disables)")
 	fl.BoolVar(&f.monitorOnly, "monitor-only", false, "run only the health checks: check and change nothing else")
+	addStateFlag(fl, &f.stateDir)
 	addDataFlags(fl)
 	return cmd
 }
@@ -75,10 +78,17 @@ func runManifests(cmd *cobra.Command, files []string, f runFlags) error {
 	if err != nil {
 		return err
 	}
+	dir, key, err := openState(log, f.stateDir, f.noop, files)
+	if err != nil {
+		return err
+	}
+	if dir != nil {
+		defer dir.Close()
+	}
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	out := newPrinter(cmd.OutOrStdout(), f.json, f.watch)
-	opts := engine.Options{Noop: f.noop, Watch: f.watch, Workers: f.workers, Events: out.event, Logger: log, MonitorOnly: f.monitorOnly}
+	opts := engine.Options{Noop: f.noop, Watch: f.watch, Workers: f.workers, Events: out.event, Logger: log, MonitorOnly: f.monitorOnly, State: dir, StateKey: key}
 	for _, m := range g.Manifests {
 		out.message(m.PreMessage)
 	}
