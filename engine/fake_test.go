@@ -22,6 +22,7 @@ type world struct {
 	values    map[string]string
 	applies   []string
 	refreshes map[string]int
+	checks    map[string]int
 	// failing makes a resource's Check fail until cleared.
 	failing map[string]bool
 	running atomic.Int32
@@ -36,7 +37,7 @@ var (
 )
 
 func newWorld(t *testing.T) *world {
-	w := &world{values: map[string]string{}, refreshes: map[string]int{}, failing: map[string]bool{}, refreshed: make(chan string, 100)}
+	w := &world{values: map[string]string{}, refreshes: map[string]int{}, checks: map[string]int{}, failing: map[string]bool{}, refreshed: make(chan string, 100)}
 	worldMu.Lock()
 	current = w
 	worldMu.Unlock()
@@ -74,6 +75,13 @@ func (w *world) awaitRefresh(t *testing.T, name string) {
 			t.Fatalf("%s was not refreshed", name)
 		}
 	}
+}
+
+// checked returns how many times name was checked.
+func (w *world) checked(name string) int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.checks[name]
 }
 
 func (w *world) order() []string {
@@ -135,6 +143,7 @@ func (f *fake) Watch() resources.WatchSpec {
 
 func (f *fake) Check(context.Context) (resources.Status, error) {
 	f.w.mu.Lock()
+	f.w.checks[f.name]++
 	failing := f.p.Fail || f.w.failing[f.name]
 	got := f.w.values[f.name]
 	f.w.mu.Unlock()

@@ -121,9 +121,14 @@ func TestWatchRemediatesAnUnhealthyResource(t *testing.T) {
 	if !bad.Failed || bad.HealthChecks[0].Status != resources.HealthCritical {
 		t.Fatalf("event %+v, want the CRITICAL check reported", bad)
 	}
+	// The first remediation runs at once; the check still fails.
 	w.awaitRefresh(t, "app")
-	w.awaitRefresh(t, "app")
+	run.idle()
+	run.none("a failure reported again", func(ev *engine.Event) bool { return ev.ID() == "fake#app" })
+	// The next waits its back-off.
 	set("0")
+	run.advance(time.Second)
+	w.awaitRefresh(t, "app")
 	good := run.next(func(ev *engine.Event) bool { return ev.ID() == "fake#app" })
 	if good.Failed || !good.Refreshed || good.HealthChecks[0].Status != resources.HealthOK {
 		t.Fatalf("event %+v, want a refresh that left the resource healthy", good)

@@ -3,6 +3,8 @@ package resources
 import (
 	"context"
 	"time"
+
+	"github.com/reactive-ccm/ccm/watchers/clock"
 )
 
 // HealthStatus is a health check's verdict, numbered as Nagios plugins
@@ -41,17 +43,6 @@ type HealthResult struct {
 	Output string       `json:"Output"`
 }
 
-// Clock is the time a health check waits on between tries; tests inject
-// one they advance by hand.
-type Clock interface {
-	After(d time.Duration) <-chan time.Time
-}
-
-// WallClock is the real time.
-type WallClock struct{}
-
-func (WallClock) After(d time.Duration) <-chan time.Time { return time.After(d) }
-
 // HealthCheck is one of a resource's health checks (the common property
 // health_checks): a Nagios plugin or a set of Goss rules.
 type HealthCheck interface {
@@ -64,5 +55,5 @@ type HealthCheck interface {
 	// between failed tries, and reports the last try. It never changes
 	// the host. It blocks while the check runs; when ctx is cancelled it
 	// returns at once with an UNKNOWN result saying so.
-	Run(ctx context.Context, clk Clock) HealthResult
+	Run(ctx context.Context, clk clock.Clock) HealthResult
 }

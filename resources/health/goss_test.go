@@ -44,7 +44,7 @@ func closedPort(t *testing.T) int {
 func runGoss(t *testing.T, rules string) resources.HealthResult {
 	t.Helper()
 	checks := mustParse(t, "- {name: rules, goss_rules: "+rules+"}")
-	return checks[0].Run(t.Context(), newClock())
+	return run(t, checks[0])
 }
 
 func TestGossRules(t *testing.T) {

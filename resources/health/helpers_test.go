@@ -1,15 +1,16 @@
 package health_test
 
 import (
+	"context"
 	"os"
 	"path/filepath"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/reactive-ccm/ccm/resources"
 	"github.com/reactive-ccm/ccm/resources/health"
 	"github.com/reactive-ccm/ccm/resources/resourcetest"
+	"github.com/reactive-ccm/ccm/watchers/clock"
 	"github.com/reactive-ccm/ccm/watchers/systemd/systemdtest"
 	"go.yaml.in/yaml/v3"
 )
@@ -49,44 +50,38 @@ func script(t testing.TB, dir, name, body string) string {
 	return p
 }
 
-// clock is a fake resources.Clock: After records the wait and returns a
-// channel the test fires with tick.
-type clock struct {
-	mu      sync.Mutex
-	waits   []time.Duration
-	pending []chan time.Time
-	asked   chan struct{}
-}
-
-func newClock() *clock { return &clock{asked: make(chan struct{}, 100)} }
-
-func (c *clock) After(d time.Duration) <-chan time.Time {
-	ch := make(chan time.Time, 1)
-	c.mu.Lock()
-	c.waits = append(c.waits, d)
-	c.pending = append(c.pending, ch)
-	c.mu.Unlock()
-	c.asked <- struct{}{}
-	return ch
-}
-
-// tick waits until the check asks to wait, then lets the wait end.
-func (c *clock) tick(t testing.TB) {
+// waits runs check on a fake clock, letting each of its waits pass at
+// once, and returns its result and the waits it asked for.
+func waits(t testing.TB, check resources.HealthCheck) (resources.HealthResult, []time.Duration) {
 	t.Helper()
-	select {
-	case <-c.asked:
-	case <-time.After(10 * time.Second):
-		t.Fatal("the check never waited on the clock")
+	clk := clock.NewFake(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	done := make(chan resources.HealthResult, 1)
+	go func() { done <- check.Run(t.Context(), clk) }()
+	var waited []time.Duration
+	for {
+		ctx, cancel := context.WithCancel(t.Context())
+		armed := make(chan error, 1)
+		go func() { armed <- clk.WaitNext(ctx, func(time.Time) bool { return true }) }()
+		select {
+		case res := <-done:
+			cancel()
+			return res, waited
+		case err := <-armed:
+			cancel()
+			if err != nil {
+				t.Fatal(err)
+			}
+			next, _ := clk.Next()
+			d := next.Sub(clk.Now())
+			waited = append(waited, d)
+			clk.Advance(d)
+		}
 	}
-	c.mu.Lock()
-	ch := c.pending[0]
-	c.pending = c.pending[1:]
-	c.mu.Unlock()
-	ch <- time.Time{}
 }
 
-func (c *clock) recorded() []time.Duration {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return append([]time.Duration(nil), c.waits...)
+// run runs check as waits does and returns its result.
+func run(t testing.TB, check resources.HealthCheck) resources.HealthResult {
+	t.Helper()
+	res, _ := waits(t, check)
+	return res
 }

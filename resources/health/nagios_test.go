@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/reactive-ccm/ccm/resources"
+	"github.com/reactive-ccm/ccm/watchers/clock"
 )
 
 func TestNagiosExitCodes(t *testing.T) {
@@ -32,7 +33,7 @@ func TestNagiosExitCodes(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			p := script(t, dir, "check_"+string(rune('a'+i)), tt.body)
 			checks := mustParse(t, "- command: "+p)
-			res := checks[0].Run(t.Context(), newClock())
+			res := run(t, checks[0])
 			if res.Status != tt.want || res.Output != tt.wantOut || res.Tries != 1 {
 				t.Errorf("result %+v, want status %s output %q after 1 try", res, tt.want, tt.wantOut)
 			}
@@ -47,7 +48,7 @@ func TestNagiosRunsWithoutAShell(t *testing.T) {
 	dir := t.TempDir()
 	p := script(t, dir, "check_args", `for a in "$@"; do echo "[$a]"; done`)
 	checks := mustParse(t, "- command: "+p+` -H localhost --expect "Acme Inc" $HOME ';'`)
-	res := checks[0].Run(t.Context(), newClock())
+	res := run(t, checks[0])
 	want := "[-H]\n[localhost]\n[--expect]\n[Acme Inc]\n[$HOME]\n[;]"
 	if res.Output != want {
 		t.Errorf("arguments reached the plugin as\n%s\nwant\n%s", res.Output, want)
@@ -56,7 +57,7 @@ func TestNagiosRunsWithoutAShell(t *testing.T) {
 
 func TestNagiosProgramMissingIsUnknown(t *testing.T) {
 	checks := mustParse(t, "- command: /nonexistent/check_nothing")
-	res := checks[0].Run(t.Context(), newClock())
+	res := run(t, checks[0])
 	if res.Status != resources.HealthUnknown || !strings.Contains(res.Output, "no such file") {
 		t.Errorf("result %+v, want UNKNOWN saying the program is missing", res)
 	}
@@ -69,7 +70,7 @@ func TestNagiosTimeoutKillsTheProcessGroup(t *testing.T) {
 	pidFile := filepath.Join(dir, "child.pid")
 	p := script(t, dir, "check_hang", "sleep 300 & echo $! > "+pidFile+"; wait")
 	checks := mustParse(t, "- {command: "+p+", timeout: 200ms}")
-	res := checks[0].Run(t.Context(), newClock())
+	res := run(t, checks[0])
 	if res.Status != resources.HealthUnknown || !strings.Contains(res.Output, "timed out") {
 		t.Fatalf("result %+v, want UNKNOWN for a timeout", res)
 	}
@@ -116,17 +117,11 @@ n=$(wc -l < `+count+`)
 [ `+strconv.Itoa(tt.passOn)+` -ne 0 ] && [ "$n" -ge `+strconv.Itoa(tt.passOn)+` ] && { echo OK; exit 0; }
 echo "CRITICAL try $n"; exit 2`)
 			checks := mustParse(t, "- {command: "+p+", "+tt.props+"}")
-			clk := newClock()
-			done := make(chan resources.HealthResult, 1)
-			go func() { done <- checks[0].Run(t.Context(), clk) }()
-			for range tt.wantTries - 1 {
-				clk.tick(t)
-			}
-			res := <-done
+			res, got := waits(t, checks[0])
 			if res.Tries != tt.wantTries || res.Status != tt.wantStatus {
 				t.Errorf("result %+v, want %s after %d tries", res, tt.wantStatus, tt.wantTries)
 			}
-			if got := clk.recorded(); !slices.Equal(got, tt.wantWaits) {
+			if !slices.Equal(got, tt.wantWaits) {
 				t.Errorf("waited %v, want %v", got, tt.wantWaits)
 			}
 		})
@@ -137,11 +132,13 @@ func TestCancelledWhileWaitingIsUnknown(t *testing.T) {
 	dir := t.TempDir()
 	p := script(t, dir, "check_down", "exit 2")
 	checks := mustParse(t, "- {command: "+p+", tries: 3}")
-	clk := newClock()
+	clk := clock.NewFake(time.Now())
 	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan resources.HealthResult, 1)
 	go func() { done <- checks[0].Run(ctx, clk) }()
-	<-clk.asked
+	if err := clk.WaitNext(t.Context(), func(time.Time) bool { return true }); err != nil {
+		t.Fatal(err)
+	}
 	cancel()
 	res := <-done
 	if res.Status != resources.HealthUnknown || res.Tries != 1 || !strings.Contains(res.Output, "interrupted") {

@@ -39,7 +39,7 @@ func TestParseResolvesTemplates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res := checks[0].Run(t.Context(), newClock()); res.Output != "port 8080" {
+	if res := run(t, checks[0]); res.Output != "port 8080" {
 		t.Errorf("output %q, want the template resolved", res.Output)
 	}
 }

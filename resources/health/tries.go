@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/reactive-ccm/ccm/resources"
+	"github.com/reactive-ccm/ccm/watchers/clock"
 )
 
 // check is what every format shares: its settings and one try.
@@ -18,19 +19,28 @@ func (c *check) Interval() time.Duration { return c.interval }
 
 // Run tries until a try is OK or the tries are spent, waiting try_sleep
 // on clk between tries, and reports the last try.
-func (c *check) Run(ctx context.Context, clk resources.Clock) resources.HealthResult {
-	var res resources.HealthResult
+func (c *check) Run(ctx context.Context, clk clock.Clock) resources.HealthResult {
 	for n := 1; ; n++ {
-		res = c.try(ctx)
+		res := c.try(ctx)
 		res.Name, res.Tries = c.name, n
 		if res.Status == resources.HealthOK || n >= c.tries {
 			return res
 		}
-		select {
-		case <-ctx.Done():
+		if !sleep(ctx, clk, c.trySleep) {
 			return c.cancelled(ctx, n)
-		case <-clk.After(c.trySleep):
 		}
+	}
+}
+
+// sleep waits d on clk; false when ctx ended first.
+func sleep(ctx context.Context, clk clock.Clock, d time.Duration) bool {
+	t := clk.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C():
+		return true
 	}
 }
 
