@@ -201,7 +201,7 @@ func (m *Manifest) entry(typ resources.Type, nameNode, props *yaml.Node, tmpl re
 			e.control = m.parseControl(e.id(), v, errs)
 		case k.Value == "health_checks":
 			e.health = v
-		case k.Value == "rollback":
+		case k.Value == "rollback" && typ.Undoable:
 			e.rollback = m.parseBool(e.id(), k.Value, v, errs)
 		default:
 			rest.Content = append(rest.Content, k, v)

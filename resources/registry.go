@@ -15,6 +15,9 @@ type Type struct {
 	// Subscribes is true when resources of this type accept `subscribe`
 	// and consume refreshes in Apply.
 	Subscribes bool
+	// Undoable is true when resources of this type implement Undoable,
+	// so a change that breaks a subscriber can be rolled back.
+	Undoable bool
 	// New decodes and validates spec and builds the resource. Problems with
 	// the properties are returned as an ErrorList of positioned errors so
 	// the graph can report all of them at once. New must not touch the host.

@@ -25,16 +25,7 @@ const (
 
 // props is one health_checks entry as written; templates in its strings
 // are resolved when the manifest loads, like upstream's.
-type props struct {
-	Name      string         `yaml:"name"`
-	Command   string         `yaml:"command"`
-	Format    string         `yaml:"format"`
-	GossRules map[string]any `yaml:"goss_rules"`
-	Timeout   string         `yaml:"timeout"`
-	Tries     *int           `yaml:"tries"`
-	TrySleep  string         `yaml:"try_sleep"`
-	Interval  string         `yaml:"interval"`
-}
+type props resources.HealthCheckProps
 
 // settings are what every format shares once validated.
 type settings struct {
@@ -74,17 +65,16 @@ func parseOne(spec *resources.Spec, item *yaml.Node) (resources.HealthCheck, err
 	if item.Kind != yaml.MappingNode {
 		return nil, fmt.Errorf("%w: expected a map with command or goss_rules", ErrBadCheck)
 	}
-	sub := *spec
-	sub.Props = item
+	sub := &resources.Spec{Type: spec.Type, Name: spec.Name, Props: item, Pos: spec.Pos, Dir: spec.Dir, Templates: spec.Templates}
 	var p props
 	if err := sub.Decode(&p); err != nil {
 		return nil, err
 	}
-	format, err := p.format(&sub)
+	format, err := p.format(sub)
 	if err != nil {
 		return nil, err
 	}
-	s, err := p.settings(&sub)
+	s, err := p.settings(sub)
 	if err != nil {
 		return nil, err
 	}
