@@ -45,8 +45,8 @@ type Options struct {
 	// MonitorOnly runs only the health checks: nothing is checked against
 	// its desired state, nothing is changed.
 	MonitorOnly bool
-	Retry         RetryPolicy
-	Contest       ContestPolicy
+	Retry       RetryPolicy
+	Contest     ContestPolicy
 	// Clock schedules retries, back-offs and the periodic re-check;
 	// default the system clock. Tests pass a clock.Fake and move time
 	// instead of sleeping. Durations in events and the shutdown grace are
