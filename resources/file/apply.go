@@ -35,7 +35,7 @@ func (f *file) Apply(ctx context.Context, req resources.Request) (resources.Chan
 	if req.Noop {
 		return resources.Change{Changed: true, NoopMessage: msg}, nil
 	}
-	if err := f.act(o, d); err != nil {
+	if err := f.act(ctx, o, d); err != nil {
 		return resources.Change{}, err
 	}
 	return resources.Change{Changed: true}, nil
@@ -57,7 +57,7 @@ func (f *file) plan(o observed, d drift) (string, error) {
 }
 
 // act changes the host as plan described.
-func (f *file) act(o observed, d drift) error {
+func (f *file) act(ctx context.Context, o observed, d drift) error {
 	if f.ensure == Absent {
 		return remove(f.path, o.kind == Directory, f.force)
 	}
@@ -69,23 +69,28 @@ func (f *file) act(o observed, d drift) error {
 	case f.ensure == Directory && d.kind:
 		return makeDir(f.path, o.kind != Absent, uid, gid, f.mode)
 	case d.kind || d.content:
-		return f.write(uid, gid)
+		return f.write(ctx, uid, gid)
 	}
 	return setAttrs(f.path, uid, gid, f.mode)
 }
 
 // write stores the wanted content, or an empty file when the content is
-// not managed and the file is missing.
-func (f *file) write(uid, gid int) error {
+// not managed and the file is missing. The validate command, if any, sees
+// the new content before it replaces the old.
+func (f *file) write(ctx context.Context, uid, gid int) error {
 	if f.content == nil {
-		return writeAtomic(f.path, strings.NewReader(""), uid, gid, f.mode)
+		return writeAtomic(f.path, strings.NewReader(""), uid, gid, f.mode, nil)
 	}
 	r, err := f.content.open()
 	if err != nil {
 		return err
 	}
 	defer r.Close()
-	return writeAtomic(f.path, r, uid, gid, f.mode)
+	var check func(string) error
+	if f.validate != nil {
+		check = func(tmp string) error { return f.validate.Run(ctx, tmp) }
+	}
+	return writeAtomic(f.path, r, uid, gid, f.mode, check)
 }
 
 // joinAnd lists words as "owner", "owner and mode", "owner, group and mode".

@@ -2,6 +2,7 @@ package file
 
 import (
 	"github.com/reactive-ccm/ccm/resources"
+	validatecmd "github.com/reactive-ccm/ccm/resources/internal/validate"
 )
 
 // providers are the ways of managing files; posix is the only one.
@@ -25,6 +26,8 @@ type file struct {
 	// content is nil when the content is not managed: absent, directory,
 	// or a present file with neither content nor source.
 	content content
+	// validate, when set, checks new content before it replaces the file.
+	validate *validatecmd.Command
 }
 
 var _ resources.Resource = (*file)(nil)
@@ -53,6 +56,13 @@ func New(spec *resources.Spec) (resources.Instance, error) {
 		f.content = &inline{text: spec.Defer("content", p.Content)}
 	case spec.Has("source"):
 		f.content = &source{path: spec.Defer("source", p.Source).WithCheck(notEmpty), dir: spec.Dir}
+	}
+	if spec.Has("validate") {
+		v, err := validatecmd.Parse(p.Validate)
+		if err != nil {
+			return resources.Instance{}, resources.Errorf(spec.KeyPos("validate"), "validate: %v", err)
+		}
+		f.validate = &v
 	}
 	// A source managed by another resource is ordered before this one.
 	uses := []string{f.path}

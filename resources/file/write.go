@@ -17,8 +17,10 @@ const maxTempBase = 200
 // writeAtomic replaces path with the content of r: a temporary file in the
 // same directory gets its owner and mode before any content lands, is
 // synced, then renamed over path. Readers see the old file or the new one,
-// never a partial or wrongly permitted one. The parent must exist.
-func writeAtomic(path string, r io.Reader, uid, gid int, mode Mode) (err error) {
+// never a partial or wrongly permitted one. The parent must exist. check,
+// when set, sees the complete temporary file before the rename; its error
+// leaves path as it was.
+func writeAtomic(path string, r io.Reader, uid, gid int, mode Mode, check func(tmp string) error) (err error) {
 	dir := filepath.Dir(path)
 	if err := requireDir(dir); err != nil {
 		return err
@@ -41,6 +43,11 @@ func writeAtomic(path string, r io.Reader, uid, gid int, mode Mode) (err error) 
 	}
 	if err := tmp.Close(); err != nil {
 		return fmt.Errorf("writing %s: %w", tmp.Name(), err)
+	}
+	if check != nil {
+		if err := check(tmp.Name()); err != nil {
+			return err
+		}
 	}
 	if err := os.Rename(tmp.Name(), path); err != nil {
 		return fmt.Errorf("replacing %s: %w", path, err)

@@ -93,13 +93,16 @@ func (s *scaffold) Apply(ctx context.Context, req resources.Request) (_ resource
 	if s.p.Ensure == ensureAbsent {
 		return s.applyAbsent(st, r, req.Noop)
 	}
-	return s.applyPresent(st, r, req.Noop)
+	return s.applyPresent(ctx, st, r, req.Noop)
 }
 
-func (s *scaffold) applyPresent(st state, r *rendering, noop bool) (resources.Change, error) {
+func (s *scaffold) applyPresent(ctx context.Context, st state, r *rendering, noop bool) (resources.Change, error) {
 	n := len(st.added) + len(st.updated) + len(st.purged)
 	if noop {
 		return noopChange(n, "Would have changed %d scaffold files"), nil
+	}
+	if err := s.runValidate(ctx, r, slices.Concat(st.added, st.updated)); err != nil {
+		return resources.Change{}, err
 	}
 	if err := s.write(st, r); err != nil {
 		return resources.Change{Changed: true}, err
