@@ -48,6 +48,12 @@ type Engine struct {
 	// pendingChanged is set when the set of vertices owed a refresh may
 	// have changed since it was last saved.
 	pendingChanged bool
+	// rollbacks keeps rollback records; nil without a state directory.
+	// Safe for concurrent use.
+	rollbacks *rollbackStore
+	// undoIO holds rollback record writes decided under mu, done in
+	// flush outside it, in order.
+	undoIO []func()
 }
 
 // New prepares an engine for g.
@@ -87,6 +93,7 @@ func (e *Engine) install(g *graph.Graph, keep map[string]*node) []*node {
 		n.parents = pick(nodes, g.Parents(i))
 		n.children = pick(nodes, g.Children(i))
 		n.subs = pick(nodes, g.Subscribers(i))
+		n.undo = e.undoOf(n)
 	}
 	e.g, e.nodes = g, nodes
 	e.byID = make(map[string]*node, len(nodes))
@@ -125,6 +132,14 @@ func (e *Engine) Run(ctx context.Context) (Summary, error) {
 	if err != nil {
 		return Summary{}, err
 	}
+	if e.rollbacks, err = openRollback(e); err != nil {
+		return Summary{}, err
+	}
+	defer e.rollbacks.close()
+	recs := e.readRecords(e.nodes)
+	e.mu.Lock()
+	e.applyRecords(recs)
+	e.mu.Unlock()
 	// Applies get their own context so a shutdown lets them finish within
 	// the grace period instead of killing them mid-write.
 	work, cancelWork := context.WithCancel(context.WithoutCancel(ctx))

@@ -20,6 +20,11 @@ const (
 	TriggerRetry   Trigger = "retry"
 	// TriggerHealth: a health check's own period came round.
 	TriggerHealth Trigger = "health"
+	// TriggerRollback: a subscriber's CRITICAL check asked for this
+	// resource's change to be rolled back.
+	TriggerRollback Trigger = "rollback"
+	// TriggerResume: a rolled-back resource was released.
+	TriggerResume Trigger = "resume"
 )
 
 // EventProtocol is upstream CCM's protocol name for transaction events.
@@ -55,8 +60,14 @@ type Event struct {
 	// Contested is set on the one event that reports a vertex being
 	// repaired too often.
 	Contested bool `json:"contested,omitempty"`
+	// RolledBack is set on the event of a resource put back in its last
+	// good state: the rollback itself (failed, with the reason), and the
+	// repairs of a held resource.
+	RolledBack bool `json:"rolled_back,omitempty"`
 	// healthIdx holds the index of each result's check in the vertex.
 	healthIdx []int
+	// saved is the state kept before this run's apply, for a rollback.
+	saved []byte
 }
 
 // ID is the resource's "type#name".

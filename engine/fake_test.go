@@ -22,6 +22,8 @@ type world struct {
 	values    map[string]string
 	applies   []string
 	refreshes map[string]int
+	// saves counts the Saves of each fake.
+	saves map[string]int
 	checks    map[string]int
 	// failing makes a resource's Check fail until cleared.
 	failing map[string]bool
@@ -37,7 +39,7 @@ var (
 )
 
 func newWorld(t *testing.T) *world {
-	w := &world{values: map[string]string{}, refreshes: map[string]int{}, checks: map[string]int{}, failing: map[string]bool{}, refreshed: make(chan string, 100)}
+	w := &world{values: map[string]string{}, refreshes: map[string]int{}, saves: map[string]int{}, checks: map[string]int{}, failing: map[string]bool{}, refreshed: make(chan string, 100)}
 	worldMu.Lock()
 	current = w
 	worldMu.Unlock()
@@ -101,6 +103,9 @@ type fakeProps struct {
 	Sleep string `yaml:"sleep"`
 	// Watch registers the fake with the drift notifier of the test.
 	Watch bool `yaml:"watch"`
+	// Mirror is a file that holds the fake's value once applied or
+	// restored, for health check plugins to read.
+	Mirror string `yaml:"mirror"`
 }
 
 type fake struct {
@@ -111,7 +116,7 @@ type fake struct {
 }
 
 func init() {
-	resources.Register(resources.Type{Name: "fake", Subscribes: true, New: func(spec *resources.Spec) (resources.Instance, error) {
+	resources.Register(resources.Type{Name: "fake", Subscribes: true, Undoable: true, New: func(spec *resources.Spec) (resources.Instance, error) {
 		var p fakeProps
 		if err := spec.Decode(&p); err != nil {
 			return resources.Instance{}, err
@@ -173,6 +178,7 @@ func (f *fake) Apply(_ context.Context, req resources.Request) (resources.Change
 	}
 	f.w.applies = append(f.w.applies, f.name)
 	if !f.p.Stuck {
+		f.mirror(f.p.Value)
 		f.w.values[f.name] = f.p.Value
 	}
 	return resources.Change{Changed: !req.Status.Desired || req.Refresh, Refreshed: req.Refresh}, nil
@@ -229,4 +235,33 @@ func runOnce(t *testing.T, g *graph.Graph, opts engine.Options) (engine.Summary,
 		t.Fatalf("run: %v", err)
 	}
 	return sum, rec
+}
+
+// mirror writes v to the fake's mirror file, if any. Callers hold w.mu.
+func (f *fake) mirror(v string) {
+	if f.p.Mirror != "" {
+		if err := os.WriteFile(f.p.Mirror, []byte(v), 0o644); err != nil {
+			panic(err)
+		}
+	}
+}
+
+// Save keeps the fake's value.
+func (f *fake) Save(context.Context) ([]byte, error) {
+	f.w.mu.Lock()
+	defer f.w.mu.Unlock()
+	f.w.saves[f.name]++
+	return []byte(f.w.values[f.name]), nil
+}
+
+// Restore puts a kept value back.
+func (f *fake) Restore(_ context.Context, saved []byte) (bool, error) {
+	f.w.mu.Lock()
+	defer f.w.mu.Unlock()
+	if f.w.values[f.name] == string(saved) {
+		return false, nil
+	}
+	f.w.values[f.name] = string(saved)
+	f.mirror(string(saved))
+	return true, nil
 }

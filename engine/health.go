@@ -31,6 +31,16 @@ func (e *HealthError) Error() string {
 
 func (e *HealthError) Unwrap() error { return ErrUnhealthy }
 
+// critical reports whether any check is CRITICAL: what a rollback answers.
+func (e *HealthError) critical() bool {
+	for _, r := range e.Failing {
+		if r.Status == resources.HealthCritical {
+			return true
+		}
+	}
+	return false
+}
+
 // healthKey says which checks are not OK and how, leaving out their
 // output, which may differ on every run (response times, counts): a
 // change of key is a change of result, reported once.

@@ -70,6 +70,22 @@ type node struct {
 	// healthReported is the healthKey of the results last reported, so
 	// periodic checks report only a change of result.
 	healthReported string
+	// undo is the vertex's rollback handle; nil when rollback is off for
+	// it or its resource cannot be undone.
+	undo resources.Undoable
+	// saved is the state kept for a rollback: armed while judges judge a
+	// change, the last good state while held.
+	saved []byte
+	// judges are the subscribers whose health checks have yet to pass
+	// after this vertex's change refreshed them.
+	judges map[*node]bool
+	// rollbackWhy is set when a subscriber's CRITICAL check asks for this
+	// vertex's change to be rolled back, until it is.
+	rollbackWhy string
+	// held is set once the change was rolled back: the vertex keeps its
+	// last good state until its desired state changes or it is released.
+	held    bool
+	heldWhy string
 	// unwatch drops the vertex's watch registrations.
 	unwatch func()
 	// heapIndex is the node's index in the ready heap.
@@ -81,10 +97,12 @@ type standing struct {
 	phase     phase
 	blocked   bool
 	contested bool
+	unhealthy bool
+	held      bool
 }
 
 func (n *node) standing() standing {
-	return standing{n.phase, n.blocked, n.contest.contested}
+	return standing{n.phase, n.blocked, n.contest.contested, n.unhealthy, n.held}
 }
 
 // takeHealthPlan says which checks the coming run owes and clears the

@@ -42,6 +42,11 @@ type Options struct {
 	// itself, with jitter, unless the check has its own interval; default
 	// one minute, negative disables it.
 	HealthInterval time.Duration
+	// Rollback undoes a change to a resource (a new desired state, not a
+	// drift repair) that makes a subscriber's health checks fail
+	// CRITICAL, for resources that can be undone and do not say
+	// otherwise (their rollback property). Off by default.
+	Rollback bool
 	// MonitorOnly runs only the health checks: nothing is checked against
 	// its desired state, nothing is changed.
 	MonitorOnly bool

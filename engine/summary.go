@@ -6,12 +6,16 @@ import (
 	"github.com/reactive-ccm/ccm/resources"
 )
 
-// Summary counts what a run did. Each resource is counted once by its
-// worst outcome: failed, then skipped, then changed, then stable.
+// Summary counts what a run did. Each resource is counted once, by the
+// last event it reported (a resource rolled back, or a subscriber that
+// failed then recovered, reports more than one): rolled back, failed,
+// skipped, changed or stable.
 type Summary struct {
 	Resources int
 	Changed   int
 	Failed    int
+	// RolledBack counts resources whose change was rolled back.
+	RolledBack int
 	// Skipped counts vertices not run: blocked by a failed dependency,
 	// skipped by control, or stopped by fail_on_error.
 	Skipped int
@@ -19,9 +23,11 @@ type Summary struct {
 	Blocked   int
 	Stable    int
 	Refreshed int
-	// Health counts every health check result reported, by status.
+	// Health counts the health check results of those events, by status.
 	Health   HealthCounts
 	Duration time.Duration
+	// last is each resource's last event.
+	last map[string]*Event
 }
 
 // HealthCounts counts health check results by status.
@@ -29,43 +35,57 @@ type HealthCounts struct {
 	Checked, OK, Warning, Critical, Unknown int
 }
 
-func (h *HealthCounts) add(results []resources.HealthResult) {
+func (h *HealthCounts) add(results []resources.HealthResult, by int) {
 	for _, r := range results {
-		h.Checked++
+		h.Checked += by
 		switch r.Status {
 		case resources.HealthOK:
-			h.OK++
+			h.OK += by
 		case resources.HealthWarning:
-			h.Warning++
+			h.Warning += by
 		case resources.HealthCritical:
-			h.Critical++
+			h.Critical += by
 		default:
-			h.Unknown++
+			h.Unknown += by
 		}
 	}
 }
 
 // OK reports whether every resource reached its desired state.
-func (s Summary) OK() bool { return s.Failed == 0 && s.Blocked == 0 }
+func (s Summary) OK() bool { return s.Failed == 0 && s.Blocked == 0 && s.RolledBack == 0 }
 
+// add counts ev in place of its resource's previous event.
 func (s *Summary) add(ev *Event) {
-	s.Resources++
-	if ev.Refreshed {
-		s.Refreshed++
+	if s.last == nil {
+		s.last = map[string]*Event{}
 	}
-	s.Health.add(ev.HealthChecks)
+	if prev := s.last[ev.ID()]; prev != nil {
+		s.count(prev, -1)
+	}
+	s.last[ev.ID()] = ev
+	s.count(ev, 1)
+}
+
+func (s *Summary) count(ev *Event, by int) {
+	s.Resources += by
+	if ev.Refreshed {
+		s.Refreshed += by
+	}
+	s.Health.add(ev.HealthChecks, by)
 	switch {
+	case ev.RolledBack && ev.Failed:
+		s.RolledBack += by
 	case ev.Failed:
-		s.Failed++
+		s.Failed += by
 	case ev.Skipped:
-		s.Skipped++
+		s.Skipped += by
 		if len(ev.UnmetRequirements) > 0 || (len(ev.Error) > 0 && !ev.Noop) {
-			s.Blocked++
+			s.Blocked += by
 		}
 	case ev.Changed:
-		s.Changed++
+		s.Changed += by
 	default:
-		s.Stable++
+		s.Stable += by
 	}
 }
 
@@ -77,9 +97,11 @@ type State struct {
 	Converged int
 	Failed    int
 	Unhealthy int
-	Blocked   int
-	Contested int
-	Pending   int
+	// RolledBack counts resources held at their last good state.
+	RolledBack int
+	Blocked    int
+	Contested  int
+	Pending    int
 }
 
 // stateLocked counts the vertices by standing. Callers hold e.mu.
@@ -89,6 +111,8 @@ func (e *Engine) stateLocked() State {
 		switch {
 		case n.contest.contested:
 			st.Contested++
+		case n.held:
+			st.RolledBack++
 		case n.phase == failed && n.unhealthy:
 			st.Unhealthy++
 		case n.phase == failed:

@@ -56,6 +56,7 @@ type watching struct {
 	src    *notifier
 	clock  *clock.Fake
 	done   chan struct{}
+	cancel context.CancelFunc
 }
 
 func startWatching(t *testing.T, g *graph.Graph, opts engine.Options) *watching {
@@ -72,17 +73,21 @@ func startWatching(t *testing.T, g *graph.Graph, opts engine.Options) *watching 
 	}}
 	w.e = engine.New(g, opts)
 	ctx, cancel := context.WithCancel(t.Context())
+	w.cancel = cancel
 	go func() {
 		defer close(w.done)
 		if _, err := w.e.Run(ctx); err != nil && ctx.Err() == nil {
 			t.Errorf("run: %v", err)
 		}
 	}()
-	t.Cleanup(func() {
-		cancel()
-		<-w.done
-	})
+	t.Cleanup(w.stop)
 	return w
+}
+
+// stop ends the engine and waits until it returned.
+func (w *watching) stop() {
+	w.cancel()
+	<-w.done
 }
 
 // advance moves the fake time by d and waits until the engine has run

@@ -26,11 +26,12 @@ func (e *Engine) worker(ctx context.Context) {
 		n.queued, n.running, n.dirty, n.blocked = false, true, false, false
 		trig, refresh := n.trigger, n.refresh
 		plan := n.takeHealthPlan(e.opts.Watch)
+		undo := n.takeUndoPlan(trig)
 		n.refresh, n.refreshing = false, refresh
 		e.running++
 		e.mu.Unlock()
 
-		ev, out, err := e.converge(ctx, n, trig, refresh, plan)
+		ev, out, err := e.converge(ctx, n, run{trig: trig, refresh: refresh, health: plan, undo: undo})
 
 		e.mu.Lock()
 		e.running--
@@ -41,11 +42,19 @@ func (e *Engine) worker(ctx context.Context) {
 	}
 }
 
+// run is what a worker decided, under e.mu, about one run of a vertex.
+type run struct {
+	trig    Trigger
+	refresh bool
+	health  healthPlan
+	undo    undoPlan
+}
+
 // converge runs one cycle of n, then the health checks it owes, and
 // describes it as an event. Panics in resource code become errors at this
 // boundary.
-func (e *Engine) converge(ctx context.Context, n *node, trig Trigger, refresh bool, plan healthPlan) (ev *Event, out resources.Outcome, err error) {
-	ev = newEvent(n, trig, e.opts.Noop)
+func (e *Engine) converge(ctx context.Context, n *node, r run) (ev *Event, out resources.Outcome, err error) {
+	ev = newEvent(n, r.trig, e.opts.Noop)
 	start := time.Now()
 	defer func() {
 		if r := recover(); r != nil {
@@ -72,8 +81,24 @@ func (e *Engine) converge(ctx context.Context, n *node, trig Trigger, refresh bo
 		ev.HealthCheckOnly = true
 		return ev, out, e.runHealth(ctx, n, healthPlan{all: true}, ev)
 	}
-	out, err = resources.Converge(ctx, n.v.Resource, refresh, e.opts.Noop)
-	if err != nil || len(n.v.Health) == 0 {
+	if r.undo.restore {
+		out, err = e.restore(ctx, n, r.undo, ev)
+		return ev, out, err
+	}
+	cycle := resources.Cycle{Refresh: r.refresh, Noop: e.opts.Noop}
+	if r.undo.keep {
+		cycle.BeforeApply = e.keepBeforeApply(n, ev)
+	}
+	out, err = resources.ConvergeCycle(ctx, n.v.Resource, cycle)
+	if len(n.v.Health) == 0 {
+		return ev, out, err
+	}
+	if err != nil {
+		// A subscriber judging a change says whether it broke it even
+		// when it failed to take it (a service that no longer starts).
+		if r.undo.judging {
+			err = errors.Join(err, e.runHealth(ctx, n, healthPlan{all: true}, ev))
+		}
 		return ev, out, err
 	}
 	// A noop that would change something says nothing about the health
@@ -81,6 +106,7 @@ func (e *Engine) converge(ctx context.Context, n *node, trig Trigger, refresh bo
 	if e.opts.Noop && out.Change.Changed {
 		return ev, out, nil
 	}
+	plan := r.health
 	if out.Applied {
 		plan.all = true
 	}
@@ -123,6 +149,11 @@ func (e *Engine) finish(n *node, ev *Event, out resources.Outcome, err error, re
 	default:
 		e.succeeded(n, ev, out, now)
 		emit = n.healthNews(ev, out)
+	}
+	e.settleUndo(n, ev, out, err, refresh, now)
+	if ev.RolledBack && !ev.Failed && !out.Applied && before.phase != pending {
+		// A held vertex found in its last good state: nothing to say.
+		emit = false
 	}
 	if emit {
 		e.outbox = append(e.outbox, ev)
@@ -264,9 +295,14 @@ func (e *Engine) flush() {
 		pending = e.pendingIDs()
 		e.pendingChanged = false
 	}
+	undoIO := e.undoIO
+	e.undoIO = nil
 	e.mu.Unlock()
 	if save {
 		e.refreshes.save(pending)
+	}
+	for _, do := range undoIO {
+		do()
 	}
 	for _, ev := range out {
 		e.sum.add(ev)

@@ -68,6 +68,8 @@ func displayID(ev *engine.Event) string {
 func outcomeLine(ev *engine.Event) string {
 	id := displayID(ev)
 	switch {
+	case ev.RolledBack && (ev.Failed || ev.Changed):
+		return fmt.Sprintf("rolled back %s: %s", id, strings.Join(ev.Error, "; "))
 	case ev.Failed:
 		return fmt.Sprintf("failed    %s: %s", id, strings.Join(ev.Error, "; "))
 	case ev.HealthCheckOnly && len(ev.HealthChecks) > 0 && !hasWarning(ev):
@@ -130,11 +132,13 @@ type summaryJSON struct {
 	Skipped   int           `json:"skipped_resources"`
 	Stable    int           `json:"stable_resources"`
 	Refreshed int           `json:"refreshed_count"`
-	Checked   int           `json:"health_checked_count"`
-	OK        int           `json:"health_check_ok_count"`
-	Warning   int           `json:"health_check_warning_count"`
-	Critical  int           `json:"health_check_critical_count"`
-	Unknown   int           `json:"health_check_unknown_count"`
+	// RolledBack is ours: upstream has no rollback.
+	RolledBack int `json:"rolled_back_resources,omitempty"`
+	Checked    int `json:"health_checked_count"`
+	OK         int `json:"health_check_ok_count"`
+	Warning    int `json:"health_check_warning_count"`
+	Critical   int `json:"health_check_critical_count"`
+	Unknown    int `json:"health_check_unknown_count"`
 }
 
 func (p *printer) summary(s engine.Summary, noop bool) {
@@ -143,7 +147,7 @@ func (p *printer) summary(s engine.Summary, noop bool) {
 	if p.json {
 		_ = p.enc.Encode(summaryJSON{
 			Protocol: "io.choria.ccm.v1.session.summary", Duration: s.Duration, Total: s.Resources,
-			Changed: s.Changed, Failed: s.Failed, Skipped: s.Skipped, Stable: s.Stable, Refreshed: s.Refreshed,
+			Changed: s.Changed, Failed: s.Failed, Skipped: s.Skipped, Stable: s.Stable, Refreshed: s.Refreshed, RolledBack: s.RolledBack,
 			Checked: s.Health.Checked, OK: s.Health.OK, Warning: s.Health.Warning, Critical: s.Health.Critical, Unknown: s.Health.Unknown,
 		})
 		return
@@ -156,8 +160,12 @@ func (p *printer) summary(s engine.Summary, noop bool) {
 	if h := s.Health; h.Checked > 0 {
 		health = fmt.Sprintf("; health checks: %d OK, %d WARNING, %d CRITICAL, %d UNKNOWN", h.OK, h.Warning, h.Critical, h.Unknown)
 	}
-	fmt.Fprintf(p.w, "%d resources: %d %s, %d failed, %d skipped, %d stable, %d refreshed%s in %s\n",
-		s.Resources, s.Changed, verb, s.Failed, s.Skipped, s.Stable, s.Refreshed, health, s.Duration.Round(time.Millisecond))
+	rolled := ""
+	if s.RolledBack > 0 {
+		rolled = fmt.Sprintf(", %d rolled back", s.RolledBack)
+	}
+	fmt.Fprintf(p.w, "%d resources: %d %s, %d failed%s, %d skipped, %d stable, %d refreshed%s in %s\n",
+		s.Resources, s.Changed, verb, s.Failed, rolled, s.Skipped, s.Stable, s.Refreshed, health, s.Duration.Round(time.Millisecond))
 }
 
 func (p *printer) message(msg string) {

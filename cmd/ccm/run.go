@@ -27,6 +27,8 @@ type runFlags struct {
 	health time.Duration
 	// monitorOnly runs only the health checks.
 	monitorOnly bool
+	// rollback undoes changes that break a subscriber's health checks.
+	rollback bool
 	// stateDir is --state-dir; empty for the default.
 	stateDir string
 	// noReport leaves out the summary (apply --no-report).
@@ -53,6 +55,7 @@ func newRunCmd() *cobra.Command {
 	fl.IntVar(&f.workers, "workers", 0, "resources checked at once (default: max(8, 2 x CPUs))")
 	fl.DurationVar(&f.health, "health-interval", time.Minute, "in watch mode, how often each health check runs by itself, with jitter (0 disables)")
 	fl.BoolVar(&f.monitorOnly, "monitor-only", false, "run only the health checks: check and change nothing else")
+	fl.BoolVar(&f.rollback, "rollback", false, "undo a new desired state of a file or scaffold that makes a subscriber's health checks fail CRITICAL, and hold the last good state")
 	addStateFlag(fl, &f.stateDir)
 	addDataFlags(fl)
 	return cmd
@@ -88,7 +91,7 @@ func runManifests(cmd *cobra.Command, files []string, f runFlags) error {
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	out := newPrinter(cmd.OutOrStdout(), f.json, f.watch)
-	opts := engine.Options{Noop: f.noop, Watch: f.watch, Workers: f.workers, Events: out.event, Logger: log, MonitorOnly: f.monitorOnly, State: dir, StateKey: key}
+	opts := engine.Options{Noop: f.noop, Watch: f.watch, Workers: f.workers, Events: out.event, Logger: log, MonitorOnly: f.monitorOnly, Rollback: f.rollback, State: dir, StateKey: key}
 	for _, m := range g.Manifests {
 		out.message(m.PreMessage)
 	}

@@ -9,7 +9,7 @@ import (
 var providers = []resources.Provider{{Name: "posix", Priority: 1, Usable: resources.Always}}
 
 func init() {
-	resources.Register(resources.Type{Name: "file", New: New, Props: props{},
+	resources.Register(resources.Type{Name: "file", Undoable: true, New: New, Props: props{},
 		Help: "Manage a file or directory: existence, content, owner, group and mode", NameHelp: "absolute path of the file"})
 }
 
@@ -30,7 +30,10 @@ type file struct {
 	validate *validatecmd.Command
 }
 
-var _ resources.Resource = (*file)(nil)
+var (
+	_ resources.Resource = (*file)(nil)
+	_ resources.Undoable = (*file)(nil)
+)
 
 // New builds a file resource from its manifest properties.
 func New(spec *resources.Spec) (resources.Instance, error) {
