@@ -23,8 +23,8 @@ type world struct {
 	applies   []string
 	refreshes map[string]int
 	// saves counts the Saves of each fake.
-	saves map[string]int
-	checks    map[string]int
+	saves  map[string]int
+	checks map[string]int
 	// failing makes a resource's Check fail until cleared.
 	failing map[string]bool
 	running atomic.Int32
