@@ -102,6 +102,9 @@ type State struct {
 	Blocked    int
 	Contested  int
 	Pending    int
+	// FailedIDs and ContestedIDs name the failed and contested vertices
+	// ("type#name"), in graph order.
+	FailedIDs, ContestedIDs []string
 }
 
 // stateLocked counts the vertices by standing. Callers hold e.mu.
@@ -111,12 +114,15 @@ func (e *Engine) stateLocked() State {
 		switch {
 		case n.contest.contested:
 			st.Contested++
+			st.ContestedIDs = append(st.ContestedIDs, n.v.ID())
 		case n.held:
 			st.RolledBack++
 		case n.phase == failed && n.unhealthy:
 			st.Unhealthy++
+			st.FailedIDs = append(st.FailedIDs, n.v.ID())
 		case n.phase == failed:
 			st.Failed++
+			st.FailedIDs = append(st.FailedIDs, n.v.ID())
 		case n.blocked:
 			st.Blocked++
 		case n.dirty || n.phase == pending:

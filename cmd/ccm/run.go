@@ -33,6 +33,10 @@ type runFlags struct {
 	stateDir string
 	// noReport leaves out the summary (apply --no-report).
 	noReport bool
+	// report is where events and status are also published (--report).
+	report    string
+	hostname  string
+	heartbeat time.Duration
 }
 
 func newRunCmd() *cobra.Command {
@@ -57,6 +61,7 @@ func newRunCmd() *cobra.Command {
 	fl.BoolVar(&f.monitorOnly, "monitor-only", false, "run only the health checks: check and change nothing else")
 	fl.BoolVar(&f.rollback, "rollback", false, "undo a new desired state of a file or scaffold that makes a subscriber's health checks fail CRITICAL, and hold the last good state")
 	addStateFlag(fl, &f.stateDir)
+	addReportFlags(fl, &f)
 	addDataFlags(fl)
 	return cmd
 }
@@ -92,13 +97,24 @@ func runManifests(cmd *cobra.Command, files []string, f runFlags) error {
 	defer stop()
 	out := newPrinter(cmd.OutOrStdout(), f.json, f.watch)
 	opts := engine.Options{Noop: f.noop, Watch: f.watch, Workers: f.workers, Events: out.event, Logger: log, MonitorOnly: f.monitorOnly, Rollback: f.rollback, State: dir, StateKey: key}
+	rep, err := newReporter(cmd, f, log)
+	if err != nil {
+		return err
+	}
+	if rep != nil {
+		reportEvents(&opts, rep)
+	}
 	for _, m := range g.Manifests {
 		out.message(m.PreMessage)
 	}
 	if f.watch {
-		return watch(ctx, cmd, files, g, opts, f)
+		return watch(ctx, cmd, files, g, opts, f, rep)
 	}
-	sum, err := engine.New(g, opts).Run(ctx)
+	e := engine.New(g, opts)
+	sum, err := e.Run(ctx)
+	if rep != nil {
+		flushReport(ctx, rep, e.State(), log)
+	}
 	if !f.noReport {
 		out.summary(sum, f.noop)
 	}

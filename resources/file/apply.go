@@ -2,7 +2,9 @@ package file
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/reactive-ccm/ccm/resources"
@@ -23,19 +25,23 @@ const (
 // trusting req.Status, which may be stale by the time Apply runs.
 //
 // Errors do not repeat the resource's id: the engine reports it.
-func (f *file) Apply(ctx context.Context, req resources.Request) (resources.Change, error) {
-	o, d, err := f.inspect(ctx)
-	if err != nil || d.none() {
+func (f *file) Apply(ctx context.Context, req resources.Request) (_ resources.Change, err error) {
+	v, err := f.inspect(ctx)
+	if err != nil {
 		return resources.Change{}, err
 	}
-	msg, err := f.plan(o, d)
+	defer func() { err = errors.Join(err, v.close()) }()
+	if v.d.none() {
+		return resources.Change{}, nil
+	}
+	msg, err := f.plan(v.o, v.d)
 	if err != nil {
 		return resources.Change{}, err
 	}
 	if req.Noop {
 		return resources.Change{Changed: true, NoopMessage: msg}, nil
 	}
-	if err := f.act(ctx, o, d); err != nil {
+	if err := f.act(ctx, v); err != nil {
 		return resources.Change{}, err
 	}
 	return resources.Change{Changed: true}, nil
@@ -56,41 +62,45 @@ func (f *file) plan(o observed, d drift) (string, error) {
 	return msgAttrs + joinAnd(d.attrs), nil
 }
 
-// act changes the host as plan described.
-func (f *file) act(ctx context.Context, o observed, d drift) error {
+// act changes the host as plan described, relative to the parent
+// directory the check opened.
+func (f *file) act(ctx context.Context, v *view) error {
 	if f.ensure == Absent {
-		return remove(f.path, o.kind == Directory, f.force)
+		return remove(v, f.force)
 	}
 	uid, gid, err := ids.Resolve(f.owner, f.group)
 	if err != nil {
 		return err
 	}
 	switch {
-	case f.ensure == Directory && d.kind:
-		return makeDir(f.path, o.kind != Absent, uid, gid, f.mode)
-	case d.kind || d.content:
-		return f.write(ctx, uid, gid)
+	case f.ensure == Directory && v.d.kind:
+		return f.makeDir(v, uid, gid, f.mode)
+	case v.d.kind || v.d.content:
+		return f.write(ctx, v, uid, gid)
 	}
-	return setAttrs(f.path, uid, gid, f.mode)
+	return v.dir.SetAttrs(v.base, uid, gid, uint32(f.mode))
 }
 
 // write stores the wanted content, or an empty file when the content is
-// not managed and the file is missing. The validate command, if any, sees
+// not managed and the file is missing. The validate command, if any, reads
 // the new content before it replaces the old.
-func (f *file) write(ctx context.Context, uid, gid int) error {
-	if f.content == nil {
-		return writeAtomic(f.path, strings.NewReader(""), uid, gid, f.mode, nil)
+func (f *file) write(ctx context.Context, v *view, uid, gid int) error {
+	if v.dir == nil {
+		return noParent(f.path, v.noParent)
 	}
-	r, err := f.content.open()
+	if f.content == nil {
+		return writeAtomic(v.dir, v.base, strings.NewReader(""), uid, gid, f.mode, nil)
+	}
+	r, err := f.content.open(f.links)
 	if err != nil {
 		return err
 	}
 	defer r.Close()
-	var check func(string) error
+	var check func(*os.File) error
 	if f.validate != nil {
-		check = func(tmp string) error { return f.validate.Run(ctx, tmp) }
+		check = func(tmp *os.File) error { return f.validate.Run(ctx, tmp) }
 	}
-	return writeAtomic(f.path, r, uid, gid, f.mode, check)
+	return writeAtomic(v.dir, v.base, r, uid, gid, f.mode, check)
 }
 
 // joinAnd lists words as "owner", "owner and mode", "owner, group and mode".

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
-	"os"
+
+	"golang.org/x/sys/unix"
 )
 
 // maxSaved bounds the content kept for a rollback: configuration files,
@@ -25,26 +27,28 @@ type saved struct {
 
 // Save keeps the path as it is: absent, a directory and its attributes, or
 // a regular file's content and attributes.
-func (f *file) Save(context.Context) ([]byte, error) {
-	o, err := f.observe()
+func (f *file) Save(context.Context) (_ []byte, err error) {
+	v, err := f.look()
 	if err != nil {
 		return nil, err
 	}
-	s := saved{Kind: o.kind, UID: int(o.uid), GID: int(o.gid), Mode: o.mode}
-	switch o.kind {
+	defer func() { err = errors.Join(err, v.close()) }()
+	s := saved{Kind: v.o.kind, UID: int(v.o.uid), GID: int(v.o.gid), Mode: v.o.mode}
+	switch v.o.kind {
 	case Absent, Directory:
 	case Present:
-		if s.Content, err = readBounded(f.path); err != nil {
+		if s.Content, err = readKept(v); err != nil {
 			return nil, err
 		}
 	default:
-		return nil, fmt.Errorf("%s is %s: %w", f.path, describe(o.kind), ErrNotUndoable)
+		return nil, fmt.Errorf("%s is %s: %w", f.path, describe(v.o.kind), ErrNotUndoable)
 	}
 	return json.Marshal(s)
 }
 
-func readBounded(path string) ([]byte, error) {
-	fh, err := os.Open(path)
+// readKept reads the file v looks at, up to maxSaved bytes.
+func readKept(v *view) ([]byte, error) {
+	fh, err := v.dir.Open(v.base, unix.O_RDONLY|unix.O_NONBLOCK)
 	if err != nil {
 		return nil, err
 	}
@@ -54,58 +58,66 @@ func readBounded(path string) ([]byte, error) {
 		return nil, err
 	}
 	if len(b) > maxSaved {
-		return nil, fmt.Errorf("%s is larger than %d MiB: %w", path, maxSaved>>20, ErrNotUndoable)
+		return nil, fmt.Errorf("%s is larger than %d MiB: %w", v.dir.Join(v.base), maxSaved>>20, ErrNotUndoable)
 	}
 	return b, nil
 }
 
-// Restore puts the saved state back where the path differs from it.
-func (f *file) Restore(_ context.Context, data []byte) (bool, error) {
+// Restore puts the saved state back where the path differs from it,
+// through the same safe walk as Apply.
+func (f *file) Restore(_ context.Context, data []byte) (_ bool, err error) {
 	var s saved
 	if err := json.Unmarshal(data, &s); err != nil {
 		return false, fmt.Errorf("reading the state kept for %s: %w", f.path, err)
 	}
-	o, err := f.observe()
+	v, err := f.look()
 	if err != nil {
 		return false, err
 	}
-	same, err := s.matches(f.path, o)
+	defer func() { err = errors.Join(err, v.close()) }()
+	same, err := s.matches(v)
 	if err != nil || same {
 		return false, err
 	}
-	switch s.Kind {
-	case Absent:
-		return true, remove(f.path, o.kind == Directory, false)
-	case Directory:
-		if o.kind == Directory {
-			return true, setAttrs(f.path, s.UID, s.GID, s.Mode)
-		}
-		return true, makeDir(f.path, o.kind != Absent, s.UID, s.GID, s.Mode)
-	}
-	if o.kind == Directory {
-		return false, fmt.Errorf("%s %w; cannot put the file back", f.path, ErrIsDirectory)
-	}
-	return true, writeAtomic(f.path, bytes.NewReader(s.Content), s.UID, s.GID, s.Mode, nil)
+	return true, f.put(v, s)
 }
 
-// matches reports whether the path, observed as o, is in the saved state.
-func (s saved) matches(path string, o observed) (bool, error) {
-	if o.kind != s.Kind {
-		return false, nil
+// put changes the path v looks at into s.
+func (f *file) put(v *view, s saved) error {
+	switch {
+	case s.Kind == Absent:
+		return remove(v, false)
+	case s.Kind == Directory && v.o.kind == Directory:
+		return v.dir.SetAttrs(v.base, s.UID, s.GID, uint32(s.Mode))
+	case s.Kind == Directory:
+		return f.makeDir(v, s.UID, s.GID, s.Mode)
+	case v.dir == nil:
+		return noParent(f.path, v.noParent)
+	case v.o.kind == Directory:
+		// The change made the directory; an empty one gives way.
+		if err := remove(v, false); err != nil {
+			return err
+		}
 	}
-	if s.Kind == Absent {
+	return writeAtomic(v.dir, v.base, bytes.NewReader(s.Content), s.UID, s.GID, s.Mode, nil)
+}
+
+// matches reports whether the path v looks at is in the saved state.
+func (s saved) matches(v *view) (bool, error) {
+	o := v.o
+	switch {
+	case o.kind != s.Kind:
+		return false, nil
+	case s.Kind == Absent:
 		return true, nil
-	}
-	if int(o.uid) != s.UID || int(o.gid) != s.GID || o.mode != s.Mode {
+	case int(o.uid) != s.UID || int(o.gid) != s.GID || o.mode != s.Mode:
 		return false, nil
-	}
-	if s.Kind == Directory {
+	case s.Kind == Directory:
 		return true, nil
-	}
-	if o.size != int64(len(s.Content)) {
+	case o.size != int64(len(s.Content)):
 		return false, nil
 	}
-	b, err := os.ReadFile(path)
+	b, err := readKept(v)
 	if err != nil {
 		return false, err
 	}

@@ -3,6 +3,7 @@ package scaffold
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 
 	"github.com/reactive-ccm/ccm/resources"
@@ -41,15 +42,25 @@ func (validateRules) PropertyKind() resources.Kind { return resources.KindPairs 
 // it was. rel names the file in errors: its path is a temporary one.
 func (s *scaffold) runValidate(ctx context.Context, r *rendering, rels []string) error {
 	for _, rel := range rels {
-		path := r.path(rel)
 		for _, v := range s.p.Validate {
-			if !matchesGlob(v.glob, path) {
+			if !matchesGlob(v.glob, rel) {
 				continue
 			}
-			if err := v.cmd.Run(ctx, path); err != nil {
+			if err := validateFile(ctx, v.cmd, r.path(rel)); err != nil {
 				return fmt.Errorf("%s: %w", filepath.Join(s.target, rel), err)
 			}
 		}
 	}
 	return nil
+}
+
+// validateFile runs cmd on the rendered file at path, in the private
+// rendering directory.
+func validateFile(ctx context.Context, cmd validatecmd.Command, path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return cmd.Run(ctx, f)
 }

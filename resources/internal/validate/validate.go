@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"time"
 
@@ -17,6 +18,10 @@ import (
 
 // Placeholder stands for the file holding the new content.
 const Placeholder = "%s"
+
+// contentPath is where the command finds the new content: the descriptor
+// it is given as its first extra file.
+const contentPath = "/dev/fd/3"
 
 // maxOutput bounds the part of the command's output an error carries.
 const maxOutput = 2 << 10
@@ -51,14 +56,16 @@ func Parse(line string) (Command, error) {
 	return Command{prog: prog, args: args, raw: line}, nil
 }
 
-// Run runs the command on the file at path. A non-zero exit wraps
+// Run runs the command on the new content, given as an open file: %s
+// becomes /dev/fd/3, the file's descriptor in the command, so nothing can
+// swap the file between the check and its use. A non-zero exit wraps
 // ErrRefused with the command's output; an error means it could not run.
-func (c Command) Run(ctx context.Context, path string) error {
+func (c Command) Run(ctx context.Context, content *os.File) error {
 	args := make([]string, len(c.args))
 	for i, a := range c.args {
-		args[i] = strings.ReplaceAll(a, Placeholder, path)
+		args[i] = strings.ReplaceAll(a, Placeholder, contentPath)
 	}
-	res, err := command.Run(ctx, command.Cmd{Name: strings.ReplaceAll(c.prog, Placeholder, path), Args: args, Timeout: Timeout})
+	res, err := command.Run(ctx, command.Cmd{Name: c.prog, Args: args, Timeout: Timeout, ExtraFiles: []*os.File{content}})
 	if err != nil {
 		return fmt.Errorf("validate %q: %w", c.raw, err)
 	}
