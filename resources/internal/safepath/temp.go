@@ -1,9 +1,9 @@
 package safepath
 
 import (
-	"os"
 	"errors"
 	"math/rand/v2"
+	"os"
 	"strconv"
 
 	"golang.org/x/sys/unix"
