@@ -15,7 +15,12 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-func TestMain(m *testing.M) { os.Exit(systemdtest.Main(m)) }
+func TestMain(m *testing.M) {
+	if conf := os.Getenv(serveEnv); conf != "" {
+		os.Exit(serve(conf))
+	}
+	os.Exit(systemdtest.Main(m))
+}
 
 // parse reads a health_checks list written in YAML for service#web.
 func parse(t testing.TB, src string, tmpl resources.Templates) ([]resources.HealthCheck, error) {
