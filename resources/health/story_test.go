@@ -62,7 +62,7 @@ type story struct {
 	dir  string
 }
 
-func newStory(t *testing.T, unit string) *story {
+func newStory(t testing.TB, unit string) *story {
 	t.Helper()
 	sd := systemdtest.Require(t)
 	bin, err := os.Executable()
@@ -86,7 +86,7 @@ func newStory(t *testing.T, unit string) *story {
 	return s
 }
 
-func freePort(t *testing.T) int {
+func freePort(t testing.TB) int {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -121,7 +121,7 @@ func (s *story) manifest(conf string) string {
 
 // start runs the manifest in a watching engine wired as `ccm run --watch`
 // wires it, with a state directory of its own.
-func (s *story) start(t *testing.T, conf string, opts engine.Options) *enginetest.Run {
+func (s *story) start(t testing.TB, conf string, opts engine.Options) *enginetest.Run {
 	t.Helper()
 	st, err := state.Open(filepath.Join(s.dir, "state"))
 	if err != nil {
@@ -136,7 +136,7 @@ func (s *story) start(t *testing.T, conf string, opts engine.Options) *enginetes
 	return enginetest.StartFile(t, path, enginetest.Options{Engine: opts, Timeout: 30 * time.Second})
 }
 
-func (s *story) write(t *testing.T, path, conf string) {
+func (s *story) write(t testing.TB, path, conf string) {
 	t.Helper()
 	if err := os.WriteFile(path, []byte(s.manifest(conf)), 0o644); err != nil {
 		t.Fatal(err)
@@ -144,14 +144,14 @@ func (s *story) write(t *testing.T, path, conf string) {
 }
 
 // reload swaps in the manifest with conf, as a reload does.
-func (s *story) reload(t *testing.T, run *enginetest.Run, conf string) {
+func (s *story) reload(t testing.TB, run *enginetest.Run, conf string) {
 	t.Helper()
 	path := filepath.Join(s.dir, "manifest.yaml")
 	s.write(t, path, conf)
 	run.Reload(t, path)
 }
 
-func (s *story) healthy(t *testing.T) bool {
+func (s *story) healthy(t testing.TB) bool {
 	t.Helper()
 	resp, err := http.Get(fmt.Sprintf("http://127.0.0.1:%d/", s.port))
 	if err != nil {
