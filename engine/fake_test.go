@@ -27,10 +27,17 @@ type world struct {
 	checks map[string]int
 	// failing makes a resource's Check fail until cleared.
 	failing map[string]bool
+	// undo sets a resource's value back right after each apply, before
+	// its re-check: another writer faster than ccm.
+	undo map[string]string
+	// applied, when set, is called after each apply, outside the lock:
+	// the echo a watch sees of ccm's own write.
+	applied func(name string)
 	running atomic.Int32
 	peak    atomic.Int32
-	// refreshed receives the name of each fake refreshed, when it has room.
-	refreshed chan string
+	// refreshSignals receives the name of each fake refreshed, when it has
+	// room.
+	refreshSignals chan string
 }
 
 var (
@@ -39,7 +46,7 @@ var (
 )
 
 func newWorld(t *testing.T) *world {
-	w := &world{values: map[string]string{}, refreshes: map[string]int{}, saves: map[string]int{}, checks: map[string]int{}, failing: map[string]bool{}, refreshed: make(chan string, 100)}
+	w := &world{values: map[string]string{}, refreshes: map[string]int{}, saves: map[string]int{}, checks: map[string]int{}, failing: map[string]bool{}, undo: map[string]string{}, refreshSignals: make(chan string, 100)}
 	worldMu.Lock()
 	current = w
 	worldMu.Unlock()
@@ -69,13 +76,23 @@ func (w *world) awaitRefresh(t *testing.T, name string) {
 	timeout := time.After(5 * time.Second)
 	for {
 		select {
-		case got := <-w.refreshed:
+		case got := <-w.refreshSignals:
 			if got == name {
 				return
 			}
 		case <-timeout:
 			t.Fatalf("%s was not refreshed", name)
 		}
+	}
+}
+
+// echo calls the applied hook, if any.
+func (w *world) echo(name string) {
+	w.mu.Lock()
+	fn := w.applied
+	w.mu.Unlock()
+	if fn != nil {
+		fn(name)
 	}
 }
 
@@ -164,12 +181,13 @@ func (f *fake) Apply(_ context.Context, req resources.Request) (resources.Change
 	for p := f.w.peak.Load(); n > p && !f.w.peak.CompareAndSwap(p, n); p = f.w.peak.Load() {
 	}
 	time.Sleep(f.sleep)
+	defer f.w.echo(f.name)
 	f.w.mu.Lock()
 	defer f.w.mu.Unlock()
 	if req.Refresh {
 		f.w.refreshes[f.name]++
 		select {
-		case f.w.refreshed <- f.name:
+		case f.w.refreshSignals <- f.name:
 		default:
 		}
 	}
@@ -180,6 +198,9 @@ func (f *fake) Apply(_ context.Context, req resources.Request) (resources.Change
 	if !f.p.Stuck {
 		f.mirror(f.p.Value)
 		f.w.values[f.name] = f.p.Value
+	}
+	if v, ok := f.w.undo[f.name]; ok {
+		f.w.values[f.name] = v
 	}
 	return resources.Change{Changed: !req.Status.Desired || req.Refresh, Refreshed: req.Refresh}, nil
 }

@@ -65,7 +65,9 @@ func startWatching(t *testing.T, g *graph.Graph, opts engine.Options) *watching 
 		clock: clock.NewFake(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))}
 	opts.Watch = true
 	opts.Clock = w.clock
-	opts.Logger = slog.New(slog.DiscardHandler)
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
 	opts.Events = func(ev *engine.Event) { w.events <- ev }
 	// Periodic work is fired by hand: a poll every d is the path "poll:d".
 	opts.Watchers = engine.Watchers{Paths: w.src.watch, Poll: func(d time.Duration, fn func()) func() {

@@ -135,6 +135,9 @@ func (e *Engine) finish(n *node, ev *Event, out resources.Outcome, err error, re
 	}
 	before := n.standing()
 	n.recordHealth(ev)
+	if e.isRepair(n, out) {
+		e.repaired(n, ev, now)
+	}
 	emit := true
 	switch parent := n.unpreparedBy(); {
 	case err != nil && e.opts.Noop && parent != "":
@@ -155,7 +158,7 @@ func (e *Engine) finish(n *node, ev *Event, out resources.Outcome, err error, re
 		// A held vertex found in its last good state: nothing to say.
 		emit = false
 	}
-	if emit {
+	if emit || ev.Contested {
 		e.outbox = append(e.outbox, ev)
 	}
 	if out.Applied || n.standing() != before {
@@ -210,34 +213,30 @@ func (e *Engine) succeeded(n *node, ev *Event, out resources.Outcome, now time.T
 	}
 	n.phase = converged
 	n.unhealthy = false
+	n.convergedOnce = true
 	n.lastError = ""
 	n.retry.reset()
 	n.wouldChange = e.opts.Noop && out.Change.Changed
-	if !out.Applied {
-		if n.contest.calm() {
-			e.opts.Logger.Info("no longer contested", "resource", n.v.ID())
-		}
+	if !out.Applied || !out.Change.Changed {
+		e.tryCalm(n, now)
 		return
 	}
-	if !out.Change.Changed {
+	if n.contest.contested {
+		n.contest.held = true
+		e.pendingChanged = true
 		return
 	}
+	e.refreshSubscribers(n)
+}
+
+// refreshSubscribers owes every subscriber of n a refresh. Callers hold
+// e.mu.
+func (e *Engine) refreshSubscribers(n *node) {
 	for _, s := range n.subs {
 		s.refresh = true
 		s.markDirty(TriggerRefresh)
 		e.pendingChanged = true
 	}
-	if e.opts.Watch && !e.opts.Noop && isDrift(ev.Trigger) && n.contest.repaired(now, e.opts.Contest) {
-		ev.Contested = true
-		e.opts.Logger.Warn("contested: repaired too often, another program may be changing it; backing off",
-			"resource", n.v.ID(), "repairs", len(n.contest.repairs), "window", e.opts.Contest.Window, "backoff", n.contest.backoff)
-	}
-}
-
-// isDrift reports whether a trigger means the host changed under us, as
-// opposed to a change we were asked to make.
-func isDrift(t Trigger) bool {
-	return t == TriggerDrift || t == TriggerPoll || t == TriggerRecheck
 }
 
 // reportBlocked emits a skipped event for n, whose parents failed.

@@ -31,6 +31,7 @@ type runFlags struct {
 	rollback bool
 	// stateDir is --state-dir; empty for the default.
 	stateDir string
+	contest  engine.ContestPolicy
 	// noReport leaves out the summary (apply --no-report).
 	noReport bool
 	// report is where events and status are also published (--report).
@@ -61,6 +62,9 @@ func newRunCmd() *cobra.Command {
 	fl.BoolVar(&f.monitorOnly, "monitor-only", false, "run only the health checks: check and change nothing else")
 	fl.BoolVar(&f.rollback, "rollback", false, "undo a new desired state of a file or scaffold that makes a subscriber's health checks fail CRITICAL, and hold the last good state")
 	addStateFlag(fl, &f.stateDir)
+	fl.IntVar(&f.contest.Limit, "contest-limit", 5, "in watch mode, repairs within --contest-window that mark a resource contested")
+	fl.DurationVar(&f.contest.Window, "contest-window", time.Minute, "window of --contest-limit, and how long a contested resource must be left alone to be calm")
+	fl.DurationVar(&f.contest.Backoff, "contest-backoff", 30*time.Second, "first back-off of a contested resource, doubling up to 10m (or 20 times this) while the fight goes on")
 	addReportFlags(fl, &f)
 	addDataFlags(fl)
 	return cmd
@@ -77,7 +81,11 @@ func runManifests(cmd *cobra.Command, files []string, f runFlags) error {
 	if f.monitorOnly && (f.noop || f.watch) {
 		return usage(errors.New("--monitor-only runs the health checks once: it cannot be combined with --noop or --watch"))
 	}
-	for _, name := range []string{"poll", "poll-interval", "recheck", "health-interval"} {
+	if f.watch && (f.contest.Limit < 1 || f.contest.Window <= 0 || f.contest.Backoff <= 0) {
+		return usage(errors.New("--contest-limit, --contest-window and --contest-backoff must be positive"))
+	}
+	f.contest.MaxBackoff = max(10*time.Minute, 20*f.contest.Backoff)
+	for _, name := range []string{"poll", "poll-interval", "recheck", "health-interval", "contest-limit", "contest-window", "contest-backoff"} {
 		if cmd.Flags().Changed(name) && !f.watch {
 			return usage(fmt.Errorf("--%s needs --watch", name))
 		}
