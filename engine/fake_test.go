@@ -123,6 +123,8 @@ type fakeProps struct {
 	// Mirror is a file that holds the fake's value once applied or
 	// restored, for health check plugins to read.
 	Mirror string `yaml:"mirror"`
+	// Independent lets consecutive independent fakes run at once.
+	Independent bool `yaml:"independent"`
 }
 
 type fake struct {
@@ -145,7 +147,7 @@ func init() {
 		worldMu.Lock()
 		w := current
 		worldMu.Unlock()
-		return resources.Instance{Resource: &fake{name: spec.Name, p: p, sleep: d, w: w}, Provider: "memory", Ensure: p.Value}, nil
+		return resources.Instance{Resource: &fake{name: spec.Name, p: p, sleep: d, w: w}, Provider: "memory", Ensure: p.Value, Independent: p.Independent}, nil
 	}})
 }
 

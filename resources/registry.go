@@ -18,6 +18,10 @@ type Type struct {
 	// Undoable is true when resources of this type implement Undoable,
 	// so a change that breaks a subscriber can be rolled back.
 	Undoable bool
+	// Redact, when set, removes secrets from the properties a report
+	// shows (graph.Vertex.Properties): passwords, header values, the
+	// credentials in a URL.
+	Redact func(props map[string]any)
 	// New decodes and validates spec and builds the resource. Problems with
 	// the properties are returned as an ErrorList of positioned errors so
 	// the graph can report all of them at once. New must not touch the host.

@@ -11,12 +11,15 @@ import (
 	"github.com/reactive-ccm/ccm/resources/internal/ids"
 )
 
-// Noop messages; the first three are upstream CCM's words.
+// Noop messages; all but the last are upstream CCM's words.
 const (
-	msgCreateFile = "Would have created the file"
-	msgCreateDir  = "Would have created directory"
-	msgRemove     = "Would have removed the file"
-	msgAttrs      = "Would have changed " // followed by the attributes
+	msgCreateFile  = "Would have created the file"
+	msgCreateEmpty = "Would have created an empty file with requested attributes"
+	msgCreateDir   = "Would have created directory"
+	msgRemove      = "Would have removed the file"
+	msgRemoveDir   = "Would have removed the directory"
+	msgRemoveTree  = "Would have recursively removed the directory"
+	msgAttrs       = "Would have changed " // followed by the attributes
 )
 
 // Apply converges the path: it removes it, creates the directory, writes
@@ -50,12 +53,18 @@ func (f *file) Apply(ctx context.Context, req resources.Request) (_ resources.Ch
 // plan says what act would do, as a noop message, or why it cannot.
 func (f *file) plan(o observed, d drift) (string, error) {
 	switch {
+	case f.ensure == Absent && o.kind == Directory && f.force:
+		return msgRemoveTree, nil
+	case f.ensure == Absent && o.kind == Directory:
+		return msgRemoveDir, nil
 	case f.ensure == Absent:
 		return msgRemove, nil
 	case f.ensure == Present && o.kind == Directory:
 		return "", fmt.Errorf("%s %w; remove it first or use ensure: directory", f.path, ErrIsDirectory)
 	case d.kind && f.ensure == Directory:
 		return msgCreateDir, nil
+	case d.kind && o.kind == Absent && f.content == nil:
+		return msgCreateEmpty, nil
 	case d.kind || d.content:
 		return msgCreateFile, nil
 	}
@@ -100,7 +109,11 @@ func (f *file) write(ctx context.Context, v *view, uid, gid int) error {
 	if f.validate != nil {
 		check = func(tmp *os.File) error { return f.validate.Run(ctx, tmp) }
 	}
-	return writeAtomic(v.dir, v.base, r, uid, gid, f.mode, check)
+	if err := writeAtomic(v.dir, v.base, r, uid, gid, f.mode, check); err != nil {
+		return err
+	}
+	f.content.wrote()
+	return nil
 }
 
 // joinAnd lists words as "owner", "owner and mode", "owner, group and mode".
