@@ -115,14 +115,14 @@ func (g *Graph) build(e *entry, t resources.Templates, errs *resources.ErrorList
 	spec := &resources.Spec{Type: e.typ.Name, Name: e.name, Props: e.props, Pos: e.namePos, Dir: e.m.Dir, Templates: t}
 	inst, err := e.typ.Build(spec)
 	if err != nil {
-		// The broken resource keeps its place, without a Resource: Load
-		// fails anyway, after checking everything else.
+		// A broken resource keeps its place, so the indices of the entries
+		// and the vertices agree: Load fails anyway, after checking the
+		// references and cycles of everything else.
 		errs.Add(e.namePos, err)
 	}
 	checks, err := health.Parse(spec, e.health)
 	if err != nil {
 		errs.Add(e.namePos, err)
-		return
 	}
 	v := &Vertex{
 		Index: len(g.Vertices), Type: e.typ.Name, Name: e.name, Alias: e.alias, Pos: e.namePos,
