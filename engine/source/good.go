@@ -19,12 +19,11 @@ const (
 // keepGood copies the bundle in force to the good entry, unless it is the
 // good one already.
 func (c cache) keepGood(rev Revision) error {
-	var g record
-	if found, err := c.d.ReadJSON(goodRecord, &g); err == nil && found && g.ID == rev.ID {
+	if g, err := c.record(goodRecord, false); err == nil && g.ID == rev.ID {
 		return nil
 	}
-	var cur record
-	if found, err := c.d.ReadJSON(recordFile, &cur); err != nil || !found || cur.ID != rev.ID {
+	cur, err := c.record(recordFile, false)
+	if err != nil || cur.ID != rev.ID {
 		return fmt.Errorf("source: the bundle in force is not %s any more", rev.ID)
 	}
 	tmp, err := os.MkdirTemp(c.d.Path(), extractPrefix)
@@ -43,21 +42,7 @@ func (c cache) keepGood(rev Revision) error {
 }
 
 // readGood returns the last bundle that compiled.
-func (c cache) readGood() (Revision, error) {
-	var r record
-	found, err := c.d.ReadJSON(goodRecord, &r)
-	switch {
-	case err != nil:
-		return Revision{}, err
-	case !found:
-		return Revision{}, fs.ErrNotExist
-	case r.ID == "" || !filepath.IsLocal(r.Manifest):
-		return Revision{}, fmt.Errorf("source: %s is damaged", filepath.Join(c.d.Path(), goodRecord))
-	}
-	rev := Revision{ID: r.ID, Fetched: r.Fetched, Manifest: filepath.Join(c.d.Path(), goodEntry, r.Manifest)}
-	_, err = os.Stat(rev.Manifest)
-	return rev, err
-}
+func (c cache) readGood() (Revision, error) { return c.bundleAt(goodRecord, goodEntry) }
 
 // copyTree copies the regular files and directories under src (an
 // extracted bundle, which holds nothing else) to dst, which must not exist.
