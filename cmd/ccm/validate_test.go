@@ -1,6 +1,8 @@
 package main_test
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -59,5 +61,35 @@ func TestValidatePointsAtATabInTheIndentation(t *testing.T) {
 	r := ccm(t, "validate", m)
 	if r.code != 2 || !strings.Contains(r.stderr, "manifest.yaml:3:1: invalid YAML: a tab in the indentation") {
 		t.Fatalf("exit %d:\n%s", r.code, r.stderr)
+	}
+}
+
+func TestExecCreatesAndCwdMustBeCleanAbsolutePaths(t *testing.T) {
+	dir := t.TempDir()
+	m := manifest(t, dir, `
+- exec:
+    - marker:
+        command: /bin/touch @/ran
+        creates: @/sub/../done
+        cwd: @/
+`)
+	for _, cmd := range []string{"validate", "run"} {
+		t.Run(cmd, func(t *testing.T) {
+			r := ccm(t, cmd, m)
+			if r.code != 2 {
+				t.Fatalf("exit %d, want 2\n%s%s", r.code, r.stdout, r.stderr)
+			}
+			for _, want := range []string{
+				`:5:18: creates: "` + dir + `/sub/../done" is not a clean path (no ., .., // or trailing /): write ` + dir + `/done`,
+				`:6:14: cwd: "` + dir + `/" is not a clean path (no ., .., // or trailing /): write ` + dir,
+			} {
+				if !strings.Contains(r.stderr, want) {
+					t.Errorf("%s does not report %q:\n%s", cmd, want, r.stderr)
+				}
+			}
+			if _, err := os.Stat(filepath.Join(dir, "ran")); err == nil {
+				t.Fatal("the command ran")
+			}
+		})
 	}
 }

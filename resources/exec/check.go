@@ -3,7 +3,6 @@ package exec
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 
 	"github.com/reactive-ccm/ccm/resources"
 )
@@ -96,7 +95,7 @@ func (e *exec) marker() (string, bool, error) {
 	if err != nil {
 		return "", false, err
 	}
-	found, err := e.links.Exists(filepath.Clean(path))
+	found, err := e.links.Exists(path)
 	if err != nil {
 		return path, false, fmt.Errorf("creates: %w", err)
 	}

@@ -11,4 +11,7 @@ var (
 	// ErrNotAbsolute is returned for cwd, creates or a path entry that is
 	// not an absolute path.
 	ErrNotAbsolute = errors.New("not an absolute path")
+	// ErrNotClean is returned for cwd or creates holding ., .., // or a
+	// trailing /.
+	ErrNotClean = errors.New("not a clean path")
 )

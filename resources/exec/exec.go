@@ -113,8 +113,8 @@ func (e *exec) deferreds(spec *resources.Spec, p *props, errs *resources.ErrorLi
 		raw   string
 		check func(string) error
 	}{
-		{"cwd", &e.cwd, p.Cwd, checkAbs},
-		{"creates", &e.creates, p.Creates, checkAbs},
+		{"cwd", &e.cwd, p.Cwd, checkCleanAbs},
+		{"creates", &e.creates, p.Creates, checkCleanAbs},
 		{"onlyif", &e.onlyif, p.OnlyIf, runnable},
 		{"unless", &e.unless, p.Unless, runnable},
 	} {

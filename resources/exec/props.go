@@ -15,12 +15,12 @@ import (
 type props struct {
 	Ensure      string   `yaml:"ensure" help:"present, the only value" cli:"-"`
 	Command     string   `yaml:"command" ccm:"deferred" help:"the command to run, when not the name"`
-	Cwd         string   `yaml:"cwd" ccm:"deferred" help:"absolute working directory (default /)"`
+	Cwd         string   `yaml:"cwd" ccm:"deferred" help:"clean absolute working directory (default /)"`
 	Environment []string `yaml:"environment" ccm:"deferred" help:"KEY=VALUE variables added to PATH, LANG and LC_ALL; nothing else is inherited" cli:"short=e"`
 	Path        string   `yaml:"path" help:"colon-separated absolute directories where the program is looked up, and the child's PATH"`
 	Returns     []int    `yaml:"returns" help:"exit codes that mean success (default 0)"`
 	Timeout     string   `yaml:"timeout" help:"duration after which the command's process group is killed, such as 30s or 5m" cli:"default=1m"`
-	Creates     string   `yaml:"creates" ccm:"deferred" help:"absolute path; the command does not run while it exists"`
+	Creates     string   `yaml:"creates" ccm:"deferred" help:"clean absolute path; the command does not run while it exists"`
 	OnlyIf      string   `yaml:"onlyif" ccm:"deferred" help:"guard command: run only if it exits 0" cli:"flag=exec-if"`
 	Unless      string   `yaml:"unless" ccm:"deferred" help:"guard command: run only if it exits non-zero" cli:"flag=exec-unless"`
 	RefreshOnly bool     `yaml:"refreshonly" help:"run only when a subscribed resource changed" cli:"flag=refresh-only"`
@@ -84,9 +84,16 @@ func checkEnv(entry string) error {
 	return nil
 }
 
-func checkAbs(path string) error {
+// checkCleanAbs accepts an absolute path written the one way the
+// kernel resolves it, as file, archive and scaffold names are: a path
+// with . or .. components may not be the one a reader of the manifest
+// sees, and a marker or directory compared by its string must match.
+func checkCleanAbs(path string) error {
 	if !filepath.IsAbs(path) {
 		return fmt.Errorf("%q is %w", path, ErrNotAbsolute)
+	}
+	if clean := filepath.Clean(path); clean != path {
+		return fmt.Errorf("%q is %w (no ., .., // or trailing /): write %s", path, ErrNotClean, clean)
 	}
 	return nil
 }
