@@ -14,13 +14,23 @@ import (
 	"github.com/reactive-ccm/ccm/watchers/inotify"
 )
 
+// patience bounds every wait for a notification. It is far longer than
+// any event takes, even on a loaded machine: only a notification that
+// never comes fails a test, and no test depends on how soon one comes.
+const patience = time.Minute
+
 // counter counts notifications and lets a test wait for the next one.
 type counter struct {
 	n  atomic.Int64
 	ch chan struct{}
+	// sync is the hub's barrier (see barrier); nil for counters that
+	// never need to prove that nothing came.
+	sync func()
 }
 
-func newCounter() *counter { return &counter{ch: make(chan struct{}, 1<<16)} }
+func newCounter(sync func()) *counter {
+	return &counter{ch: make(chan struct{}, 1<<16), sync: sync}
+}
 
 func (c *counter) notify() {
 	c.n.Add(1)
@@ -41,30 +51,48 @@ func (c *counter) drain() {
 	}
 }
 
-// settle forgets the notifications a step is still producing: one
-// change can reach several watches (the parent's and the directory's own).
+// settle forgets every notification what happened so far causes: one
+// change can reach several watches (the parent's and the directory's
+// own), and they may come after the one a test waited for.
 func (c *counter) settle() {
-	time.Sleep(50 * time.Millisecond)
+	c.sync()
 	c.drain()
 }
 
-// wait fails the test unless a notification arrives soon.
+// wait fails the test unless a notification arrives.
 func (c *counter) wait(t *testing.T, what string) {
 	t.Helper()
 	select {
 	case <-c.ch:
-	case <-time.After(3 * time.Second):
+	case <-time.After(patience):
 		t.Fatalf("no notification after %s", what)
 	}
 }
 
-// quiet fails the test if a notification arrives soon.
+// quiet fails the test if what happened so far caused a notification: a
+// later change on a path of the barrier is delivered first.
 func (c *counter) quiet(t *testing.T, what string) {
 	t.Helper()
+	c.sync()
 	select {
 	case <-c.ch:
 		t.Fatalf("unexpected notification after %s", what)
-	case <-time.After(100 * time.Millisecond):
+	default:
+	}
+}
+
+// barrier registers a sentinel file with h and returns sync, which
+// changes it twice and waits for each notification. The kernel queues
+// events in order, and the second change is made only after the hub read
+// the first, in a batch of its own: once sync returns, every event queued
+// before it was read and every notification it causes delivered.
+func barrier(t *testing.T, h *inotify.Hub) (sync func()) {
+	t.Helper()
+	touch := sentinel(t, h)
+	return func() {
+		t.Helper()
+		touch()
+		touch()
 	}
 }
 
@@ -100,7 +128,7 @@ func TestFileChangesNotify(t *testing.T) {
 	must(t, os.MkdirAll(filepath.Dir(path), 0o755))
 	must(t, os.WriteFile(path, []byte("hello\n"), 0o644))
 	h := newHub(t)
-	c := newCounter()
+	c := newCounter(barrier(t, h))
 	defer h.Watch(path, c.notify)()
 
 	steps := []struct {
@@ -121,7 +149,7 @@ func TestFileChangesNotify(t *testing.T) {
 		{"rename away", func() { must(t, os.Rename(path, path+".old")) }},
 	}
 	for _, s := range steps {
-		c.drain()
+		c.settle()
 		s.do()
 		c.wait(t, s.name)
 	}
@@ -134,15 +162,15 @@ func TestMissingPathIsSeenWhenItsDirectoriesAppear(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "a", "b", "c", "file")
 	h := newHub(t)
-	c := newCounter()
+	c := newCounter(barrier(t, h))
 	defer h.Watch(path, c.notify)()
 
 	sh(t, "mkdir -p "+filepath.Dir(path))
 	c.wait(t, "mkdir -p of the missing parents")
-	c.drain()
+	c.settle()
 	must(t, os.WriteFile(path, []byte("x"), 0o644))
 	c.wait(t, "creating the file under directories that did not exist at registration")
-	c.drain()
+	c.settle()
 	must(t, os.Chmod(path, 0o600))
 	c.wait(t, "chmod after re-arming to the real parent")
 }
@@ -153,21 +181,21 @@ func TestRemovedTreeAndRenamedAncestorsAreFollowed(t *testing.T) {
 	must(t, os.MkdirAll(filepath.Dir(path), 0o755))
 	must(t, os.WriteFile(path, []byte("x"), 0o644))
 	h := newHub(t)
-	c := newCounter()
+	c := newCounter(barrier(t, h))
 	defer h.Watch(path, c.notify)()
 
 	sh(t, "rm -rf "+filepath.Join(dir, "srv"))
 	c.wait(t, "rm -rf of the tree")
-	c.drain()
+	c.settle()
 	must(t, os.MkdirAll(filepath.Dir(path), 0o755))
 	c.wait(t, "re-creating the tree")
-	c.drain()
+	c.settle()
 	must(t, os.WriteFile(path, []byte("y"), 0o644))
 	c.wait(t, "writing the file in the re-created tree")
 
 	// An ancestor renamed away: the path no longer exists where it is
 	// registered, and writes inside the moved tree are not about it.
-	c.drain()
+	c.settle()
 	must(t, os.Rename(filepath.Join(dir, "srv", "app"), filepath.Join(dir, "srv", "moved")))
 	c.wait(t, "renaming an ancestor away")
 	c.settle()
@@ -175,7 +203,7 @@ func TestRemovedTreeAndRenamedAncestorsAreFollowed(t *testing.T) {
 	c.quiet(t, "a write inside the renamed-away tree")
 	must(t, os.Rename(filepath.Join(dir, "srv", "moved"), filepath.Join(dir, "srv", "app")))
 	c.wait(t, "renaming the ancestor back")
-	c.drain()
+	c.settle()
 	must(t, os.WriteFile(path, []byte("w"), 0o644))
 	c.wait(t, "a write at the registered path after the rename back")
 }
@@ -202,21 +230,20 @@ func TestSharedDirectoriesAreReferenceCounted(t *testing.T) {
 func TestTreeWatchesEveryDirectory(t *testing.T) {
 	root := filepath.Join(t.TempDir(), "site")
 	h := newHub(t)
-	c := newCounter()
+	c := newCounter(barrier(t, h))
 	defer h.WatchTree(root, c.notify)()
 
 	must(t, os.MkdirAll(filepath.Join(root, "a", "b"), 0o755))
 	c.wait(t, "creating the root")
-	c.drain()
+	c.settle()
 	deep := filepath.Join(root, "a", "b", "c")
 	must(t, os.MkdirAll(deep, 0o755))
+	// The notification comes once the hub watches the new directory.
 	c.wait(t, "creating a subdirectory")
-	// Give the hub a moment to walk the new directory before writing in it.
-	time.Sleep(20 * time.Millisecond)
-	c.drain()
+	c.settle()
 	must(t, os.WriteFile(filepath.Join(deep, "index.html"), []byte("x"), 0o644))
 	c.wait(t, "writing deep in the tree")
-	c.drain()
+	c.settle()
 	sh(t, "rm -rf "+filepath.Join(root, "a"))
 	c.wait(t, "removing a subtree")
 }
@@ -229,7 +256,7 @@ func TestOverflowNotifiesEveryRegistration(t *testing.T) {
 	noisy := filepath.Join(dir, "noisy")
 	// The first notification blocks the reader so the kernel queue fills.
 	defer h.Watch(noisy, func() { once.Do(func() { <-block }) })()
-	other := newCounter()
+	other := newCounter(nil)
 	defer h.Watch(filepath.Join(dir, "quiet"), other.notify)()
 
 	f, err := os.Create(noisy)

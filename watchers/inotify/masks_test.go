@@ -16,7 +16,7 @@ func sentinel(t *testing.T, h *inotify.Hub) (touch func()) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "sentinel")
 	must(t, os.WriteFile(path, nil, 0o644))
-	c := newCounter()
+	c := newCounter(nil)
 	t.Cleanup(h.Watch(path, c.notify))
 	mode := os.FileMode(0o644)
 	return func() {
@@ -28,12 +28,12 @@ func sentinel(t *testing.T, h *inotify.Hub) (touch func()) {
 }
 
 // eventsDuring returns how many events the hub read while do ran, not
-// counting the sentinel's.
-func eventsDuring(h *inotify.Hub, touch, do func()) uint64 {
+// counting the barrier's two.
+func eventsDuring(h *inotify.Hub, sync, do func()) uint64 {
 	before := h.Stats().Events
 	do()
-	touch()
-	return h.Stats().Events - before - 1
+	sync()
+	return h.Stats().Events - before - 2
 }
 
 // tree creates dir/a/b and returns dir and the path dir/a/b/file.
@@ -48,8 +48,8 @@ func tree(t *testing.T) (dir, path string) {
 func TestActivityInAncestorsWakesNobody(t *testing.T) {
 	dir, path := tree(t)
 	h := newHub(t)
-	touch := sentinel(t, h)
-	c := newCounter()
+	sync := barrier(t, h)
+	c := newCounter(sync)
 	defer h.Watch(path, c.notify)()
 
 	ancestors := []struct{ name, dir string }{
@@ -59,7 +59,7 @@ func TestActivityInAncestorsWakesNobody(t *testing.T) {
 	for _, anc := range ancestors {
 		t.Run(anc.name, func(t *testing.T) {
 			other := filepath.Join(anc.dir, "other")
-			n := eventsDuring(h, touch, func() {
+			n := eventsDuring(h, sync, func() {
 				must(t, os.WriteFile(other, []byte("x"), 0o644))
 				sh(t, "echo more >> "+other)
 				must(t, os.Chmod(other, 0o600))
@@ -99,7 +99,7 @@ func TestAncestorChangesAreSeen(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			dir, path := tree(t)
 			h := newHub(t)
-			c := newCounter()
+			c := newCounter(barrier(t, h))
 			defer h.Watch(path, c.notify)()
 			tt.do(t, dir)
 			c.wait(t, tt.name)
@@ -120,7 +120,7 @@ func TestReplacedSymlinkAncestorIsFollowed(t *testing.T) {
 	must(t, os.Symlink("v1", link))
 	path := filepath.Join(link, "conf", "app.ini")
 	h := newHub(t)
-	c := newCounter()
+	c := newCounter(barrier(t, h))
 	defer h.Watch(path, c.notify)()
 
 	must(t, os.WriteFile(filepath.Join(dir, "v1", "conf", "app.ini"), nil, 0o644))
@@ -143,25 +143,25 @@ func TestSharedDirectoryNarrowsWhenItsHeadUserGoes(t *testing.T) {
 	deep := filepath.Join(shared, "sub", "file")
 	must(t, os.MkdirAll(filepath.Dir(deep), 0o755))
 	h := newHub(t)
-	touch := sentinel(t, h)
-	deepC := newCounter()
+	sync := barrier(t, h)
+	deepC := newCounter(sync)
 	defer h.Watch(deep, deepC.notify)()
 	// shared is the head of this path and an ancestor of deep.
 	cancelHead := h.Watch(filepath.Join(shared, "file"), func() {})
 
 	unrelated := func() { must(t, os.WriteFile(filepath.Join(shared, "unrelated"), []byte("x"), 0o644)) }
-	if n := eventsDuring(h, touch, unrelated); n == 0 {
+	if n := eventsDuring(h, sync, unrelated); n == 0 {
 		t.Fatal("no event for a write in a head directory")
 	}
 	cancelHead()
-	if n := eventsDuring(h, touch, unrelated); n != 0 {
+	if n := eventsDuring(h, sync, unrelated); n != 0 {
 		t.Fatalf("%d events for a write in a directory that is only an ancestor now, want 0", n)
 	}
 	if st := h.Stats(); st.Paths != 2 {
 		t.Fatalf("stats = %+v", st)
 	}
 
-	deepC.drain()
+	deepC.settle()
 	must(t, os.WriteFile(deep, nil, 0o644))
 	deepC.wait(t, "creating the deep file")
 	deepC.settle()
