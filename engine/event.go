@@ -4,6 +4,9 @@ import (
 	"time"
 
 	"github.com/segmentio/ksuid"
+
+	"github.com/reactive-ccm/ccm/engine/status"
+	"github.com/reactive-ccm/ccm/resources"
 )
 
 // Trigger says what made a vertex run.
@@ -17,6 +20,8 @@ const (
 	TriggerRecheck Trigger = "recheck"
 	TriggerReload  Trigger = "reload"
 	TriggerRetry   Trigger = "retry"
+	// TriggerResume is the check that follows the end of a pause.
+	TriggerResume Trigger = "resume"
 )
 
 // EventProtocol is upstream CCM's protocol name for transaction events.
@@ -47,6 +52,17 @@ type Event struct {
 	// Contested is set on the one event that reports a vertex being
 	// repaired too often.
 	Contested bool `json:"contested,omitempty"`
+	// Changes are what the check found different, observed → desired:
+	// what the run changed, or in noop or paused would have changed, or
+	// failed to change. Diffs are kept only with Options.Diff.
+	Changes []resources.Difference `json:"changes,omitempty"`
+	// Paused is set when the resource is paused: it was checked, and
+	// nothing was changed or refreshed.
+	Paused bool `json:"paused,omitempty"`
+	// Standing is the resource's standing after the run;
+	// PreviousStanding is set when the run changed it.
+	Standing         status.Standing `json:"standing,omitempty"`
+	PreviousStanding status.Standing `json:"previous_standing,omitempty"`
 }
 
 // ID is the resource's "type#name".

@@ -3,7 +3,9 @@ package engine
 import (
 	"time"
 
+	"github.com/reactive-ccm/ccm/engine/status"
 	"github.com/reactive-ccm/ccm/graph"
+	"github.com/reactive-ccm/ccm/resources"
 )
 
 // phase is where a vertex stands since it last ran.
@@ -56,21 +58,21 @@ type node struct {
 	// lastError is the error last reported, so a failure repeating the
 	// same way in watch mode is reported once.
 	lastError string
+	// ran is set once the vertex ran in this graph; its first run is
+	// always reported.
+	ran bool
+	// since is when the vertex last became dirty, to measure how long a
+	// repair took from the event.
+	since time.Time
+	// lastChange is the last change applied, for status.
+	lastChange *status.Change
+	// drift is what a paused vertex would repair, reported once per
+	// distinct drift.
+	drift []resources.Difference
 	// unwatch drops the vertex's watch registrations.
 	unwatch func()
 	// heapIndex is the node's index in the ready heap.
 	heapIndex int
-}
-
-// standing is what a status line counts about a vertex.
-type standing struct {
-	phase     phase
-	blocked   bool
-	contested bool
-}
-
-func (n *node) standing() standing {
-	return standing{n.phase, n.blocked, n.contest.contested}
 }
 
 // markDirty records that the vertex must be checked. The first trigger
@@ -79,6 +81,7 @@ func (n *node) markDirty(t Trigger) {
 	if !n.dirty {
 		n.dirty = true
 		n.trigger = t
+		n.since = time.Now()
 	}
 }
 

@@ -37,6 +37,12 @@ type Options struct {
 	ShutdownGrace time.Duration
 	Retry         RetryPolicy
 	Contest       ContestPolicy
+	// Verbose reports every run; otherwise only the runs that changed
+	// something (or in noop would have), failed, were skipped or changed
+	// the resource's standing, and each resource's first run.
+	Verbose bool
+	// Diff keeps the unified diffs of content in events' Changes.
+	Diff bool
 	// OnSettled is called in watch mode each time the engine becomes idle
 	// after something changed: after the first convergence, after repairs
 	// and failures, after reloads; not after checks that found everything

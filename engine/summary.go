@@ -1,6 +1,10 @@
 package engine
 
-import "time"
+import (
+	"time"
+
+	"github.com/reactive-ccm/ccm/engine/status"
+)
 
 // Summary counts what a run did. Each resource is counted once by its
 // worst outcome: failed, then skipped, then changed, then stable.
@@ -41,36 +45,19 @@ func (s *Summary) add(ev *Event) {
 	}
 }
 
-// State is the standing of every vertex of a watching engine, for status
-// lines: converged, failed, blocked by a failure, contested, or waiting to
-// be checked.
-type State struct {
-	Resources int
-	Converged int
-	Failed    int
-	Blocked   int
-	Contested int
-	Pending   int
-}
+// State counts the vertices of a watching engine by standing, for status
+// lines: converged, failed, blocked by a failure, contested, paused, or
+// waiting to be checked.
+type State = status.Counts
 
 // stateLocked counts the vertices by standing. Callers hold e.mu.
 func (e *Engine) stateLocked() State {
-	st := State{Resources: len(e.nodes)}
+	var c status.Counts
+	now := time.Now()
 	for _, n := range e.nodes {
-		switch {
-		case n.contest.contested:
-			st.Contested++
-		case n.phase == failed:
-			st.Failed++
-		case n.blocked:
-			st.Blocked++
-		case n.dirty || n.phase == pending:
-			st.Pending++
-		default:
-			st.Converged++
-		}
+		c.Add(e.standingOf(n, now, true))
 	}
-	return st
+	return c
 }
 
 // State returns the current standing of every vertex.

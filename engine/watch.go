@@ -171,12 +171,16 @@ func (e *Engine) timerLoop(ctx context.Context) {
 	}
 }
 
-// nextWake returns how long until the earliest back-off expires.
+// nextWake returns how long until the earliest back-off or timed pause
+// expires.
 func (e *Engine) nextWake() time.Duration {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	next := time.Hour
 	now := time.Now()
+	if end := e.nextPauseEnd(); !end.IsZero() {
+		next = max(0, min(next, end.Sub(now)))
+	}
 	for n := range e.timed {
 		for _, t := range []time.Time{n.retry.until, n.contest.until} {
 			if d := t.Sub(now); t.After(now) && d < next {
@@ -187,10 +191,12 @@ func (e *Engine) nextWake() time.Duration {
 	return next
 }
 
-// wakeExpired schedules the vertices whose back-off has expired.
+// wakeExpired ends expired pauses and schedules the vertices whose
+// back-off has expired.
 func (e *Engine) wakeExpired() {
 	e.mu.Lock()
 	now := time.Now()
+	e.endPauses(now)
 	for n := range e.timed {
 		if n.removed || !n.dirty {
 			delete(e.timed, n)

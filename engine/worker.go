@@ -5,8 +5,10 @@ import (
 	"context"
 	"fmt"
 	"runtime/debug"
+	"slices"
 	"time"
 
+	"github.com/reactive-ccm/ccm/engine/status"
 	"github.com/reactive-ccm/ccm/resources"
 )
 
@@ -23,15 +25,20 @@ func (e *Engine) worker(ctx context.Context) {
 		}
 		n := heap.Pop(&e.ready).(*node)
 		n.queued, n.running, n.dirty, n.blocked = false, true, false, false
-		trig, refresh := n.trigger, n.refresh
-		n.refresh = false
+		// A paused vertex is only looked at: its refresh waits for resume.
+		paused := e.pauseOf(n, time.Now()) != nil
+		trig, refresh := n.trigger, n.refresh && !paused
+		if !paused {
+			n.refresh = false
+		}
 		e.running++
 		e.mu.Unlock()
 
-		ev, out, err := e.converge(ctx, n, trig, refresh)
+		ev, out, err := e.converge(ctx, n, trig, refresh, e.opts.Noop || paused)
 
 		e.mu.Lock()
 		e.running--
+		ev.Paused = paused
 		e.finish(n, ev, out, err, refresh)
 		e.checkIdle()
 		e.mu.Unlock()
@@ -41,14 +48,18 @@ func (e *Engine) worker(ctx context.Context) {
 
 // converge runs one cycle of n and describes it as an event. Panics in
 // resource code become errors at this boundary.
-func (e *Engine) converge(ctx context.Context, n *node, trig Trigger, refresh bool) (ev *Event, out resources.Outcome, err error) {
-	ev = newEvent(n, trig, e.opts.Noop)
+func (e *Engine) converge(ctx context.Context, n *node, trig Trigger, refresh, noop bool) (ev *Event, out resources.Outcome, err error) {
+	ev = newEvent(n, trig, noop)
 	start := time.Now()
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("panic in %s: %v\n%s", n.v.ID(), r, debug.Stack())
 		}
-		ev.Duration = time.Since(start)
+		ev.Timestamp = time.Now()
+		ev.Duration = ev.Timestamp.Sub(start)
+		if !out.Before.Desired {
+			ev.Changes = e.changes(out.Before.Differences)
+		}
 		ev.FinalEnsure = out.After.Ensure
 		ev.Changed = out.Change.Changed
 		ev.Refreshed = out.Change.Refreshed
@@ -65,8 +76,20 @@ func (e *Engine) converge(ctx context.Context, n *node, trig Trigger, refresh bo
 			return ev, out, cerr
 		}
 	}
-	out, err = resources.Converge(ctx, n.v.Resource, refresh, e.opts.Noop)
+	out, err = resources.Converge(ctx, n.v.Resource, refresh, noop)
 	return ev, out, err
+}
+
+// changes copies what a check found different for an event, without the
+// diffs unless Options.Diff asks for them.
+func (e *Engine) changes(diffs []resources.Difference) []resources.Difference {
+	out := slices.Clone(diffs)
+	if !e.opts.Diff {
+		for i := range out {
+			out[i].Diff = ""
+		}
+	}
+	return out
 }
 
 // finish records the result of a run of n, queues its event (a failure
@@ -83,8 +106,8 @@ func (e *Engine) finish(n *node, ev *Event, out resources.Outcome, err error, re
 		}
 		return
 	}
-	before := n.standing()
-	emit := true
+	before := e.standingOf(n, now, false)
+	notable := true
 	switch parent := n.unpreparedBy(); {
 	case err != nil && e.opts.Noop && parent != "":
 		// The failure may only mean noop did not make the change this
@@ -94,14 +117,24 @@ func (e *Engine) finish(n *node, ev *Event, out resources.Outcome, err error, re
 		ev.Error = []string{fmt.Sprintf("not checked: depends on %s, which noop did not change (%v)", parent, err)}
 		n.phase = converged
 	case err != nil:
-		emit = e.failed(n, err, refresh, now)
+		notable = e.failed(n, err, refresh, now)
+	case ev.Paused:
+		notable = e.pausedRun(n, ev, out)
 	default:
 		e.succeeded(n, ev, out, now)
+		notable = ev.Changed || ev.Skipped
 	}
-	if emit {
+	after := e.standingOf(n, now, false)
+	ev.Standing = after
+	if after != before && before != status.Pending {
+		ev.PreviousStanding = before
+	}
+	notable = notable || ev.PreviousStanding != "" || !n.ran
+	n.ran = true
+	if notable || e.opts.Verbose {
 		e.outbox = append(e.outbox, ev)
 	}
-	if out.Applied || n.standing() != before {
+	if out.Applied || after != before {
 		e.changed = true
 	}
 	if n.dirty {
@@ -141,6 +174,10 @@ func (e *Engine) succeeded(n *node, ev *Event, out resources.Outcome, now time.T
 	n.lastError = ""
 	n.retry.reset()
 	n.wouldChange = e.opts.Noop && out.Change.Changed
+	n.drift = nil
+	if out.Change.Changed && !e.opts.Noop {
+		n.lastChange = &status.Change{Time: ev.Timestamp, Trigger: string(ev.Trigger), Changes: withoutDiffs(ev.Changes), Refreshed: ev.Refreshed}
+	}
 	if !out.Applied {
 		if n.contest.calm() {
 			e.opts.Logger.Info("no longer contested", "resource", n.v.ID())
@@ -159,6 +196,31 @@ func (e *Engine) succeeded(n *node, ev *Event, out resources.Outcome, now time.T
 		e.opts.Logger.Warn("contested: repaired too often, another program may be changing it; backing off",
 			"resource", n.v.ID(), "repairs", len(n.contest.repairs), "window", e.opts.Contest.Window, "backoff", n.contest.backoff)
 	}
+}
+
+// pausedRun records a run of a paused vertex, which changed nothing. It
+// reports whether the run is worth an event: drift that differs from the
+// drift last reported.
+func (e *Engine) pausedRun(n *node, ev *Event, out resources.Outcome) bool {
+	n.phase = converged
+	n.lastError = ""
+	n.retry.reset()
+	if !out.Change.Changed {
+		n.drift = nil
+		return false
+	}
+	seen := out.Before.Reason() == resources.Status{Differences: n.drift}.Reason()
+	n.drift = withoutDiffs(ev.Changes)
+	return !seen
+}
+
+// withoutDiffs copies differences for status, which keeps no diffs.
+func withoutDiffs(diffs []resources.Difference) []resources.Difference {
+	out := slices.Clone(diffs)
+	for i := range out {
+		out[i].Diff = ""
+	}
+	return out
 }
 
 // isDrift reports whether a trigger means the host changed under us, as

@@ -39,7 +39,7 @@ func Converge(ctx context.Context, r Resource, refresh, noop bool) (Outcome, err
 		return out, err
 	}
 	if !out.After.Desired {
-		return out, fmt.Errorf("%w: %s", ErrDesiredStateFailed, out.After.Reason)
+		return out, fmt.Errorf("%w: %s", ErrDesiredStateFailed, out.After.Reason())
 	}
 	return out, nil
 }

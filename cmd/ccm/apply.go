@@ -9,6 +9,7 @@ import (
 // failed.
 func newApplyCmd() *cobra.Command {
 	var noop, render, report, noReport, noReadEnv bool
+	var f runFlags
 	cmd := &cobra.Command{
 		Use:   "apply [flags] FILE",
 		Short: "Converge the host to one manifest once, as upstream CCM's apply does",
@@ -22,7 +23,8 @@ func newApplyCmd() *cobra.Command {
 			if render {
 				return renderManifest(cmd, args[0])
 			}
-			return runManifests(cmd, args, runFlags{noop: noop, every: defaultPoll, noReport: noReport || !report})
+			f.noop, f.every, f.noReport = noop, defaultPoll, noReport || !report
+			return runManifests(cmd, args, f)
 		},
 	}
 	fl := cmd.Flags()
@@ -32,6 +34,7 @@ func newApplyCmd() *cobra.Command {
 	fl.BoolVar(&noReport, "no-report", false, "do not print the run summary")
 	fl.Bool("read-env", true, "add the variables of ./.env to the environment templates see")
 	fl.BoolVar(&noReadEnv, "no-read-env", false, "do not read ./.env")
+	addOutputFlags(fl, &f)
 	addDataFlags(fl)
 	return cmd
 }

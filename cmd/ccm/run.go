@@ -12,6 +12,7 @@ import (
 	"github.com/reactive-ccm/ccm/engine"
 	"github.com/reactive-ccm/ccm/graph"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // runFlags are the flags of `ccm run`.
@@ -23,6 +24,8 @@ type runFlags struct {
 	every   time.Duration
 	recheck time.Duration
 	workers int
+	verbose bool
+	diff    bool
 	// noReport leaves out the summary (apply --no-report).
 	noReport bool
 }
@@ -45,6 +48,8 @@ func newRunCmd() *cobra.Command {
 	fl.DurationVar(&f.every, "poll-interval", defaultPoll, "interval of polled watches: exec guards, paths inotify refused, units without a system bus")
 	fl.DurationVar(&f.recheck, "recheck", 30*time.Minute, "period of the full re-check in watch mode (0 disables)")
 	fl.IntVar(&f.workers, "workers", 0, "resources checked at once (default: max(8, 2 x CPUs))")
+	addSocketFlag(fl)
+	addOutputFlags(fl, &f)
 	addDataFlags(fl)
 	return cmd
 }
@@ -57,7 +62,7 @@ func runManifests(cmd *cobra.Command, files []string, f runFlags) error {
 	if f.poll < 0 || f.every <= 0 || f.recheck < 0 || f.workers < 0 {
 		return usage(errors.New("--poll, --recheck and --workers must not be negative, --poll-interval must be positive"))
 	}
-	for _, name := range []string{"poll", "poll-interval", "recheck"} {
+	for _, name := range []string{"poll", "poll-interval", "recheck", "socket"} {
 		if cmd.Flags().Changed(name) && !f.watch {
 			return usage(fmt.Errorf("--%s needs --watch", name))
 		}
@@ -68,13 +73,14 @@ func runManifests(cmd *cobra.Command, files []string, f runFlags) error {
 	}
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	out := newPrinter(cmd.OutOrStdout(), f.json, f.watch)
-	opts := engine.Options{Noop: f.noop, Watch: f.watch, Workers: f.workers, Events: out.event, Logger: log}
+	out := newPrinter(cmd.OutOrStdout(), f)
+	opts := engine.Options{Noop: f.noop, Watch: f.watch, Workers: f.workers, Events: out.event, Logger: log,
+		Verbose: f.verbose, Diff: f.diff}
 	for _, m := range g.Manifests {
 		out.message(m.PreMessage)
 	}
 	if f.watch {
-		return watch(ctx, cmd, files, g, opts, f)
+		return watch(ctx, cmd, files, g, opts, f, out)
 	}
 	sum, err := engine.New(g, opts).Run(ctx)
 	if !f.noReport {
@@ -88,6 +94,13 @@ func runManifests(cmd *cobra.Command, files []string, f runFlags) error {
 	}
 	postMessages(out, g)
 	return nil
+}
+
+// addOutputFlags registers the flags that shape the event stream, shared
+// by run and apply.
+func addOutputFlags(fl *pflag.FlagSet, f *runFlags) {
+	fl.BoolVarP(&f.verbose, "verbose", "v", false, "report every check, also those that found nothing to do")
+	fl.BoolVar(&f.diff, "diff", false, "show a unified diff of changed file and scaffold content (never for binary or sensitive content)")
 }
 
 // postMessages prints each manifest's post_message; like upstream, only

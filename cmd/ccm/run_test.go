@@ -34,7 +34,7 @@ func TestRunConvergesThenFindsNothingToDo(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
-	for _, want := range []string{"starting\n", "changed   file#" + dir + "/etc ensure=directory", "2 resources: 2 changed, 0 failed", "all done\n"} {
+	for _, want := range []string{"starting\n", "changed   file#" + dir + "/etc: absent → directory", "2 resources: 2 changed, 0 failed", "all done\n"} {
 		if !strings.Contains(r.stdout, want) {
 			t.Fatalf("output lacks %q:\n%s", want, r.stdout)
 		}

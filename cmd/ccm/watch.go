@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/reactive-ccm/ccm/engine"
+	"github.com/reactive-ccm/ccm/engine/control"
 	"github.com/reactive-ccm/ccm/graph"
 	"github.com/reactive-ccm/ccm/watchers/inotify"
 	"github.com/reactive-ccm/ccm/watchers/poll"
@@ -26,7 +27,8 @@ const defaultPoll = 10 * time.Second
 // watch runs the engine in watch mode until ctx ends: manifests are
 // watched and reloaded on change or SIGHUP, SIGUSR1 forces a full
 // re-check.
-func watch(ctx context.Context, cmd *cobra.Command, files []string, g *graph.Graph, opts engine.Options, f runFlags) error {
+func watch(ctx context.Context, cmd *cobra.Command, files []string, g *graph.Graph, opts engine.Options, f runFlags, out *printer) error {
+	started := time.Now()
 	log := opts.Logger
 	srcs := newSources(ctx, log, f.poll, f.every)
 	opts.Watchers = srcs.watchers()
@@ -47,14 +49,27 @@ func watch(ctx context.Context, cmd *cobra.Command, files []string, g *graph.Gra
 		log.Log(ctx, lvl, "converged", "resources", st.Resources, "ok", st.Converged,
 			"failed", st.Failed, "blocked", st.Blocked, "contested", st.Contested, "pending", st.Pending)
 	}
+	var srv *control.Server
+	events := opts.Events
+	opts.Events = func(ev *engine.Event) {
+		events(ev)
+		if srv != nil {
+			srv.Publish(ev)
+		}
+	}
 	e := engine.New(g, opts)
-	sdn.start(ctx, e)
 	r := &reloader{cmd: cmd, files: files, engine: e, log: log, srcs: srcs, pending: make(chan struct{}, 1), sdn: sdn}
+	srv, err := serveControl(ctx, cmd, &watchDaemon{Engine: e, srcs: srcs, reload: r, started: started}, log)
+	if err != nil {
+		return err
+	}
+	sdn.start(ctx, e)
 	r.watch(inputsOf(cmd, files, g))
 	defer func() { r.unwatch() }()
 	go r.loop(ctx)
 	go handleSignals(ctx, r, e)
-	_, err := e.Run(ctx)
+	_, err = e.Run(ctx)
+	out.session(time.Since(started), r.stats().reloads, e.State())
 	if errors.Is(err, context.Canceled) {
 		log.Info("stopped")
 		return nil
@@ -144,6 +159,30 @@ type reloader struct {
 	unwatch func()
 	forced  bool
 	pending chan struct{}
+	counts  reloads
+}
+
+// reloads counts the reloads of a watch session.
+type reloads struct {
+	reloads, failures int
+	last              time.Time
+}
+
+func (r *reloader) stats() reloads {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.counts
+}
+
+// count records a reload's outcome.
+func (r *reloader) count(ok bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.counts.reloads++
+	r.counts.last = time.Now()
+	if !ok {
+		r.counts.failures++
+	}
 }
 
 // watch starts watching in, dropping the watches of the previous inputs.
@@ -213,6 +252,7 @@ func (r *reloader) reload(ctx context.Context) {
 	g, err := graph.Load(r.files, loadOptions(r.cmd))
 	if err != nil {
 		r.log.Error("reload failed; the running manifests stay in force until this is fixed", "error", err)
+		r.count(false)
 		r.mu.Lock()
 		// Remember what failed, so only a further change retries.
 		r.sum = r.in.sum()
@@ -226,5 +266,6 @@ func (r *reloader) reload(ctx context.Context) {
 	r.mu.Lock()
 	r.watch(inputsOf(r.cmd, r.files, g))
 	r.mu.Unlock()
+	r.count(true)
 	r.log.Info("reloaded manifests", "kept", st.Kept, "added", st.Added, "removed", st.Removed)
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"strconv"
 
 	"github.com/reactive-ccm/ccm/resources"
 )
@@ -28,20 +29,21 @@ func (e *exec) Check(ctx context.Context) (resources.Status, error) {
 		}
 		created = found
 		if !found {
-			st.Ensure, st.Reason = "absent", "creates "+path+" does not exist"
+			st.Ensure = "absent"
+			st.Differences = []resources.Difference{{Property: "creates", Observed: "absent", Desired: "present", Note: path}}
 		}
 	}
 	switch {
 	case exit != nil:
 		return e.judge(st, *exit), nil
 	case created || e.refreshOnly:
-		st.Desired, st.Reason = true, ""
+		st.Desired, st.Differences = true, nil
 	case e.onlyif.IsSet() || e.unless.IsSet():
 		return e.guard(ctx, st)
 	case !e.creates.IsSet() && e.hasRun():
 		st.Desired = true
 	case !e.creates.IsSet():
-		st.Reason = "has not run yet"
+		st.Differences = []resources.Difference{notRun("")}
 	}
 	return st, nil
 }
@@ -49,9 +51,9 @@ func (e *exec) Check(ctx context.Context) (resources.Status, error) {
 // judge reports a run's exit code against returns.
 func (e *exec) judge(st resources.Status, code int) resources.Status {
 	st.Desired = e.allowed(code)
-	st.Reason = fmt.Sprintf("exit code %d not in allowed returns %v", code, e.returns)
+	st.Differences = []resources.Difference{resources.Differs("exit code", strconv.Itoa(code), fmt.Sprint(e.returns))}
 	if st.Desired {
-		st.Reason = ""
+		st.Differences = nil
 		e.mu.Lock()
 		e.ranOK = true
 		e.mu.Unlock()
@@ -69,10 +71,10 @@ func (e *exec) guard(ctx context.Context, st resources.Status) (resources.Status
 			return st, err
 		}
 		if code != 0 {
-			st.Desired, st.Reason = true, ""
+			st.Desired, st.Differences = true, nil
 			return st, nil
 		}
-		st.Reason = "onlyif succeeded"
+		st.Differences = []resources.Difference{notRun("onlyif exited 0")}
 	}
 	if e.unless.IsSet() {
 		code, err := e.run(ctx, e.unless, false)
@@ -80,10 +82,10 @@ func (e *exec) guard(ctx context.Context, st resources.Status) (resources.Status
 			return st, err
 		}
 		if code == 0 {
-			st.Desired, st.Reason = true, ""
+			st.Desired, st.Differences = true, nil
 			return st, nil
 		}
-		st.Reason = "unless failed"
+		st.Differences = []resources.Difference{notRun(fmt.Sprintf("unless exited %d", code))}
 	}
 	return st, nil
 }
@@ -117,4 +119,10 @@ func (e *exec) hasRun() bool {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return e.ranOK
+}
+
+// notRun is the difference of a command that should run: "command not
+// run → run (onlyif exited 0)".
+func notRun(why string) resources.Difference {
+	return resources.Difference{Property: "command", Observed: "not run", Desired: "run", Note: why}
 }

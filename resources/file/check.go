@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"syscall"
 
 	"github.com/reactive-ccm/ccm/resources"
@@ -62,11 +61,12 @@ type drift struct {
 	content bool
 	// attrs names the attributes that differ: owner, group, mode.
 	attrs []string
-	// reasons says what differs, for Status.Reason.
-	reasons []string
+	// diffs say what differs, observed → desired; the content's entry is
+	// added by Check, which alone needs its details.
+	diffs []resources.Difference
 }
 
-func (d drift) none() bool { return len(d.reasons) == 0 }
+func (d drift) none() bool { return len(d.diffs) == 0 && !d.content }
 
 // compare finds the drift of o. Attributes are compared before content
 // because they are free once the path is stat'ed.
@@ -74,7 +74,7 @@ func (f *file) compare(ctx context.Context, o observed) (drift, error) {
 	var d drift
 	if o.kind != f.ensure {
 		d.kind = true
-		d.reasons = append(d.reasons, fmt.Sprintf("is %s, want %s", describe(o.kind), describe(f.ensure)))
+		d.diffs = append(d.diffs, resources.Differs("ensure", o.kind, f.ensure))
 		return d, nil
 	}
 	if f.ensure == Absent {
@@ -99,9 +99,6 @@ func (f *file) compare(ctx context.Context, o observed) (drift, error) {
 		}
 		d.content = have != want
 	}
-	if d.content {
-		d.reasons = append([]string{"content differs"}, d.reasons...)
-	}
 	return d, nil
 }
 
@@ -112,31 +109,17 @@ func (f *file) compareAttrs(o observed, d *drift) error {
 	}
 	if int(o.uid) != uid {
 		d.attrs = append(d.attrs, "owner")
-		d.reasons = append(d.reasons, fmt.Sprintf("owner is %d, want %s", o.uid, f.owner))
+		d.diffs = append(d.diffs, resources.Differs("owner", ids.UserName(int(o.uid)), f.owner))
 	}
 	if int(o.gid) != gid {
 		d.attrs = append(d.attrs, "group")
-		d.reasons = append(d.reasons, fmt.Sprintf("group is %d, want %s", o.gid, f.group))
+		d.diffs = append(d.diffs, resources.Differs("group", ids.GroupName(int(o.gid)), f.group))
 	}
 	if o.mode != f.mode {
 		d.attrs = append(d.attrs, "mode")
-		d.reasons = append(d.reasons, fmt.Sprintf("mode is %s, want %s", o.mode, f.mode))
+		d.diffs = append(d.diffs, resources.Differs("mode", o.mode.String(), f.mode.String()))
 	}
 	return nil
-}
-
-func describe(kind string) string {
-	switch kind {
-	case Present:
-		return "a regular file"
-	case Directory:
-		return "a directory"
-	case kindSymlink:
-		return "a symlink"
-	case kindSpecial:
-		return "a special file"
-	}
-	return kind
 }
 
 // inspect observes the path and compares it with the wanted state.
@@ -150,11 +133,20 @@ func (f *file) inspect(ctx context.Context) (observed, drift, error) {
 }
 
 // Check reports the kind of path found (present, absent, directory,
-// symlink or special) and whether it is the wanted state. It never writes.
+// symlink or special) and whether it is the wanted state, with what
+// differs: the content first, then owner, group and mode. It never writes.
 func (f *file) Check(ctx context.Context) (resources.Status, error) {
 	o, d, err := f.inspect(ctx)
 	if err != nil {
 		return resources.Status{Ensure: o.kind}, err
 	}
-	return resources.Status{Ensure: o.kind, Desired: d.none(), Reason: strings.Join(d.reasons, "; ")}, nil
+	st := resources.Status{Ensure: o.kind, Desired: d.none(), Differences: d.diffs}
+	if d.content {
+		cd, err := f.contentDifference(ctx)
+		if err != nil {
+			return st, err
+		}
+		st.Differences = append([]resources.Difference{cd}, st.Differences...)
+	}
+	return st, nil
 }

@@ -2,12 +2,17 @@ package scaffold
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/reactive-ccm/ccm/resources"
+	"github.com/reactive-ccm/ccm/resources/internal/textdiff"
 )
 
 // state is how the target compares with a rendering. Paths are relative
@@ -110,4 +115,42 @@ func (s *scaffold) strays(r *rendering) ([]string, error) {
 		return nil
 	})
 	return out, err
+}
+
+// fileDifference describes how the target file differs from its
+// rendering: not a regular file, its permission bits, or its content.
+// Reading either side failing leaves only what is known.
+func fileDifference(rel, rendered, target string) resources.Difference {
+	want, err := os.Lstat(rendered)
+	if err != nil {
+		return resources.Differs(rel, "unreadable", "rendered")
+	}
+	have, err := os.Lstat(target)
+	switch {
+	case err != nil:
+		return resources.Differs(rel, "unreadable", "rendered")
+	case !have.Mode().IsRegular():
+		return resources.Differs(rel, have.Mode().Type().String(), "regular file")
+	case have.Mode().Perm() != want.Mode().Perm():
+		return resources.Differs(rel+" mode", fmt.Sprintf("%04o", have.Mode().Perm()), fmt.Sprintf("%04o", want.Mode().Perm()))
+	}
+	a, errA := readBounded(target)
+	b, errB := readBounded(rendered)
+	if errA != nil || errB != nil {
+		return resources.Differs(rel, "unreadable", "rendered")
+	}
+	d := textdiff.Content(sha256.Sum256(a), sha256.Sum256(b), a, b)
+	d.Property = rel
+	return d
+}
+
+// readBounded reads a file for comparison; beyond textdiff.MaxInput only
+// its digest matters, so the excess is not kept.
+func readBounded(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, textdiff.MaxInput+1))
 }

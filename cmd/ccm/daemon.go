@@ -1,0 +1,84 @@
+package main
+
+import (
+	"context"
+	"log/slog"
+	"os"
+	"runtime/debug"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/reactive-ccm/ccm/engine"
+	"github.com/reactive-ccm/ccm/engine/control"
+	"github.com/reactive-ccm/ccm/engine/status"
+)
+
+// watchDaemon is the watching engine as the control socket and the metrics
+// see it: its status with the process's own health added.
+type watchDaemon struct {
+	*engine.Engine
+	srcs    *sources
+	reload  *reloader
+	started time.Time
+}
+
+var _ control.Controller = (*watchDaemon)(nil)
+
+// Status is the engine's report with the daemon's health.
+func (d *watchDaemon) Status() status.Report {
+	r := d.Engine.Status()
+	r.Daemon = d.health(r.Daemon.LastConverged)
+	return r
+}
+
+func (d *watchDaemon) health(lastConverged time.Time) status.Daemon {
+	rl := d.reload.stats()
+	h := status.Daemon{
+		PID: os.Getpid(), Version: version(), Started: d.started, Uptime: time.Since(d.started).Seconds(),
+		Reloads: rl.reloads, ReloadFailures: rl.failures, LastReload: rl.last, LastConverged: lastConverged,
+	}
+	if d.srcs.inotify == nil {
+		h.Polled = d.srcs.poll.Len()
+		return h
+	}
+	st := d.srcs.inotify.Stats()
+	h.Watches, h.Polled, h.Overflows = st.Dirs, st.Polled, st.Overflows
+	return h
+}
+
+// version is the module version ccm was built from, or "devel".
+func version() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "devel"
+}
+
+// serveControl opens the control socket and serves it until ctx ends.
+// A socket named on purpose (--socket, $CCM_SOCKET) that cannot be opened
+// is an error; the default one only a warning, so ccm still runs where
+// /run/ccm cannot be made (as another user than root). --socket ""
+// disables it.
+func serveControl(ctx context.Context, cmd *cobra.Command, d *watchDaemon, log *slog.Logger) (*control.Server, error) {
+	flag, _ := cmd.Flags().GetString("socket")
+	if flag == "" && cmd.Flags().Changed("socket") {
+		return nil, nil
+	}
+	path := control.Path(flag)
+	srv, err := control.Listen(path, d, log)
+	if err != nil {
+		if flag != "" || os.Getenv(control.PathEnv) != "" {
+			return nil, usage(err)
+		}
+		log.Warn("no control socket; ccm status, events, pause and recheck will not reach this daemon", "error", err)
+		return nil, nil
+	}
+	go func() {
+		if err := srv.Serve(ctx); err != nil {
+			log.Error("control socket stopped", "socket", path, "error", err)
+		}
+	}()
+	log.Debug("control socket", "socket", path)
+	return srv, nil
+}
