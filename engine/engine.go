@@ -49,6 +49,12 @@ type Engine struct {
 	pausedAll *status.Pause
 	// lastConverged is when every vertex last stood converged.
 	lastConverged time.Time
+	// refreshes keeps pending refreshes across restarts; nil without a
+	// state directory. Used under emitMu.
+	refreshes *refreshStore
+	// pendingChanged is set when the set of vertices owed a refresh may
+	// have changed since it was last saved.
+	pendingChanged bool
 }
 
 // New prepares an engine for g.
@@ -115,6 +121,18 @@ func pick(nodes []*node, idx []int) []*node {
 // finish within ShutdownGrace and returns.
 func (e *Engine) Run(ctx context.Context) (Summary, error) {
 	start := time.Now()
+	refreshes, err := openRefreshes(e.g, e.opts)
+	if err != nil {
+		return Summary{}, err
+	}
+	defer refreshes.close()
+	e.mu.Lock()
+	e.refreshes = refreshes
+	err = e.replay()
+	e.mu.Unlock()
+	if err != nil {
+		return Summary{}, err
+	}
 	// Applies get their own context so a shutdown lets them finish within
 	// the grace period instead of killing them mid-write.
 	work, cancelWork := context.WithCancel(context.WithoutCancel(ctx))

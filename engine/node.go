@@ -40,6 +40,9 @@ type node struct {
 	phase   phase
 	// refresh is a pending refresh from a subscribed vertex that changed.
 	refresh bool
+	// refreshing is set while a run consumes a pending refresh; it is
+	// still owed (and kept on disk) until that run succeeds.
+	refreshing bool
 	// wouldChange is set in noop when the last run would have changed
 	// something; its children then see a host noop did not prepare.
 	wouldChange bool

@@ -5,6 +5,8 @@ import (
 	"log/slog"
 	"runtime"
 	"time"
+
+	"github.com/reactive-ccm/ccm/engine/state"
 )
 
 // Options configure an Engine. The zero value runs once, in parallel, with
@@ -43,6 +45,15 @@ type Options struct {
 	Verbose bool
 	// Diff keeps the unified diffs of content in events' Changes.
 	Diff bool
+	// State is the state directory: pending refreshes are written there
+	// before the change that caused them is reported, removed once
+	// consumed, and replayed when an engine for the same graph starts.
+	// Nil keeps them in memory only. In noop they are read, never written.
+	State *state.Dir
+	// StateKey names this graph's files in State; it must be the same for
+	// the same manifests across restarts and reloads. Default: a digest of
+	// the manifest file paths.
+	StateKey string
 	// OnSettled is called in watch mode each time the engine becomes idle
 	// after something changed: after the first convergence, after repairs
 	// and failures, after reloads; not after checks that found everything

@@ -37,9 +37,15 @@ func (e *Engine) Swap(ctx context.Context, g *graph.Graph) (SwapStats, error) {
 	}
 	fresh := e.install(g, keep)
 	for _, f := range fresh {
-		if o, ok := old[f.v.ID()]; ok && o.running {
+		o, ok := old[f.v.ID()]
+		if !ok {
+			continue
+		}
+		if o.running {
 			f.predecessor, o.successor = o, f
 		}
+		// A changed resource still owes the refresh its old version did.
+		f.refresh = o.refresh || o.refreshing
 	}
 	e.mu.Unlock()
 
@@ -73,6 +79,9 @@ func (e *Engine) Swap(ctx context.Context, g *graph.Graph) (SwapStats, error) {
 // drop retires a vertex the new graph no longer has. Callers hold e.mu.
 func (e *Engine) drop(n *node) {
 	n.removed = true
+	if n.refresh || n.refreshing {
+		e.pendingChanged = true
+	}
 	if n.queued {
 		heap.Remove(&e.ready, n.heapIndex)
 		n.queued = false

@@ -29,7 +29,7 @@ func (e *Engine) worker(ctx context.Context) {
 		paused := e.pauseOf(n, time.Now()) != nil
 		trig, refresh := n.trigger, n.refresh && !paused
 		if !paused {
-			n.refresh = false
+			n.refresh, n.refreshing = false, refresh
 		}
 		e.running++
 		e.mu.Unlock()
@@ -97,7 +97,10 @@ func (e *Engine) changes(diffs []resources.Difference) []resources.Difference {
 // what it unblocks; events it causes, such as blocked children, queue
 // after it. Callers hold e.mu.
 func (e *Engine) finish(n *node, ev *Event, out resources.Outcome, err error, refresh bool) {
-	n.running = false
+	n.running, n.refreshing = false, false
+	if refresh {
+		e.pendingChanged = true
+	}
 	now := time.Now()
 	if n.removed {
 		if s := n.successor; s != nil {
@@ -190,6 +193,7 @@ func (e *Engine) succeeded(n *node, ev *Event, out resources.Outcome, now time.T
 	for _, s := range n.subs {
 		s.refresh = true
 		s.markDirty(TriggerRefresh)
+		e.pendingChanged = true
 	}
 	if e.opts.Watch && !e.opts.Noop && isDrift(ev.Trigger) && n.contest.repaired(now, e.opts.Contest) {
 		ev.Contested = true
@@ -266,17 +270,28 @@ func (e *Engine) reportUnrun() {
 	}
 }
 
-// flush emits the queued events in order, then the settled state they
-// led to. Events queue under e.mu so a failure is reported before the
-// blocked vertices it causes; they are emitted outside it. Lock order is
-// emitMu, then mu.
+// flush saves the pending refreshes, then emits the queued events in
+// order, then the settled state they led to. Events queue under e.mu so a
+// failure is reported before the blocked vertices it causes; they are
+// emitted outside it. A refresh is owed in the same critical section that
+// queues the change causing it, so it is on disk before that change is
+// reported. Lock order is emitMu, then mu.
 func (e *Engine) flush() {
 	e.emitMu.Lock()
 	defer e.emitMu.Unlock()
 	e.mu.Lock()
 	out, settled := e.outbox, e.settled
 	e.outbox, e.settled = nil, nil
+	var pending []string
+	save := e.pendingChanged && e.refreshes != nil
+	if save {
+		pending = e.pendingIDs()
+		e.pendingChanged = false
+	}
 	e.mu.Unlock()
+	if save {
+		e.refreshes.save(pending)
+	}
 	for _, ev := range out {
 		e.sum.add(ev)
 		e.opts.Events(ev)

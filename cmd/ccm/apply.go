@@ -10,6 +10,7 @@ import (
 func newApplyCmd() *cobra.Command {
 	var noop, render, report, noReport, noReadEnv bool
 	var f runFlags
+	var stateDir string
 	cmd := &cobra.Command{
 		Use:   "apply [flags] FILE",
 		Short: "Converge the host to one manifest once, as upstream CCM's apply does",
@@ -23,7 +24,7 @@ func newApplyCmd() *cobra.Command {
 			if render {
 				return renderManifest(cmd, args[0])
 			}
-			f.noop, f.every, f.noReport = noop, defaultPoll, noReport || !report
+			f.noop, f.every, f.noReport, f.stateDir = noop, defaultPoll, noReport || !report, stateDir
 			return runManifests(cmd, args, f)
 		},
 	}
@@ -35,6 +36,7 @@ func newApplyCmd() *cobra.Command {
 	fl.Bool("read-env", true, "add the variables of ./.env to the environment templates see")
 	fl.BoolVar(&noReadEnv, "no-read-env", false, "do not read ./.env")
 	addOutputFlags(fl, &f)
+	addStateFlag(fl, &stateDir)
 	addDataFlags(fl)
 	return cmd
 }

@@ -26,6 +26,8 @@ type runFlags struct {
 	workers int
 	verbose bool
 	diff    bool
+	// stateDir is --state-dir; empty for the default.
+	stateDir string
 	// noReport leaves out the summary (apply --no-report).
 	noReport bool
 }
@@ -50,6 +52,7 @@ func newRunCmd() *cobra.Command {
 	fl.IntVar(&f.workers, "workers", 0, "resources checked at once (default: max(8, 2 x CPUs))")
 	addSocketFlag(fl)
 	addOutputFlags(fl, &f)
+	addStateFlag(fl, &f.stateDir)
 	addDataFlags(fl)
 	return cmd
 }
@@ -71,11 +74,18 @@ func runManifests(cmd *cobra.Command, files []string, f runFlags) error {
 	if err != nil {
 		return err
 	}
+	dir, key, err := openState(log, f.stateDir, f.noop, files)
+	if err != nil {
+		return err
+	}
+	if dir != nil {
+		defer dir.Close()
+	}
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	out := newPrinter(cmd.OutOrStdout(), f)
 	opts := engine.Options{Noop: f.noop, Watch: f.watch, Workers: f.workers, Events: out.event, Logger: log,
-		Verbose: f.verbose, Diff: f.diff}
+		Verbose: f.verbose, Diff: f.diff, State: dir, StateKey: key}
 	for _, m := range g.Manifests {
 		out.message(m.PreMessage)
 	}

@@ -153,7 +153,7 @@ func TestCCMAsNotifyService(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	unit(t, self, strings.NewReplacer("/usr/local/bin/ccm", bin, "/etc/ccm/manifest.yaml", manifest,
+	unit(t, self, strings.NewReplacer("/usr/local/bin/ccm run", bin+" run --state-dir "+t.TempDir(), "/etc/ccm/manifest.yaml", manifest,
 		"WatchdogSec=30s", "WatchdogSec=2s").Replace(string(example)), false)
 	ctx := t.Context()
 	// Type=notify: start returns only once ccm said READY=1.

@@ -1,0 +1,64 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+
+	"github.com/reactive-ccm/ccm/engine/state"
+	"github.com/spf13/pflag"
+)
+
+// stateDirEnv overrides the default state directory, for hosts and test
+// suites that must not use /var/lib/ccm.
+const stateDirEnv = "CCM_STATE_DIR"
+
+// addStateFlag adds --state-dir to fl.
+func addStateFlag(fl *pflag.FlagSet, dir *string) {
+	fl.StringVar(dir, "state-dir", "", "directory for what must survive a restart, such as pending refreshes (default $"+stateDirEnv+", else "+state.DefaultPath+")")
+}
+
+// openState opens the state directory and names this run's graph in it.
+// Without an explicit --state-dir an unusable default is a warning, not an
+// error, so ccm still runs for users who cannot write /var/lib/ccm; in
+// noop a missing directory is not created.
+func openState(log *slog.Logger, flag string, noop bool, files []string) (*state.Dir, string, error) {
+	path, explicit := flag, flag != ""
+	if !explicit {
+		path = os.Getenv(stateDirEnv)
+		explicit = path != ""
+	}
+	if path == "" {
+		path = state.DefaultPath
+	}
+	if noop {
+		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+			return nil, "", nil
+		}
+	}
+	d, err := state.Open(path)
+	switch {
+	case err != nil && explicit:
+		return nil, "", usage(fmt.Errorf("--state-dir: %w", err))
+	case err != nil:
+		log.Warn("no state directory; pending refreshes will not survive a restart (set --state-dir)", "error", err)
+		return nil, "", nil
+	}
+	return d, graphKey(files), nil
+}
+
+// graphKey names the graph by its manifest files' absolute paths, so the
+// same manifests find their state whatever the working directory.
+func graphKey(files []string) string {
+	abs := make([]string, len(files))
+	for i, f := range files {
+		if a, err := filepath.Abs(f); err == nil {
+			f = a
+		}
+		abs[i] = f
+	}
+	return state.Key(abs...)
+}

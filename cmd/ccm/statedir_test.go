@@ -1,0 +1,109 @@
+package main_test
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/reactive-ccm/ccm/engine"
+)
+
+// hangsOnce is a config file with a refreshonly exec that hangs the first
+// time it runs (writing its pid) and succeeds afterwards.
+const hangsOnce = `
+- file:
+    - @/app.conf:
+        ensure: present
+        content: "port = 80\n"
+        owner: root
+        group: root
+        mode: "0644"
+- exec:
+    - reload-app:
+        command: /bin/sh -c "echo run >> @/runs; test -f @/ran-once && exit 0; echo $$ > @/ran-once; exec sleep 600"
+        refreshonly: true
+        subscribe: [file#@/app.conf]
+`
+
+func runs(dir string) int {
+	b, _ := os.ReadFile(filepath.Join(dir, "runs"))
+	return strings.Count(string(b), "run")
+}
+
+// killHung kills the exec the first run left hanging, by the pid it wrote.
+func killHung(t *testing.T, dir string) {
+	b, err := os.ReadFile(filepath.Join(dir, "ran-once"))
+	if err != nil {
+		return
+	}
+	if pid, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil && pid > 1 {
+		_ = syscall.Kill(pid, syscall.SIGKILL)
+	}
+}
+
+func TestPendingRefreshSurvivesKill9(t *testing.T) {
+	dir, states := t.TempDir(), t.TempDir()
+	t.Cleanup(func() { killHung(t, dir) })
+	m := manifest(t, dir, hangsOnce)
+	first := startWatch(t, "--state-dir", states, m)
+	first.waitFor("the config file written", func(ev engine.Event) bool {
+		return ev.Type == "file" && ev.Changed
+	})
+	eventually(t, "the refresh to start", func() bool { return runs(dir) == 1 })
+	// Killed between the change and the end of its refresh: no chance to
+	// save anything now.
+	if err := first.cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	<-first.done
+	killHung(t, dir)
+	pending, err := filepath.Glob(filepath.Join(states, "refreshes", "*.json"))
+	if err != nil || len(pending) != 1 {
+		t.Fatalf("pending refresh files %v, %v; want one", pending, err)
+	}
+	if b := read(t, pending[0]); !strings.Contains(b, "exec#reload-app") {
+		t.Fatalf("the pending refresh file holds %s", b)
+	}
+
+	// The config file is already right: only the saved refresh can make
+	// the exec run.
+	second := startWatch(t, "--state-dir", states, m)
+	ev := second.waitFor("the replayed refresh", func(ev engine.Event) bool { return ev.Type == "exec" })
+	if !ev.Refreshed || ev.Failed || ev.Trigger != engine.TriggerStartup {
+		t.Fatalf("exec after the restart: %+v, want a successful refresh", ev)
+	}
+	if n := runs(dir); n != 2 {
+		t.Fatalf("the exec ran %d times, want 2", n)
+	}
+	second.stop()
+	if left, _ := filepath.Glob(filepath.Join(states, "refreshes", "*.json")); len(left) != 0 {
+		t.Fatalf("the consumed refresh is still on disk: %v", left)
+	}
+	if r := ccm(t, "run", "--state-dir", states, m); r.code != 0 || runs(dir) != 2 {
+		t.Fatalf("a third start re-ran the consumed refresh (runs %d, exit %d)\n%s%s", runs(dir), r.code, r.stdout, r.stderr)
+	}
+}
+
+func TestStateDirFlag(t *testing.T) {
+	dir := t.TempDir()
+	m := manifest(t, dir, "- file:\n    - @/f: {ensure: present, content: x, owner: root, group: root, mode: \"0644\"}\n")
+	if r := ccm(t, "run", "--state-dir", "/proc/version", m); r.code != 2 || !strings.Contains(r.stderr, "--state-dir") {
+		t.Fatalf("an unusable --state-dir: exit %d, stderr %q; want exit 2 naming the flag", r.code, r.stderr)
+	}
+	states := filepath.Join(dir, "new", "state")
+	if r := ccm(t, "run", "--noop", "--state-dir", states, m); r.code != 0 {
+		t.Fatalf("noop run: exit %d\n%s", r.code, r.stderr)
+	}
+	if _, err := os.Stat(states); err == nil {
+		t.Fatal("noop created the state directory")
+	}
+	if r := ccm(t, "run", "--state-dir", states, m); r.code != 0 {
+		t.Fatalf("run: exit %d\n%s", r.code, r.stderr)
+	}
+	if st, err := os.Stat(states); err != nil || st.Mode().Perm() != 0o700 {
+		t.Fatalf("state directory %v, %v; want mode 0700", st, err)
+	}
+}

@@ -1,0 +1,191 @@
+package state
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+)
+
+// DefaultPath is the state directory of a ccm running as a service.
+const DefaultPath = "/var/lib/ccm"
+
+// tempPrefix starts the names of files being written; names given by
+// callers may not start with a dot, so a leftover is recognised.
+const tempPrefix = ".tmp-"
+
+// maxName bounds a name so its temporary name stays under NAME_MAX.
+const maxName = 200
+
+// Dir is an open state directory, or a subdirectory of one.
+type Dir struct {
+	root *os.Root
+	path string
+}
+
+// Open opens the state directory at path, creating it (and its parents)
+// when missing, with mode 0700.
+func Open(path string) (*Dir, error) {
+	if !filepath.IsAbs(path) {
+		abs, err := filepath.Abs(path)
+		if err != nil {
+			return nil, fmt.Errorf("state directory %s: %w", path, err)
+		}
+		path = abs
+	}
+	st, err := os.Lstat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		if err := os.MkdirAll(path, 0o700); err != nil {
+			return nil, fmt.Errorf("creating the state directory %s: %w", path, err)
+		}
+		st, err = os.Lstat(path)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("state directory %s: %w", path, err)
+	}
+	if err := private(path, st, func(m fs.FileMode) error { return os.Chmod(path, m) }); err != nil {
+		return nil, err
+	}
+	root, err := os.OpenRoot(path)
+	if err != nil {
+		return nil, fmt.Errorf("opening the state directory %s: %w", path, err)
+	}
+	if err := same(root, path, st); err != nil {
+		return nil, errors.Join(err, root.Close())
+	}
+	return opened(root, path)
+}
+
+// Sub opens the subdirectory name, creating it when missing: one per
+// user of the state directory ("refreshes", "rollback", "bundles").
+func (d *Dir) Sub(name string) (*Dir, error) {
+	if err := checkName(name); err != nil {
+		return nil, err
+	}
+	path := filepath.Join(d.path, name)
+	if err := d.root.Mkdir(name, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+		return nil, fmt.Errorf("creating %s: %w", path, err)
+	}
+	st, err := d.root.Lstat(name)
+	if err != nil {
+		return nil, fmt.Errorf("state directory %s: %w", path, err)
+	}
+	if err := private(path, st, func(m fs.FileMode) error { return d.root.Chmod(name, m) }); err != nil {
+		return nil, err
+	}
+	root, err := d.root.OpenRoot(name)
+	if err != nil {
+		return nil, fmt.Errorf("opening %s: %w", path, err)
+	}
+	if err := same(root, path, st); err != nil {
+		return nil, errors.Join(err, root.Close())
+	}
+	return opened(root, path)
+}
+
+// opened wraps root after removing what a crash left half-written.
+func opened(root *os.Root, path string) (*Dir, error) {
+	d := &Dir{root: root, path: path}
+	if err := d.removeTemps(); err != nil {
+		return nil, errors.Join(err, root.Close())
+	}
+	return d, nil
+}
+
+// private checks that st, the directory at path, is one only this process's
+// user may touch, and removes read and search bits others have.
+func private(path string, st fs.FileInfo, chmod func(fs.FileMode) error) error {
+	if st.Mode()&fs.ModeSymlink != 0 || !st.IsDir() {
+		return fmt.Errorf("%w: %s is not a directory; remove it or choose another --state-dir", ErrUnsafe, path)
+	}
+	sys, ok := st.Sys().(*syscall.Stat_t)
+	if ok && int(sys.Uid) != os.Geteuid() {
+		return fmt.Errorf("%w: %s is owned by uid %d, not %d; chown it or choose another --state-dir", ErrUnsafe, path, sys.Uid, os.Geteuid())
+	}
+	perm := st.Mode().Perm()
+	if perm&0o022 != 0 {
+		return fmt.Errorf("%w: %s is writable by others (mode %04o); check what it holds, then chmod 0700 it", ErrUnsafe, path, perm)
+	}
+	if perm&0o077 != 0 {
+		if err := chmod(0o700); err != nil {
+			return fmt.Errorf("making %s private: %w", path, err)
+		}
+	}
+	return nil
+}
+
+// same checks that root opened the directory that was checked, not one
+// swapped in since.
+func same(root *os.Root, path string, checked fs.FileInfo) error {
+	st, err := root.Stat(".")
+	if err != nil {
+		return fmt.Errorf("state directory %s: %w", path, err)
+	}
+	if !os.SameFile(st, checked) {
+		return fmt.Errorf("%w: %s was replaced while being opened", ErrUnsafe, path)
+	}
+	return nil
+}
+
+// Path returns the directory's path, for messages.
+func (d *Dir) Path() string { return d.path }
+
+// Close releases the directory.
+func (d *Dir) Close() error { return d.root.Close() }
+
+// checkName accepts single, plain path components that do not start with
+// a dot.
+func checkName(name string) error {
+	switch {
+	case name == "", len(name) > maxName:
+		return fmt.Errorf("%w: %q must be 1 to %d bytes", ErrBadName, name, maxName)
+	case strings.ContainsAny(name, "/\x00"):
+		return fmt.Errorf("%w: %q must not contain a slash or a NUL byte", ErrBadName, name)
+	case strings.HasPrefix(name, "."):
+		return fmt.Errorf("%w: %q must not start with a dot", ErrBadName, name)
+	}
+	return nil
+}
+
+// removeTemps deletes temporary files left by writes a crash interrupted.
+func (d *Dir) removeTemps() error {
+	entries, err := d.entries()
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), tempPrefix) {
+			if err := d.root.Remove(e.Name()); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return fmt.Errorf("removing the leftover %s: %w", filepath.Join(d.path, e.Name()), err)
+			}
+		}
+	}
+	return nil
+}
+
+func (d *Dir) entries() ([]fs.DirEntry, error) {
+	entries, err := fs.ReadDir(d.root.FS(), ".")
+	if err != nil {
+		return nil, fmt.Errorf("listing %s: %w", d.path, err)
+	}
+	return entries, nil
+}
+
+// Names lists the files in the directory, sorted; subdirectories and
+// files being written are left out.
+func (d *Dir) Names() ([]string, error) {
+	entries, err := d.entries()
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, e := range entries {
+		if e.Type().IsRegular() && !strings.HasPrefix(e.Name(), ".") {
+			out = append(out, e.Name())
+		}
+	}
+	return out, nil
+}
