@@ -65,8 +65,8 @@ type node struct {
 	// always reported.
 	ran bool
 	// since is when the vertex last became dirty, to measure how long a
-	// repair took from the event.
-	since time.Time
+	// repair took from the event; runSince is since of the run under way.
+	since, runSince time.Time
 	// lastChange is the last change applied, for status.
 	lastChange *status.Change
 	// drift is what a paused vertex would repair, reported once per

@@ -45,6 +45,9 @@ type Options struct {
 	Verbose bool
 	// Diff keeps the unified diffs of content in events' Changes.
 	Diff bool
+	// Observe, when set, sees every run, reported or quiet, for metrics.
+	// It is called with the engine's lock held and must not block.
+	Observe func(Observation)
 	// State is the state directory: pending refreshes are written there
 	// before the change that caused them is reported, removed once
 	// consumed, and replayed when an engine for the same graph starts.

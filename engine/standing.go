@@ -48,6 +48,13 @@ func (e *Engine) Status() status.Report {
 	return r
 }
 
+// LastConverged returns when every vertex last stood converged.
+func (e *Engine) LastConverged() time.Time {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.lastConverged
+}
+
 // resourceStatus describes one vertex. Callers hold e.mu.
 func (e *Engine) resourceStatus(n *node, now time.Time) status.Resource {
 	res := status.Resource{ID: n.v.ID(), Alias: n.v.Alias, Standing: e.standingOf(n, now, true), LastChange: n.lastChange}

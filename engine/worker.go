@@ -25,6 +25,7 @@ func (e *Engine) worker(ctx context.Context) {
 		}
 		n := heap.Pop(&e.ready).(*node)
 		n.queued, n.running, n.dirty, n.blocked = false, true, false, false
+		n.runSince = n.since
 		// A paused vertex is only looked at: its refresh waits for resume.
 		paused := e.pauseOf(n, time.Now()) != nil
 		trig, refresh := n.trigger, n.refresh && !paused
@@ -134,6 +135,9 @@ func (e *Engine) finish(n *node, ev *Event, out resources.Outcome, err error, re
 	}
 	notable = notable || ev.PreviousStanding != "" || !n.ran
 	n.ran = true
+	if e.opts.Observe != nil {
+		e.opts.Observe(Observation{Event: ev, Check: out.CheckTime, Apply: out.ApplyTime, Since: n.runSince})
+	}
 	if notable || e.opts.Verbose {
 		e.outbox = append(e.outbox, ev)
 	}

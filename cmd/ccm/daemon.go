@@ -11,6 +11,7 @@ import (
 
 	"github.com/reactive-ccm/ccm/engine"
 	"github.com/reactive-ccm/ccm/engine/control"
+	"github.com/reactive-ccm/ccm/engine/metrics"
 	"github.com/reactive-ccm/ccm/engine/status"
 )
 
@@ -31,6 +32,9 @@ func (d *watchDaemon) Status() status.Report {
 	r.Daemon = d.health(r.Daemon.LastConverged)
 	return r
 }
+
+// Health is the daemon's own state, for metrics.
+func (d *watchDaemon) Health() status.Daemon { return d.health(d.Engine.LastConverged()) }
 
 func (d *watchDaemon) health(lastConverged time.Time) status.Daemon {
 	rl := d.reload.stats()
@@ -53,6 +57,28 @@ func version() string {
 		return bi.Main.Version
 	}
 	return "devel"
+}
+
+// serveMetrics listens on --metrics-listen, when given, and has the
+// engine's runs counted; an address that cannot be opened is unusable
+// input.
+func serveMetrics(ctx context.Context, f runFlags, d *watchDaemon, opts *engine.Options, log *slog.Logger) error {
+	if f.metricsAddr == "" {
+		return nil
+	}
+	ln, err := metrics.Listen(f.metricsAddr)
+	if err != nil {
+		return usage(err)
+	}
+	m := metrics.New(d, metrics.Options{PerResource: f.metricsPerResource, Version: version()})
+	opts.Observe = m.Observe
+	go func() {
+		if err := m.Serve(ctx, ln); err != nil {
+			log.Error("metrics endpoint stopped", "error", err)
+		}
+	}()
+	log.Info("serving metrics", "addr", ln.Addr().String())
+	return nil
 }
 
 // serveControl opens the control socket and serves it until ctx ends.

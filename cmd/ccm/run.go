@@ -26,6 +26,10 @@ type runFlags struct {
 	workers int
 	verbose bool
 	diff    bool
+	// metricsAddr is --metrics-listen; metricsPerResource adds
+	// per-resource series.
+	metricsAddr        string
+	metricsPerResource bool
 	// stateDir is --state-dir; empty for the default.
 	stateDir string
 	// noReport leaves out the summary (apply --no-report).
@@ -51,6 +55,8 @@ func newRunCmd() *cobra.Command {
 	fl.DurationVar(&f.recheck, "recheck", 30*time.Minute, "period of the full re-check in watch mode (0 disables)")
 	fl.IntVar(&f.workers, "workers", 0, "resources checked at once (default: max(8, 2 x CPUs))")
 	addSocketFlag(fl)
+	fl.StringVar(&f.metricsAddr, "metrics-listen", "", "serve Prometheus metrics at http://ADDR/metrics in watch mode (e.g. 127.0.0.1:9233; off by default)")
+	fl.BoolVar(&f.metricsPerResource, "metrics-resources", false, "add one series per resource (ccm_resource_standing) to the metrics")
 	addOutputFlags(fl, &f)
 	addStateFlag(fl, &f.stateDir)
 	addDataFlags(fl)
@@ -65,7 +71,7 @@ func runManifests(cmd *cobra.Command, files []string, f runFlags) error {
 	if f.poll < 0 || f.every <= 0 || f.recheck < 0 || f.workers < 0 {
 		return usage(errors.New("--poll, --recheck and --workers must not be negative, --poll-interval must be positive"))
 	}
-	for _, name := range []string{"poll", "poll-interval", "recheck", "socket"} {
+	for _, name := range []string{"poll", "poll-interval", "recheck", "socket", "metrics-listen", "metrics-resources"} {
 		if cmd.Flags().Changed(name) && !f.watch {
 			return usage(fmt.Errorf("--%s needs --watch", name))
 		}

@@ -57,9 +57,14 @@ func watch(ctx context.Context, cmd *cobra.Command, files []string, g *graph.Gra
 			srv.Publish(ev)
 		}
 	}
+	d := &watchDaemon{srcs: srcs, started: started}
+	if err := serveMetrics(ctx, f, d, &opts, log); err != nil {
+		return err
+	}
 	e := engine.New(g, opts)
 	r := &reloader{cmd: cmd, files: files, engine: e, log: log, srcs: srcs, pending: make(chan struct{}, 1), sdn: sdn}
-	srv, err := serveControl(ctx, cmd, &watchDaemon{Engine: e, srcs: srcs, reload: r, started: started}, log)
+	d.Engine, d.reload = e, r
+	srv, err := serveControl(ctx, cmd, d, log)
 	if err != nil {
 		return err
 	}
