@@ -92,7 +92,7 @@ func (o Options) prepare(m *Manifest) (resources.Templates, *yaml.Node, error) {
 // build asks the entry's type to build the resource and adds the vertex.
 func (g *Graph) build(e *entry, t resources.Templates, errs *resources.ErrorList) {
 	spec := &resources.Spec{Type: e.typ.Name, Name: e.name, Props: e.props, Pos: e.namePos, Dir: e.m.Dir, Templates: t}
-	inst, err := e.typ.New(spec)
+	inst, err := e.typ.Build(spec)
 	if err != nil {
 		errs.Add(e.namePos, err)
 		return

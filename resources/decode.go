@@ -19,6 +19,9 @@ import (
 // other string is resolved through the spec's Templates first. Every problem
 // is collected into an ErrorList with the position of the node at fault.
 func (s *Spec) Decode(dst any) error {
+	if t := reflect.TypeOf(dst).Elem(); s.props != nil && t != s.props {
+		panic(fmt.Sprintf("resources: %s decodes into %s but declares %s as its Props", s.Type, t, s.props))
+	}
 	fields := fieldsOf(reflect.TypeOf(dst).Elem())
 	v := reflect.ValueOf(dst).Elem()
 	var errs ErrorList

@@ -1,7 +1,9 @@
 package resources
 
 import (
+	"context"
 	"fmt"
+	"reflect"
 	"sort"
 	"sync"
 )
@@ -16,7 +18,41 @@ type Type struct {
 	// New decodes and validates spec and builds the resource. Problems with
 	// the properties are returned as an ErrorList of positioned errors so
 	// the graph can report all of them at once. New must not touch the host.
+	// Callers go through Build.
 	New func(spec *Spec) (Instance, error)
+	// Props is a zero value of the type's property struct: its fields and
+	// tags declare the properties (see Property), and New decodes into it.
+	Props any
+	// Help says in one line what the type manages, for `ccm ensure`.
+	Help string
+	// NameHelp says what the resource's name is ("absolute path of the file").
+	NameHelp string
+	// Aliases are other names `ccm ensure` accepts for the type (pkg).
+	Aliases []string
+	// ManifestOnly types have no `ccm ensure` command and no ensure request.
+	ManifestOnly bool
+	// Inspect, when set, reports the current state of the thing called
+	// name as the type's provider sees it, for `ccm status`. It never
+	// changes the host.
+	Inspect func(ctx context.Context, name string) (any, error)
+}
+
+// Build builds the resource spec describes through t.New; Spec.Decode
+// then insists on t's property struct, so the properties the schema and
+// the command line offer are the ones decoded.
+func (t Type) Build(spec *Spec) (Instance, error) {
+	if t.Props != nil {
+		spec.props = reflect.TypeOf(t.Props)
+	}
+	return t.New(spec)
+}
+
+// Properties lists the type's own properties, in declaration order.
+func (t Type) Properties() []Property {
+	if t.Props == nil {
+		return nil
+	}
+	return PropertiesOf(t.Props)
 }
 
 var (

@@ -2,6 +2,7 @@ package resources
 
 import (
 	"path/filepath"
+	"reflect"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -21,6 +22,8 @@ type Spec struct {
 	Dir string
 	// Templates resolves template expressions; never nil.
 	Templates Templates
+	// props is the type's declared property struct, set by Type.Build.
+	props reflect.Type
 }
 
 // ID is the resource's reference, "type#name".

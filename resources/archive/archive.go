@@ -9,7 +9,8 @@ import (
 )
 
 func init() {
-	resources.Register(resources.Type{Name: "archive", New: New})
+	resources.Register(resources.Type{Name: "archive", New: New, Props: props{},
+		Help: "Download an archive over HTTP(S), verify it and extract it", NameHelp: "absolute path of the archive file"})
 }
 
 const (
@@ -27,18 +28,18 @@ const (
 
 // props are the archive's manifest properties.
 type props struct {
-	Ensure        string            `yaml:"ensure"`
-	Provider      string            `yaml:"provider"`
-	URL           string            `yaml:"url"`
-	Checksum      string            `yaml:"checksum"`
-	ExtractParent string            `yaml:"extract_parent"`
-	Creates       string            `yaml:"creates"`
-	Cleanup       bool              `yaml:"cleanup"`
-	Owner         string            `yaml:"owner"`
-	Group         string            `yaml:"group"`
-	Username      string            `yaml:"username"`
-	Password      string            `yaml:"password"`
-	Headers       map[string]string `yaml:"headers"`
+	Ensure        string            `yaml:"ensure" help:"present (the default) or absent (removes the archive file only)" enum:"present,absent" cli:"default=present"`
+	Provider      string            `yaml:"provider" help:"the provider: http" enum:"http"`
+	URL           string            `yaml:"url" help:"http:// or https:// address of the archive" cli:"arg=1"`
+	Checksum      string            `yaml:"checksum" help:"expected SHA-256 of the archive, in hex"`
+	ExtractParent string            `yaml:"extract_parent" help:"directory to extract into (created 0755 when missing)" cli:"alias=extract"`
+	Creates       string            `yaml:"creates" help:"a path the extraction produces; while it exists nothing is extracted again"`
+	Cleanup       bool              `yaml:"cleanup" help:"delete the archive after extraction (needs extract_parent and creates)"`
+	Owner         string            `yaml:"owner" help:"owner of the archive file (on the command line USER:GROUP sets the group too)" cli:"default=@user,split=group"`
+	Group         string            `yaml:"group" help:"group of the archive file" cli:"default=@group"`
+	Username      string            `yaml:"username" help:"HTTP basic auth user"`
+	Password      string            `yaml:"password" help:"HTTP basic auth password" cli:"env=HTTP_PASSWORD"`
+	Headers       map[string]string `yaml:"headers" help:"extra HTTP request headers (on the command line NAME:VALUE)" cli:"flag=header,alias=headers,short=H,sep=:"`
 }
 
 // archive is one archive resource. Its fields are fixed after New.

@@ -11,7 +11,8 @@ import (
 )
 
 func init() {
-	resources.Register(resources.Type{Name: "exec", Subscribes: true, New: New})
+	resources.Register(resources.Type{Name: "exec", Subscribes: true, New: New, Props: props{},
+		Help: "Run a command, once or when guards or refreshes say so", NameHelp: "the command to run (or a label when command is set)"})
 }
 
 // exec is one command. Its fields are fixed at build time except the run

@@ -13,19 +13,19 @@ import (
 // props are the exec resource's manifest properties. The deferred ones are
 // kept as written and resolved just before each run.
 type props struct {
-	Ensure      string   `yaml:"ensure"`
-	Command     string   `yaml:"command" ccm:"deferred"`
-	Cwd         string   `yaml:"cwd" ccm:"deferred"`
-	Environment []string `yaml:"environment" ccm:"deferred"`
-	Path        string   `yaml:"path"`
-	Returns     []int    `yaml:"returns"`
-	Timeout     string   `yaml:"timeout"`
-	Creates     string   `yaml:"creates" ccm:"deferred"`
-	OnlyIf      string   `yaml:"onlyif" ccm:"deferred"`
-	Unless      string   `yaml:"unless" ccm:"deferred"`
-	RefreshOnly bool     `yaml:"refreshonly"`
-	LogOutput   bool     `yaml:"logoutput"`
-	Provider    string   `yaml:"provider"`
+	Ensure      string   `yaml:"ensure" help:"present, the only value" cli:"-"`
+	Command     string   `yaml:"command" ccm:"deferred" help:"the command to run, when not the name"`
+	Cwd         string   `yaml:"cwd" ccm:"deferred" help:"absolute working directory (default /)"`
+	Environment []string `yaml:"environment" ccm:"deferred" help:"KEY=VALUE variables added to PATH, LANG and LC_ALL; nothing else is inherited" cli:"short=e"`
+	Path        string   `yaml:"path" help:"colon-separated absolute directories where the program is looked up, and the child's PATH"`
+	Returns     []int    `yaml:"returns" help:"exit codes that mean success (default 0)"`
+	Timeout     string   `yaml:"timeout" help:"duration after which the command's process group is killed, such as 30s or 5m" cli:"default=1m"`
+	Creates     string   `yaml:"creates" ccm:"deferred" help:"absolute path; the command does not run while it exists"`
+	OnlyIf      string   `yaml:"onlyif" ccm:"deferred" help:"guard command: run only if it exits 0" cli:"flag=exec-if"`
+	Unless      string   `yaml:"unless" ccm:"deferred" help:"guard command: run only if it exits non-zero" cli:"flag=exec-unless"`
+	RefreshOnly bool     `yaml:"refreshonly" help:"run only when a subscribed resource changed" cli:"flag=refresh-only"`
+	LogOutput   bool     `yaml:"logoutput" help:"log each line of the command's output"`
+	Provider    string   `yaml:"provider" help:"posix (no shell, the default) or shell (/bin/sh -c)" enum:"posix,shell"`
 }
 
 // validate reports the problems of the properties that are not deferred;

@@ -8,7 +8,8 @@ import (
 var providers = []resources.Provider{{Name: "posix", Priority: 1, Usable: resources.Always}}
 
 func init() {
-	resources.Register(resources.Type{Name: "file", New: New})
+	resources.Register(resources.Type{Name: "file", New: New, Props: props{},
+		Help: "Manage a file or directory: existence, content, owner, group and mode", NameHelp: "absolute path of the file"})
 }
 
 // file is one managed path. Its fields are fixed at build time; the only

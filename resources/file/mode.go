@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/reactive-ccm/ccm/resources"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -52,4 +53,15 @@ func (m Mode) dir() Mode {
 		}
 	}
 	return m
+}
+
+// PropertyKind says a mode is written as a string (or an unquoted number).
+func (Mode) PropertyKind() resources.Kind { return resources.KindString }
+
+// JSONSchema accepts the spellings UnmarshalYAML does.
+func (Mode) JSONSchema() map[string]any {
+	return map[string]any{"anyOf": []any{
+		map[string]any{"type": "string", "pattern": `^(0[oO]?)?[0-7]{1,4}$`},
+		map[string]any{"type": "integer", "minimum": 0, "maximum": 777},
+	}}
 }

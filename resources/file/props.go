@@ -15,16 +15,16 @@ const (
 
 // props are the file resource's manifest properties.
 type props struct {
-	Ensure string `yaml:"ensure"`
+	Ensure string `yaml:"ensure" help:"present (a regular file), directory or absent" enum:"present,absent,directory" cli:"arg=1,default=present"`
 	// Content and Source are resolved just before use, so they may refer to
 	// values known only at run time.
-	Content  string `yaml:"content" ccm:"deferred"`
-	Source   string `yaml:"source" ccm:"deferred"`
-	Owner    string `yaml:"owner"`
-	Group    string `yaml:"group"`
-	Mode     Mode   `yaml:"mode"`
-	Force    bool   `yaml:"force"`
-	Provider string `yaml:"provider"`
+	Content  string `yaml:"content" ccm:"deferred" help:"the file's content; templates are resolved just before writing" cli:"alias=contents,file=content-file"`
+	Source   string `yaml:"source" ccm:"deferred" help:"a local file copied verbatim, relative to the manifest's directory"`
+	Owner    string `yaml:"owner" help:"owner: a user name or numeric id (on the command line USER:GROUP sets the group too)" cli:"default=@user,split=group"`
+	Group    string `yaml:"group" help:"group: a group name or numeric id" cli:"default=@group"`
+	Mode     Mode   `yaml:"mode" help:"octal permission mode, at most 0777; a directory also gets x wherever r or w is set" cli:"default=0644"`
+	Force    bool   `yaml:"force" help:"with ensure absent: remove a non-empty directory with its contents"`
+	Provider string `yaml:"provider" help:"the provider: posix" enum:"posix"`
 }
 
 // validate reports every problem with the properties. Presence is asked of

@@ -17,8 +17,8 @@ const (
 // properties are the package resource's own keys; the name is the
 // resource's name.
 type properties struct {
-	Ensure   string `yaml:"ensure"`
-	Provider string `yaml:"provider"`
+	Ensure   string `yaml:"ensure" help:"present, absent, latest or a version" cli:"arg=1,default=present"`
+	Provider string `yaml:"provider" help:"apt or dnf; chosen automatically" enum:"apt,dnf"`
 }
 
 var (

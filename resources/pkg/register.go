@@ -11,7 +11,8 @@ import (
 )
 
 func init() {
-	resources.Register(resources.Type{Name: "package", New: build})
+	resources.Register(resources.Type{Name: "package", New: build, Props: properties{}, Aliases: []string{"pkg"},
+		Help: "Install, upgrade, downgrade or remove a package with apt or dnf", NameHelp: "the package's name"})
 }
 
 // provider pairs a provider's description with the one Manager every

@@ -38,7 +38,7 @@ func BuildWith(t testing.TB, typ, name, props, dir string, tmpl resources.Templa
 		Type: typ, Name: name, Props: node, Dir: dir, Templates: tmpl,
 		Pos: resources.Pos{File: "test.yaml", Line: 1, Col: 1},
 	}
-	return rt.New(spec)
+	return rt.Build(spec)
 }
 
 // MustBuild is Build that fails the test on error.

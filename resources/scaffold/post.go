@@ -111,3 +111,6 @@ func (s *scaffold) runPost(ctx context.Context, root string, rels []string) erro
 	}
 	return nil
 }
+
+// PropertyKind says post is a list of GLOB: COMMAND pairs.
+func (postRules) PropertyKind() resources.Kind { return resources.KindPairs }

@@ -14,9 +14,9 @@ const (
 
 // props are the service's manifest properties.
 type props struct {
-	Ensure   string `yaml:"ensure"`
-	Enable   *bool  `yaml:"enable"`
-	Provider string `yaml:"provider"`
+	Ensure   string `yaml:"ensure" help:"running (the default) or stopped" enum:"running,stopped" cli:"arg=1,default=running"`
+	Enable   *bool  `yaml:"enable" help:"start at boot (true) or not (false); unset leaves it alone" cli:"negate=disable"`
+	Provider string `yaml:"provider" help:"the provider: systemd" enum:"systemd"`
 }
 
 // validName is the CCM service (and package) name rule: nothing a shell

@@ -11,7 +11,8 @@ import (
 )
 
 func init() {
-	resources.Register(resources.Type{Name: "service", Subscribes: true, New: build})
+	resources.Register(resources.Type{Name: "service", Subscribes: true, New: build, Props: props{}, Aliases: []string{"svc"},
+		Help: "Keep a systemd unit running or stopped, enabled or disabled", NameHelp: "the unit's name (NAME means NAME.service)"})
 }
 
 var providers = []resources.Provider{{Name: "systemd", Priority: 1, Usable: systemdUsable}}
