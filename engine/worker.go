@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"runtime/debug"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/reactive-ccm/ccm/engine/status"
@@ -69,6 +70,9 @@ func (e *Engine) converge(ctx context.Context, n *node, trig Trigger, refresh, n
 			ev.Failed = true
 			ev.Error = []string{err.Error()}
 		}
+		if s := n.v.Secrets; s != nil {
+			redact(ev, s, out)
+		}
 	}()
 	if c := n.v.Control; c != nil {
 		manage, cerr := c(ctx)
@@ -118,10 +122,10 @@ func (e *Engine) finish(n *node, ev *Event, out resources.Outcome, err error, re
 		// resource depends on (an archive not extracted, a directory not
 		// created); it is not a prediction of a real run.
 		ev.Failed, ev.Skipped = false, true
-		ev.Error = []string{fmt.Sprintf("not checked: depends on %s, which noop did not change (%v)", parent, err)}
+		ev.Error = []string{fmt.Sprintf("not checked: depends on %s, which noop did not change (%s)", parent, strings.Join(ev.Error, "; "))}
 		n.phase = converged
 	case err != nil:
-		notable = e.failed(n, err, refresh, now)
+		notable = e.failed(n, strings.Join(ev.Error, "; "), refresh, now)
 	case ev.Paused:
 		notable = e.pausedRun(n, ev, out)
 	default:
@@ -154,7 +158,8 @@ func (e *Engine) finish(n *node, ev *Event, out resources.Outcome, err error, re
 	}
 }
 
-func (e *Engine) failed(n *node, err error, refresh bool, now time.Time) bool {
+// failed records a failure, msg its redacted message.
+func (e *Engine) failed(n *node, msg string, refresh bool, now time.Time) bool {
 	n.phase = failed
 	n.refresh = n.refresh || refresh
 	if e.g.FailOnError() && !e.opts.Watch {
@@ -165,8 +170,8 @@ func (e *Engine) failed(n *node, err error, refresh bool, now time.Time) bool {
 	}
 	until := n.retry.fail(now, e.opts.Retry)
 	n.markDirty(TriggerRetry)
-	repeated := err.Error() == n.lastError
-	n.lastError = err.Error()
+	repeated := msg == n.lastError
+	n.lastError = msg
 	if repeated {
 		e.opts.Logger.Debug("still failing", "resource", n.v.ID(), "retry_at", until)
 	}

@@ -23,6 +23,8 @@ type entry struct {
 	m   *Manifest
 	// control is the resource's control: {if, unless}, nil when unset.
 	control *control
+	// sensitive hides the resource's values in reports.
+	sensitive bool
 }
 
 func (e *entry) id() string { return e.typ.Name + "#" + e.name }
@@ -157,7 +159,8 @@ func (m *Manifest) singleMap(typ resources.Type, body *yaml.Node, tmpl resources
 	return m.entry(typ, nameNode, rest, tmpl, errs)
 }
 
-// entry takes the keys the graph owns (alias, require, subscribe, control)
+// entry takes the keys the graph owns (alias, require, subscribe, control,
+// sensitive)
 // out of props and keeps the rest for the type.
 func (m *Manifest) entry(typ resources.Type, nameNode, props *yaml.Node, tmpl resources.Templates, errs *resources.ErrorList) *entry {
 	e := &entry{typ: typ, name: nameNode.Value, namePos: pos(m.File, nameNode), raw: props, m: m}
@@ -195,6 +198,12 @@ func (m *Manifest) entry(typ resources.Type, nameNode, props *yaml.Node, tmpl re
 			e.subscribe = stringList(m.File, v, errs)
 		case k.Value == "control":
 			e.control = m.parseControl(e.id(), v, errs)
+		case k.Value == "sensitive":
+			if v.Kind != yaml.ScalarNode || v.Tag != "!!bool" {
+				errs.Addf(pos(m.File, v), "%s: sensitive: expected true or false, got %s", e.id(), kind(v))
+				continue
+			}
+			e.sensitive = strings.EqualFold(v.Value, "true")
 		default:
 			rest.Content = append(rest.Content, k, v)
 		}

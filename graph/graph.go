@@ -50,6 +50,9 @@ type Vertex struct {
 	Fingerprint string
 	// Manifest is the file the resource came from.
 	Manifest *Manifest
+	// Secrets is set for a resource marked `sensitive: true`: the values
+	// reports must hide, recorded as the resource resolves them.
+	Secrets *resources.Secrets
 	// Control, when set, decides just before each run whether the
 	// resource is managed at all (`control: {if, unless}`); a false answer
 	// reports it skipped.
