@@ -33,7 +33,7 @@ func (e *Engine) standingOf(n *node, now time.Time, queued bool) status.Standing
 func (e *Engine) Status() status.Report {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	now := time.Now()
+	now := e.opts.Clock.Now()
 	r := status.Report{Time: now, Resources: make([]status.Resource, 0, len(e.nodes))}
 	r.Daemon.LastConverged = e.lastConverged
 	if e.pausedAll.Active(now) {

@@ -53,7 +53,7 @@ type State = status.Counts
 // stateLocked counts the vertices by standing. Callers hold e.mu.
 func (e *Engine) stateLocked() State {
 	var c status.Counts
-	now := time.Now()
+	now := e.opts.Clock.Now()
 	for _, n := range e.nodes {
 		c.Add(e.standingOf(n, now, true))
 	}

@@ -28,7 +28,7 @@ func (e *Engine) worker(ctx context.Context) {
 		n.queued, n.running, n.dirty, n.blocked = false, true, false, false
 		n.runSince = n.since
 		// A paused vertex is only looked at: its refresh waits for resume.
-		paused := e.pauseOf(n, time.Now()) != nil
+		paused := e.pauseOf(n, e.opts.Clock.Now()) != nil
 		trig, refresh := n.trigger, n.refresh && !paused
 		if !paused {
 			n.refresh, n.refreshing = false, refresh
@@ -106,7 +106,7 @@ func (e *Engine) finish(n *node, ev *Event, out resources.Outcome, err error, re
 	if refresh {
 		e.pendingChanged = true
 	}
-	now := time.Now()
+	now := e.opts.Clock.Now()
 	if n.removed {
 		if s := n.successor; s != nil {
 			s.predecessor = nil

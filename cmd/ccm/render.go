@@ -18,8 +18,12 @@ import (
 // deferred properties unresolved; this shows what they resolve to now.
 // The resolved and deferred values of a resource marked sensitive are
 // printed as [redacted].
-func renderManifest(cmd *cobra.Command, file string) error {
-	m, err := graph.ParseManifest(file)
+func renderManifest(cmd *cobra.Command, arg string) error {
+	files, err := manifestPaths(cmd, []string{arg})
+	if err != nil {
+		return err
+	}
+	m, err := graph.ParseManifest(files[0])
 	if err != nil {
 		return usage(err)
 	}
