@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -112,7 +113,7 @@ func newPauseCmd() *cobra.Command {
 			}
 			what := "every resource"
 			if !req.All {
-				what = fmt.Sprint(refs)
+				what = strings.Join(refs, ", ")
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "paused %s by %s %s\n", what, p.By, untilWords(p.Until, time.Now()))
 			return nil

@@ -74,7 +74,7 @@ func TestPausedResourceIsReportedNotChangedAndThePauseEnds(t *testing.T) {
 	motd := dir + "/srv/app/motd"
 	id := "file#" + motd
 	// Long enough for the drift below to be checked while paused.
-	if r := ccm(t, "pause", id, "--for", "4s", "--socket", w.socket); r.code != 0 || !strings.Contains(r.stdout, "paused ["+id+"] by root until") {
+	if r := ccm(t, "pause", id, "--for", "4s", "--socket", w.socket); r.code != 0 || !strings.Contains(r.stdout, "paused "+id+" by root until") {
 		t.Fatalf("ccm pause: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	if err := os.WriteFile(motd, []byte("hands off\n"), 0o644); err != nil {
@@ -182,7 +182,8 @@ func TestEventsFollowStreamsTheRingThenLiveEvents(t *testing.T) {
 	}
 }
 
-// asNobody runs the ccm binary as uid 65534 from a copy it can execute.
+// asNobody runs the ccm binary as uid 65534 from a copy it can execute,
+// with its own home.
 func asNobody(t *testing.T, args ...string) result {
 	t.Helper()
 	dir := t.TempDir()
@@ -200,6 +201,8 @@ func asNobody(t *testing.T, args ...string) result {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(exe, args...)
+	// Its own home: root's is not readable.
+	cmd.Env = append(os.Environ(), "HOME="+dir, "XDG_CONFIG_HOME="+filepath.Join(dir, ".config"))
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
 	var out, errb strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &errb

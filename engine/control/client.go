@@ -103,7 +103,10 @@ func (c *Client) Events(ctx context.Context, follow bool, fn func(*engine.Event)
 	if ctx.Err() != nil {
 		return nil
 	}
-	return sc.Err()
+	if err := sc.Err(); err != nil {
+		return fmt.Errorf("%w: the event stream ended (%w); the daemon stopped or restarted", ErrNoDaemon, err)
+	}
+	return nil
 }
 
 func (c *Client) do(ctx context.Context, method, url string, body, out any) error {

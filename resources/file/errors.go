@@ -1,6 +1,10 @@
 package file
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+	"syscall"
+)
 
 var (
 	// ErrNoParent is returned when the directory a file would be written in
@@ -13,3 +17,11 @@ var (
 	// directory without force.
 	ErrNotEmpty = errors.New("is a non-empty directory")
 )
+
+// chownHint says what to do when only root may give a file its owner.
+func chownHint(err error) error {
+	if errors.Is(err, syscall.EPERM) {
+		return fmt.Errorf("%w (only root may give files another owner: run ccm as root, or set owner and group to your own user)", err)
+	}
+	return err
+}

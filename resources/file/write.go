@@ -52,7 +52,7 @@ func writeAtomic(path string, r io.Reader, uid, gid int, mode Mode) (err error) 
 // syncs the content. Chown comes first because it may clear mode bits.
 func fill(tmp *os.File, r io.Reader, uid, gid int, mode Mode) error {
 	if err := tmp.Chown(uid, gid); err != nil {
-		return err
+		return chownHint(err)
 	}
 	if err := tmp.Chmod(fs.FileMode(mode)); err != nil {
 		return err
@@ -93,7 +93,12 @@ func makeDir(path string, replace bool, uid, gid int, mode Mode) error {
 	if err := os.Mkdir(path, 0o700); err != nil {
 		return fmt.Errorf("creating %s: %w", path, err)
 	}
-	return setAttrs(path, uid, gid, mode)
+	if err := setAttrs(path, uid, gid, mode); err != nil {
+		// Leave nothing behind: a private, empty directory is neither
+		// what was asked nor what was there.
+		return errors.Join(err, os.Remove(path))
+	}
+	return nil
 }
 
 // setAttrs fixes owner, group and mode in place: the inode, content and
@@ -101,7 +106,7 @@ func makeDir(path string, replace bool, uid, gid int, mode Mode) error {
 // but the caller has seen that path is not one.
 func setAttrs(path string, uid, gid int, mode Mode) error {
 	if err := os.Lchown(path, uid, gid); err != nil {
-		return err
+		return chownHint(err)
 	}
 	return os.Chmod(path, fs.FileMode(mode))
 }
