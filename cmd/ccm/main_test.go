@@ -118,7 +118,10 @@ func startWatch(t *testing.T, args ...string) *watcher {
 func startCmd(t *testing.T, cmd *exec.Cmd) *watcher {
 	t.Helper()
 	socket := filepath.Join(t.TempDir(), "ccm.sock")
-	cmd.Env = append(os.Environ(), "CCM_SOCKET="+socket)
+	if cmd.Env == nil {
+		cmd.Env = os.Environ()
+	}
+	cmd.Env = append(cmd.Env, "CCM_SOCKET="+socket)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
