@@ -110,8 +110,12 @@ func (e *Engine) byAlias(ref string) *node {
 
 // pauseOf returns the pause in force for n, or nil. Callers hold e.mu.
 func (e *Engine) pauseOf(n *node, now time.Time) *status.Pause {
-	if p := e.pauses[n.v.ID()]; p.Active(now) {
-		return p
+	// The ID is built on each call: look it up only when something is
+	// paused, since every run asks.
+	if len(e.pauses) > 0 {
+		if p := e.pauses[n.v.ID()]; p.Active(now) {
+			return p
+		}
 	}
 	if e.pausedAll.Active(now) {
 		return e.pausedAll
