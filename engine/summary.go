@@ -45,19 +45,46 @@ func (s *Summary) add(ev *Event) {
 	}
 }
 
-// State counts the vertices of a watching engine by standing, for status
+// State is the standing of every vertex of a watching engine, for status
 // lines: converged, failed, blocked by a failure, contested, paused, or
 // waiting to be checked.
-type State = status.Counts
+type State struct {
+	Resources int
+	Converged int
+	Failed    int
+	Blocked   int
+	Contested int
+	Paused    int
+	Pending   int
+	// FailedIDs and ContestedIDs name the failed and contested vertices
+	// ("type#name"), in graph order.
+	FailedIDs, ContestedIDs []string
+}
+
+// Counts is the state as status reports count it.
+func (s State) Counts() status.Counts {
+	return status.Counts{Resources: s.Resources, Converged: s.Converged, Failed: s.Failed, Blocked: s.Blocked,
+		Contested: s.Contested, Paused: s.Paused, Pending: s.Pending}
+}
 
 // stateLocked counts the vertices by standing. Callers hold e.mu.
 func (e *Engine) stateLocked() State {
 	var c status.Counts
+	var st State
 	now := e.opts.Clock.Now()
 	for _, n := range e.nodes {
-		c.Add(e.standingOf(n, now, true))
+		standing := e.standingOf(n, now, true)
+		c.Add(standing)
+		switch standing {
+		case status.Failed:
+			st.FailedIDs = append(st.FailedIDs, n.v.ID())
+		case status.Contested:
+			st.ContestedIDs = append(st.ContestedIDs, n.v.ID())
+		}
 	}
-	return c
+	st.Resources, st.Converged, st.Failed, st.Blocked = c.Resources, c.Converged, c.Failed, c.Blocked
+	st.Contested, st.Paused, st.Pending = c.Contested, c.Paused, c.Pending
+	return st
 }
 
 // State returns the current standing of every vertex.

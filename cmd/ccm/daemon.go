@@ -33,6 +33,9 @@ func (d *watchDaemon) Status() status.Report {
 	return r
 }
 
+// Counts counts the resources by standing, for metrics.
+func (d *watchDaemon) Counts() status.Counts { return d.Engine.State().Counts() }
+
 // Health is the daemon's own state, for metrics.
 func (d *watchDaemon) Health() status.Daemon { return d.health(d.Engine.LastConverged()) }
 

@@ -47,7 +47,7 @@ func (n *sdNotifier) settled(st engine.State) {
 
 // statusLine is what `systemctl status ccm` shows: "12 resources: 11
 // converged, 1 failed".
-func statusLine(st engine.State) string { return countsLine(st, time.Time{}, time.Time{}) }
+func statusLine(st engine.State) string { return countsLine(st.Counts(), time.Time{}, time.Time{}) }
 
 // reloading wraps a manifest reload: systemd shows the unit as reloading
 // until the reload is over.

@@ -34,6 +34,10 @@ type runFlags struct {
 	stateDir string
 	// noReport leaves out the summary (apply --no-report).
 	noReport bool
+	// report is where events and status are also published (--report).
+	report    string
+	hostname  string
+	heartbeat time.Duration
 }
 
 func newRunCmd() *cobra.Command {
@@ -59,6 +63,7 @@ func newRunCmd() *cobra.Command {
 	fl.BoolVar(&f.metricsPerResource, "metrics-resources", false, "add one series per resource (ccm_resource_standing) to the metrics")
 	addOutputFlags(fl, &f)
 	addStateFlag(fl, &f.stateDir)
+	addReportFlags(fl, &f)
 	addDataFlags(fl)
 	return cmd
 }
@@ -92,13 +97,24 @@ func runManifests(cmd *cobra.Command, files []string, f runFlags) error {
 	out := newPrinter(cmd.OutOrStdout(), f)
 	opts := engine.Options{Noop: f.noop, Watch: f.watch, Workers: f.workers, Events: out.event, Logger: log,
 		Verbose: f.verbose, Diff: f.diff, State: dir, StateKey: key}
+	rep, err := newReporter(cmd, f, log)
+	if err != nil {
+		return err
+	}
+	if rep != nil {
+		reportEvents(&opts, rep)
+	}
 	for _, m := range g.Manifests {
 		out.message(m.PreMessage)
 	}
 	if f.watch {
-		return watch(ctx, cmd, files, g, opts, f, out)
+		return watch(ctx, cmd, files, g, opts, f, out, rep)
 	}
-	sum, err := engine.New(g, opts).Run(ctx)
+	e := engine.New(g, opts)
+	sum, err := e.Run(ctx)
+	if rep != nil {
+		flushReport(ctx, rep, e.State(), log)
+	}
 	if !f.noReport {
 		out.summary(sum, f.noop)
 	}

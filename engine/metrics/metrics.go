@@ -14,8 +14,8 @@ import (
 
 // Source is what the metrics read at each scrape.
 type Source interface {
-	// State counts the resources by standing.
-	State() status.Counts
+	// Counts counts the resources by standing.
+	Counts() status.Counts
 	// Health is the daemon's own state.
 	Health() status.Daemon
 	// Status is the full report, read only for per-resource series.

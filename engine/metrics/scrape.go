@@ -34,7 +34,7 @@ func (s *scrape) Describe(ch chan<- *prometheus.Desc) {
 }
 
 func (s *scrape) Collect(ch chan<- prometheus.Metric) {
-	c := s.src.State()
+	c := s.src.Counts()
 	for _, x := range []struct {
 		standing status.Standing
 		n        int

@@ -4,30 +4,33 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/reactive-ccm/ccm/resources"
 	"github.com/reactive-ccm/ccm/resources/internal/textdiff"
 )
 
-// contentDifference describes how the file's content differs from the
-// wanted content: digests, and for text within textdiff's bounds the
-// lines added and removed and a unified diff. It runs only on drift.
-func (f *file) contentDifference(ctx context.Context) (resources.Difference, error) {
-	want, err := f.content.digest(ctx)
+// contentDifference describes how the file in v differs from the wanted
+// content: digests, and for text within textdiff's bounds the lines added
+// and removed and a unified diff. It runs only on drift, with the view
+// the check opened.
+func (f *file) contentDifference(ctx context.Context, v *view) (resources.Difference, error) {
+	want, err := f.content.digest(ctx, f.links)
 	if err != nil {
 		return resources.Difference{}, err
 	}
-	have, err := hashFile(ctx, f.path)
+	have, err := hashTarget(ctx, v.dir, v.base, v.o.size)
 	if err != nil {
 		return resources.Difference{}, err
 	}
 	var haveText, wantText []byte
 	if have.size <= textdiff.MaxInput && want.size <= textdiff.MaxInput {
-		if haveText, err = readText(os.Open(f.path)); err != nil {
+		target, err := v.dir.Open(v.base, unix.O_RDONLY|unix.O_NONBLOCK)
+		if haveText, err = readText(target, err); err != nil {
 			return resources.Difference{}, err
 		}
-		if wantText, err = readText(f.content.open()); err != nil {
+		if wantText, err = readText(f.content.open(f.links)); err != nil {
 			return resources.Difference{}, err
 		}
 	}
