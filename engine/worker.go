@@ -115,6 +115,10 @@ func (e *Engine) finish(n *node, ev *Event, out resources.Outcome, err error, re
 		return
 	}
 	before := e.standingOf(n, now, false)
+	// A paused run changed nothing: it is no repair, whatever it found.
+	if !ev.Paused && e.isRepair(n, out) {
+		e.repaired(n, ev, now)
+	}
 	notable := true
 	switch parent := n.unpreparedBy(); {
 	case err != nil && e.opts.Noop && parent != "":
@@ -142,7 +146,7 @@ func (e *Engine) finish(n *node, ev *Event, out resources.Outcome, err error, re
 	if e.opts.Observe != nil {
 		e.opts.Observe(Observation{Event: ev, Check: out.CheckTime, Apply: out.ApplyTime, Since: n.runSince})
 	}
-	if notable || e.opts.Verbose {
+	if notable || ev.Contested || e.opts.Verbose {
 		e.outbox = append(e.outbox, ev)
 	}
 	if out.Applied || after != before {
@@ -183,6 +187,7 @@ func (e *Engine) succeeded(n *node, ev *Event, out resources.Outcome, now time.T
 		e.opts.Logger.Info("recovered", "resource", n.v.ID())
 	}
 	n.phase = converged
+	n.convergedOnce = true
 	n.lastError = ""
 	n.retry.reset()
 	n.wouldChange = e.opts.Noop && out.Change.Changed
@@ -190,24 +195,25 @@ func (e *Engine) succeeded(n *node, ev *Event, out resources.Outcome, now time.T
 	if out.Change.Changed && !e.opts.Noop {
 		n.lastChange = &status.Change{Time: ev.Timestamp, Trigger: string(ev.Trigger), Changes: withoutDiffs(ev.Changes), Refreshed: ev.Refreshed}
 	}
-	if !out.Applied {
-		if n.contest.calm() {
-			e.opts.Logger.Info("no longer contested", "resource", n.v.ID())
-		}
+	if !out.Applied || !out.Change.Changed {
+		e.tryCalm(n, now)
 		return
 	}
-	if !out.Change.Changed {
+	if n.contest.contested {
+		n.contest.held = true
+		e.pendingChanged = true
 		return
 	}
+	e.refreshSubscribers(n)
+}
+
+// refreshSubscribers owes every subscriber of n a refresh. Callers hold
+// e.mu.
+func (e *Engine) refreshSubscribers(n *node) {
 	for _, s := range n.subs {
 		s.refresh = true
 		s.markDirty(TriggerRefresh)
 		e.pendingChanged = true
-	}
-	if e.opts.Watch && !e.opts.Noop && isDrift(ev.Trigger) && n.contest.repaired(now, e.opts.Contest) {
-		ev.Contested = true
-		e.opts.Logger.Warn("contested: repaired too often, another program may be changing it; backing off",
-			"resource", n.v.ID(), "repairs", len(n.contest.repairs), "window", e.opts.Contest.Window, "backoff", n.contest.backoff)
 	}
 }
 
