@@ -98,6 +98,8 @@ type fakeProps struct {
 	Sleep string `yaml:"sleep"`
 	// Watch registers the fake with the drift notifier of the test.
 	Watch bool `yaml:"watch"`
+	// Independent lets consecutive independent fakes run at once.
+	Independent bool `yaml:"independent"`
 }
 
 type fake struct {
@@ -120,7 +122,7 @@ func init() {
 		worldMu.Lock()
 		w := current
 		worldMu.Unlock()
-		return resources.Instance{Resource: &fake{name: spec.Name, p: p, sleep: d, w: w}, Provider: "memory", Ensure: p.Value}, nil
+		return resources.Instance{Resource: &fake{name: spec.Name, p: p, sleep: d, w: w}, Provider: "memory", Ensure: p.Value, Independent: p.Independent}, nil
 	}})
 }
 

@@ -62,17 +62,21 @@ func (e *Engine) converge(ctx context.Context, n *node, trig Trigger, refresh, n
 		if !out.Before.Desired {
 			ev.Changes = e.changes(out.Before.Differences)
 		}
+		if s := n.v.Secrets; s != nil {
+			defer redact(ev, s, out)
+		}
+		if err != nil {
+			// As upstream: a failed run reports no final state and no
+			// change, whatever it did on the way.
+			ev.Failed = true
+			ev.Error = []string{err.Error()}
+			return
+		}
 		ev.FinalEnsure = out.After.Ensure
 		ev.Changed = out.Change.Changed
 		ev.Refreshed = out.Change.Refreshed
 		ev.NoopMessage = out.Change.NoopMessage
-		if err != nil {
-			ev.Failed = true
-			ev.Error = []string{err.Error()}
-		}
-		if s := n.v.Secrets; s != nil {
-			redact(ev, s, out)
-		}
+		ev.ran, ev.stable = !ev.Skipped, out.After.Desired
 	}()
 	if c := n.v.Control; c != nil {
 		manage, cerr := c(ctx)
@@ -120,13 +124,17 @@ func (e *Engine) finish(n *node, ev *Event, out resources.Outcome, err error, re
 		e.repaired(n, ev, now)
 	}
 	notable := true
-	switch parent := n.unpreparedBy(); {
-	case err != nil && e.opts.Noop && parent != "":
+	if e.opts.Noop {
+		n.unprepared = n.unpreparedBy()
+	}
+	switch {
+	case err != nil && n.unprepared != "":
 		// The failure may only mean noop did not make the change this
 		// resource depends on (an archive not extracted, a directory not
-		// created); it is not a prediction of a real run.
-		ev.Failed, ev.Skipped = false, true
-		ev.Error = []string{fmt.Sprintf("not checked: depends on %s, which noop did not change (%s)", parent, strings.Join(ev.Error, "; "))}
+		// created, a file an earlier exec writes); it is not a prediction
+		// of a real run.
+		ev.Failed, ev.Skipped, ev.Unchecked = false, true, true
+		ev.Error = []string{fmt.Sprintf("not checked: depends on %s, which noop did not change (%s)", n.unprepared, strings.Join(ev.Error, "; "))}
 		n.phase = converged
 	case err != nil:
 		notable = e.failed(n, strings.Join(ev.Error, "; "), refresh, now)
@@ -155,8 +163,14 @@ func (e *Engine) finish(n *node, ev *Event, out resources.Outcome, err error, re
 	if n.dirty {
 		e.schedule(n, now)
 	}
-	for _, c := range n.children {
-		if c.dirty {
+	e.scheduleAll(n.children, now)
+	e.scheduleAll(n.before, now)
+}
+
+// scheduleAll schedules the dirty vertices of nodes. Callers hold e.mu.
+func (e *Engine) scheduleAll(nodes []*node, now time.Time) {
+	for _, c := range nodes {
+		if c.dirty && !c.queued {
 			e.schedule(c, now)
 		}
 	}
@@ -262,6 +276,8 @@ func (e *Engine) reportBlocked(n *node, failedBy []string) {
 			e.reportBlocked(c, c.failedParents())
 		}
 	}
+	// What waits for n only in written order goes on without it.
+	e.scheduleAll(n.before, e.opts.Clock.Now())
 }
 
 // reportUnrun reports the vertices a one-shot run never reached: stopped
@@ -275,7 +291,7 @@ func (e *Engine) reportUnrun() {
 			continue
 		}
 		ev := newEvent(n, n.trigger, e.opts.Noop)
-		ev.Skipped = true
+		ev.Skipped, ev.Unchecked = true, true
 		reason := "not run: the run was interrupted"
 		if e.halted {
 			reason = "not run: fail_on_error stopped the run after a failure"

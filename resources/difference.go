@@ -21,6 +21,9 @@ type Difference struct {
 	// Content marks values derived from managed content (digests, line
 	// counts, diffs): a resource marked sensitive shows them redacted.
 	Content bool `json:"-"`
+	// Text, when set, is how the difference reads in messages, for
+	// wording upstream CCM's users rely on.
+	Text string `json:"-"`
 }
 
 // Differs builds the common Difference of one property.
@@ -30,8 +33,11 @@ func Differs(property, observed, desired string) Difference {
 
 // String reads "mode 0600 → 0644", "content sha256:1a2b… → sha256:9f8e…
 // (+3 −1 lines)"; an ensure difference leaves out its name: "absent →
-// present".
+// present". Text, when set, is used instead.
 func (d Difference) String() string {
+	if d.Text != "" {
+		return d.Text
+	}
 	var b strings.Builder
 	if d.Property != "ensure" {
 		b.WriteString(d.Property)

@@ -37,8 +37,12 @@ func (p *printer) event(ev *engine.Event) {
 	defer p.mu.Unlock()
 	p.tally.add(ev)
 	if p.json {
-		// A failed write to stdout has nowhere better to be reported.
-		_ = p.enc.Encode(ev)
+		// Upstream's event stream has no record of a resource that was
+		// not checked; the summary counts it as skipped.
+		if !ev.Unchecked {
+			// A failed write to stdout has nowhere better to be reported.
+			_ = p.enc.Encode(ev)
+		}
 		return
 	}
 	line := humanLine(ev, p.watch || p.verbose)

@@ -49,7 +49,9 @@ func (e *exec) Check(ctx context.Context) (resources.Status, error) {
 // judge reports a run's exit code against returns.
 func (e *exec) judge(st resources.Status, code int) resources.Status {
 	st.Desired = e.allowed(code)
-	st.Differences = []resources.Difference{resources.Differs("exit code", strconv.Itoa(code), fmt.Sprint(e.returns))}
+	// Upstream's words, the code given twice.
+	st.Differences = []resources.Difference{{Property: "exit code", Observed: strconv.Itoa(code), Desired: fmt.Sprint(e.returns),
+		Text: fmt.Sprintf("exit code %d: exit code %d not in allowed returns %v", code, code, e.returns)}}
 	if st.Desired {
 		st.Differences = nil
 		e.mu.Lock()
