@@ -30,8 +30,9 @@ const (
 const EventProtocol = "io.choria.ccm.v1.transaction.event"
 
 // Event is the record of one check (and apply) of one resource, with the
-// fields of upstream CCM's TransactionEvent plus what triggered it. In
-// JSON, error and unmet_requirements are always lists, as upstream's.
+// fields of upstream CCM's TransactionEvent plus what triggered it. Its
+// JSON is upstream's: every field present, error and unmet_requirements
+// lists even when empty.
 type Event struct {
 	Protocol        string        `json:"protocol"`
 	EventID         string        `json:"event_id"`
@@ -43,10 +44,7 @@ type Event struct {
 	RequestedEnsure string        `json:"requested_ensure"`
 	FinalEnsure     string        `json:"final_ensure"`
 	Duration        time.Duration `json:"duration"`
-	// Properties are the resource's properties as written; see
-	// graph.Vertex.Properties. Like Status, they are filled in when the
-	// event is encoded, so an event nobody encodes costs nothing for them.
-	Properties map[string]any `json:"properties"`
+	Properties      Properties    `json:"properties"`
 	// Status is the resource's state after the run; nil when the run
 	// failed or did not happen, as upstream reports it.
 	Status            *ResourceState `json:"status"`
@@ -56,8 +54,8 @@ type Event struct {
 	Skipped           bool           `json:"skipped"`
 	Noop              bool           `json:"noop"`
 	NoopMessage       string         `json:"noop_message,omitempty"`
-	Error             []string       `json:"error"`
-	UnmetRequirements []string       `json:"unmet_requirements"`
+	Error             List           `json:"error"`
+	UnmetRequirements List           `json:"unmet_requirements"`
 	Trigger           Trigger        `json:"trigger"`
 	// Contested is set on the one event that reports a vertex being
 	// repaired too often.
@@ -78,13 +76,39 @@ type Event struct {
 	// interruption), or noop did not make a change it depends on. Upstream
 	// CCM records no transaction event for these.
 	Unchecked bool `json:"-"`
-
-	// vertex is the resource's, for Properties.
-	vertex *graph.Vertex
-	// ran is set when the run did not fail, stable when the resource was
-	// in its desired state after it: what Status says.
-	ran, stable bool
 }
+
+// List is a list of strings that encodes as [] when empty, as upstream's
+// lists do.
+type List []string
+
+func (l List) MarshalJSON() ([]byte, error) {
+	if l == nil {
+		return []byte("[]"), nil
+	}
+	return json.Marshal([]string(l))
+}
+
+// Properties are the properties of the resource an event is about, as
+// graph.Vertex.Properties gives them: decoded only when the event is
+// encoded, so an event nobody encodes costs nothing for them.
+type Properties struct {
+	vertex *graph.Vertex
+	// values are the properties of a decoded event.
+	values map[string]any
+}
+
+// Map returns the properties.
+func (p Properties) Map() map[string]any {
+	if p.values == nil && p.vertex != nil {
+		return p.vertex.Properties()
+	}
+	return p.values
+}
+
+func (p Properties) MarshalJSON() ([]byte, error) { return json.Marshal(p.Map()) }
+
+func (p *Properties) UnmarshalJSON(b []byte) error { return json.Unmarshal(b, &p.values) }
 
 // ResourceState is upstream CCM's record of a resource's state after a run
 // (protocol io.choria.ccm.v1.resource.TYPE.state), without the metadata
@@ -107,41 +131,21 @@ type ResourceState struct {
 // ID is the resource's "type#name".
 func (e *Event) ID() string { return e.Type + "#" + e.Name }
 
-// MarshalJSON encodes the event with its properties, and with empty lists
-// where error and unmet_requirements are nil.
-func (e Event) MarshalJSON() ([]byte, error) {
-	type plain Event
-	p := plain(e)
-	if p.Properties == nil && e.vertex != nil {
-		p.Properties = e.vertex.Properties()
-	}
-	if p.Status == nil && e.ran {
-		p.Status = e.state()
-	}
-	if p.Error == nil {
-		p.Error = []string{}
-	}
-	if p.UnmetRequirements == nil {
-		p.UnmetRequirements = []string{}
-	}
-	return json.Marshal(p)
-}
-
 func newEvent(n *node, trig Trigger, noop bool) *Event {
 	v := n.v
 	return &Event{
 		Protocol: EventProtocol, EventID: ksuid.New().String(), Timestamp: time.Now(),
 		Type: v.Type, Provider: v.Provider, Name: v.Name, Alias: v.Alias,
-		RequestedEnsure: v.Ensure, Trigger: trig, Noop: noop, vertex: v,
+		RequestedEnsure: v.Ensure, Trigger: trig, Noop: noop, Properties: Properties{vertex: v},
 	}
 }
 
-// state is the resource's state after a run that did not fail, stamped
-// with the end of the run.
-func (e Event) state() *ResourceState {
-	return &ResourceState{
+// state records the resource's state after a run that did not fail,
+// stamped with the end of the run.
+func (e *Event) state(stable bool) {
+	e.Status = &ResourceState{
 		Protocol: "io.choria.ccm.v1.resource." + e.Type + ".state", Timestamp: e.Timestamp.Add(e.Duration),
 		Type: e.Type, Name: e.Name, Ensure: e.FinalEnsure, Changed: e.Changed, Refreshed: e.Refreshed,
-		Stable: e.stable, Noop: e.Noop, NoopMessage: e.NoopMessage,
+		Stable: stable, Noop: e.Noop, NoopMessage: e.NoopMessage,
 	}
 }

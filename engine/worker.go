@@ -76,7 +76,9 @@ func (e *Engine) converge(ctx context.Context, n *node, trig Trigger, refresh, n
 		ev.Changed = out.Change.Changed
 		ev.Refreshed = out.Change.Refreshed
 		ev.NoopMessage = out.Change.NoopMessage
-		ev.ran, ev.stable = !ev.Skipped, out.After.Desired
+		if !ev.Skipped {
+			ev.state(out.After.Desired)
+		}
 	}()
 	if c := n.v.Control; c != nil {
 		manage, cerr := c(ctx)
