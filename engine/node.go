@@ -77,6 +77,9 @@ type node struct {
 	// ran is set once the vertex ran in this graph; its first run is
 	// always reported.
 	ran bool
+	// errorText is the message of the failure it stands in, as reported
+	// (redacted), for status.
+	errorText string
 	// since is when the vertex last became dirty, to measure how long a
 	// repair took from the event; runSince is since of the run under way.
 	since, runSince time.Time
@@ -85,10 +88,88 @@ type node struct {
 	// drift is what a paused vertex would repair, reported once per
 	// distinct drift.
 	drift []resources.Difference
+	// healthDue marks the checks whose own period came round since the
+	// last run; nil when none did.
+	healthDue []bool
+	// health holds the last result of each check that ran, by check.
+	health []resources.HealthResult
+	// unhealthy is set while the last run failed its health checks.
+	unhealthy bool
+	// healthReported is the healthKey of the results last reported, so
+	// periodic checks report only a change of result.
+	healthReported string
+	// undo is the vertex's rollback handle; nil when rollback is off for
+	// it or its resource cannot be undone.
+	undo resources.Undoable
+	// saved is the state kept for a rollback: armed while judges judge a
+	// change, the last good state while held.
+	saved []byte
+	// judges are the subscribers whose health checks have yet to pass
+	// after this vertex's change refreshed them.
+	judges map[*node]bool
+	// rollbackWhy is set when a subscriber's CRITICAL check asks for this
+	// vertex's change to be rolled back, until it is.
+	rollbackWhy string
+	// held is set once the change was rolled back: the vertex keeps its
+	// last good state until its desired state changes or it is released.
+	held    bool
+	heldWhy string
 	// unwatch drops the vertex's watch registrations.
 	unwatch func()
 	// heapIndex is the node's index in the ready heap.
 	heapIndex int
+}
+
+// standing is what a status line counts about a vertex.
+type standing struct {
+	phase     phase
+	blocked   bool
+	contested bool
+	unhealthy bool
+	held      bool
+}
+
+func (n *node) standing() standing {
+	return standing{n.phase, n.blocked, n.contest.contested, n.unhealthy, n.held}
+}
+
+// takeHealthPlan says which checks the coming run owes and clears the
+// due ones. Every check runs in a one-shot run, at a vertex's first run,
+// and while it is failing or unhealthy; otherwise the ones that are due,
+// and all of them after an apply (decided once the apply happened).
+func (n *node) takeHealthPlan(watch bool) healthPlan {
+	if len(n.v.Health) == 0 {
+		return healthPlan{}
+	}
+	p := healthPlan{all: !watch || n.phase != converged || n.unhealthy, due: n.healthDue}
+	n.healthDue = nil
+	return p
+}
+
+// recordHealth keeps the results of the checks a run ran, by check.
+func (n *node) recordHealth(ev *Event) {
+	if len(ev.healthIdx) == 0 {
+		return
+	}
+	if n.health == nil {
+		n.health = make([]resources.HealthResult, len(n.v.Health))
+	}
+	for k, i := range ev.healthIdx {
+		n.health[i] = ev.HealthChecks[k]
+	}
+}
+
+// healthNews reports whether a successful run's event is worth emitting:
+// a periodic check that changed nothing is reported only when the result
+// differs from the one last reported.
+func (n *node) healthNews(ev *Event, out resources.Outcome) bool {
+	if len(ev.HealthChecks) == 0 {
+		return true
+	}
+	key := healthKey(n.health)
+	quiet := ev.Trigger == TriggerHealth && !out.Applied && key == n.healthReported
+	n.healthReported = key
+	return !quiet
 }
 
 // markDirty records that the vertex must be checked. The first trigger

@@ -17,6 +17,10 @@ func (e *Engine) standingOf(n *node, now time.Time, queued bool) status.Standing
 		return status.Paused
 	case n.contest.contested:
 		return status.Contested
+	case n.held:
+		return status.RolledBack
+	case n.phase == failed && n.unhealthy:
+		return status.Unhealthy
 	case n.phase == failed:
 		return status.Failed
 	case n.blocked:
@@ -59,7 +63,7 @@ func (e *Engine) LastConverged() time.Time {
 func (e *Engine) resourceStatus(n *node, now time.Time) status.Resource {
 	res := status.Resource{ID: n.v.ID(), Alias: n.v.Alias, Standing: e.standingOf(n, now, true), LastChange: n.lastChange}
 	if n.phase == failed {
-		res.LastError = n.lastError
+		res.LastError = n.errorText
 	}
 	if until := n.waitsUntil(now); !until.IsZero() {
 		res.NextRetry = &until

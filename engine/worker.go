@@ -3,6 +3,7 @@ package engine
 import (
 	"container/heap"
 	"context"
+	"errors"
 	"fmt"
 	"runtime/debug"
 	"slices"
@@ -27,16 +28,20 @@ func (e *Engine) worker(ctx context.Context) {
 		n := heap.Pop(&e.ready).(*node)
 		n.queued, n.running, n.dirty, n.blocked = false, true, false, false
 		n.runSince = n.since
-		// A paused vertex is only looked at: its refresh waits for resume.
+		// A paused vertex is only looked at: its refresh (and any
+		// rollback) waits for resume.
 		paused := e.pauseOf(n, e.opts.Clock.Now()) != nil
 		trig, refresh := n.trigger, n.refresh && !paused
+		plan := n.takeHealthPlan(e.opts.Watch)
+		var undo undoPlan
 		if !paused {
+			undo = n.takeUndoPlan(trig)
 			n.refresh, n.refreshing = false, refresh
 		}
 		e.running++
 		e.mu.Unlock()
 
-		ev, out, err := e.converge(ctx, n, trig, refresh, e.opts.Noop || paused)
+		ev, out, err := e.converge(ctx, n, run{trig: trig, refresh: refresh, health: plan, undo: undo, noop: e.opts.Noop || paused})
 
 		e.mu.Lock()
 		e.running--
@@ -48,10 +53,21 @@ func (e *Engine) worker(ctx context.Context) {
 	}
 }
 
-// converge runs one cycle of n and describes it as an event. Panics in
-// resource code become errors at this boundary.
-func (e *Engine) converge(ctx context.Context, n *node, trig Trigger, refresh, noop bool) (ev *Event, out resources.Outcome, err error) {
-	ev = newEvent(n, trig, noop)
+// run is what a worker decided, under e.mu, about one run of a vertex.
+type run struct {
+	trig    Trigger
+	refresh bool
+	health  healthPlan
+	undo    undoPlan
+	// noop changes nothing: --noop, or the vertex is paused.
+	noop bool
+}
+
+// converge runs one cycle of n, then the health checks it owes, and
+// describes it as an event. Panics in resource code become errors at this
+// boundary.
+func (e *Engine) converge(ctx context.Context, n *node, r run) (ev *Event, out resources.Outcome, err error) {
+	ev = newEvent(n, r.trig, r.noop)
 	start := time.Now()
 	defer func() {
 		if r := recover(); r != nil {
@@ -87,7 +103,42 @@ func (e *Engine) converge(ctx context.Context, n *node, trig Trigger, refresh, n
 			return ev, out, cerr
 		}
 	}
-	out, err = resources.Converge(ctx, n.v.Resource, refresh, noop)
+	if e.opts.MonitorOnly {
+		ev.HealthCheckOnly = true
+		return ev, out, e.runHealth(ctx, n, healthPlan{all: true}, ev)
+	}
+	if r.undo.restore {
+		out, err = e.restore(ctx, n, r.undo, ev)
+		return ev, out, err
+	}
+	cycle := resources.Cycle{Refresh: r.refresh, Noop: r.noop}
+	if r.undo.keep {
+		cycle.BeforeApply = e.keepBeforeApply(n, ev)
+	}
+	out, err = resources.ConvergeCycle(ctx, n.v.Resource, cycle)
+	if len(n.v.Health) == 0 {
+		return ev, out, err
+	}
+	if err != nil {
+		// A subscriber judging a change says whether it broke it even
+		// when it failed to take it (a service that no longer starts).
+		if r.undo.judging {
+			err = errors.Join(err, e.runHealth(ctx, n, healthPlan{all: true}, ev))
+		}
+		return ev, out, err
+	}
+	// A noop that would change something says nothing about the health
+	// of what it did not change.
+	if r.noop && out.Change.Changed {
+		return ev, out, nil
+	}
+	plan := r.health
+	if out.Applied {
+		plan.all = true
+	}
+	if plan.any() {
+		err = e.runHealth(ctx, n, plan, ev)
+	}
 	return ev, out, err
 }
 
@@ -101,136 +152,6 @@ func (e *Engine) changes(diffs []resources.Difference) []resources.Difference {
 		}
 	}
 	return out
-}
-
-// finish records the result of a run of n, queues its event (a failure
-// repeating the same way in watch mode is reported once) and schedules
-// what it unblocks; events it causes, such as blocked children, queue
-// after it. Callers hold e.mu.
-func (e *Engine) finish(n *node, ev *Event, out resources.Outcome, err error, refresh bool) {
-	n.running, n.refreshing = false, false
-	if refresh {
-		e.pendingChanged = true
-	}
-	now := e.opts.Clock.Now()
-	if n.removed {
-		if s := n.successor; s != nil {
-			s.predecessor = nil
-			e.schedule(s, now)
-		}
-		return
-	}
-	before := e.standingOf(n, now, false)
-	// A paused run changed nothing: it is no repair, whatever it found.
-	if !ev.Paused && e.isRepair(n, out) {
-		e.repaired(n, ev, now)
-	}
-	notable := true
-	if e.opts.Noop {
-		n.unprepared = n.unpreparedBy()
-	}
-	switch {
-	case err != nil && n.unprepared != "":
-		// The failure may only mean noop did not make the change this
-		// resource depends on (an archive not extracted, a directory not
-		// created, a file an earlier exec writes); it is not a prediction
-		// of a real run.
-		ev.Failed, ev.Skipped, ev.Unchecked = false, true, true
-		ev.Error = []string{fmt.Sprintf("not checked: depends on %s, which noop did not change (%s)", n.unprepared, strings.Join(ev.Error, "; "))}
-		n.phase = converged
-	case err != nil:
-		notable = e.failed(n, strings.Join(ev.Error, "; "), refresh, now)
-	case ev.Paused:
-		notable = e.pausedRun(n, ev, out)
-	default:
-		e.succeeded(n, ev, out, now)
-		notable = ev.Changed || ev.Skipped
-	}
-	after := e.standingOf(n, now, false)
-	ev.Standing = after
-	if after != before && before != status.Pending {
-		ev.PreviousStanding = before
-	}
-	notable = notable || ev.PreviousStanding != "" || !n.ran
-	n.ran = true
-	if e.opts.Observe != nil {
-		e.opts.Observe(Observation{Event: ev, Check: out.CheckTime, Apply: out.ApplyTime, Since: n.runSince})
-	}
-	if notable || ev.Contested || e.opts.Verbose {
-		e.outbox = append(e.outbox, ev)
-	}
-	if out.Applied || after != before {
-		e.changed = true
-	}
-	if n.dirty {
-		e.schedule(n, now)
-	}
-	e.scheduleAll(n.children, now)
-	e.scheduleAll(n.before, now)
-}
-
-// scheduleAll schedules the dirty vertices of nodes. Callers hold e.mu.
-func (e *Engine) scheduleAll(nodes []*node, now time.Time) {
-	for _, c := range nodes {
-		if c.dirty && !c.queued {
-			e.schedule(c, now)
-		}
-	}
-}
-
-// failed records a failure, msg its redacted message.
-func (e *Engine) failed(n *node, msg string, refresh bool, now time.Time) bool {
-	n.phase = failed
-	n.refresh = n.refresh || refresh
-	if e.g.FailOnError() && !e.opts.Watch {
-		e.halted = true
-	}
-	if !e.opts.Watch {
-		return true
-	}
-	until := n.retry.fail(now, e.opts.Retry)
-	n.markDirty(TriggerRetry)
-	repeated := msg == n.lastError
-	n.lastError = msg
-	if repeated {
-		e.opts.Logger.Debug("still failing", "resource", n.v.ID(), "retry_at", until)
-	}
-	return !repeated
-}
-
-func (e *Engine) succeeded(n *node, ev *Event, out resources.Outcome, now time.Time) {
-	if n.phase == failed && e.opts.Watch {
-		e.opts.Logger.Info("recovered", "resource", n.v.ID())
-	}
-	n.phase = converged
-	n.convergedOnce = true
-	n.lastError = ""
-	n.retry.reset()
-	n.wouldChange = e.opts.Noop && out.Change.Changed
-	n.drift = nil
-	if out.Change.Changed && !e.opts.Noop {
-		n.lastChange = &status.Change{Time: ev.Timestamp, Trigger: string(ev.Trigger), Changes: withoutDiffs(ev.Changes), Refreshed: ev.Refreshed}
-	}
-	if !out.Applied || !out.Change.Changed {
-		e.tryCalm(n, now)
-		return
-	}
-	if n.contest.contested {
-		n.contest.held = true
-		e.pendingChanged = true
-		return
-	}
-	e.refreshSubscribers(n)
-}
-
-// refreshSubscribers owes every subscriber of n a refresh. Callers hold
-// e.mu.
-func (e *Engine) refreshSubscribers(n *node) {
-	for _, s := range n.subs {
-		s.refresh = true
-		s.markDirty(TriggerRefresh)
-		e.pendingChanged = true
-	}
 }
 
 // pausedRun records a run of a paused vertex, which changed nothing. It
@@ -262,6 +183,160 @@ func withoutDiffs(diffs []resources.Difference) []resources.Difference {
 // opposed to a change we were asked to make.
 func isDrift(t Trigger) bool {
 	return t == TriggerDrift || t == TriggerPoll || t == TriggerRecheck
+}
+
+// finish records the result of a run of n, queues its event (a failure
+// repeating the same way in watch mode is reported once) and schedules
+// what it unblocks; events it causes, such as blocked children, queue
+// after it. Callers hold e.mu.
+func (e *Engine) finish(n *node, ev *Event, out resources.Outcome, err error, refresh bool) {
+	n.running, n.refreshing = false, false
+	if refresh {
+		e.pendingChanged = true
+	}
+	now := e.opts.Clock.Now()
+	if n.removed {
+		if s := n.successor; s != nil {
+			s.predecessor = nil
+			e.schedule(s, now)
+		}
+		return
+	}
+	before := e.standingOf(n, now, false)
+	n.recordHealth(ev)
+	// A paused run changed nothing: it is no repair, whatever it found.
+	if !ev.Paused && e.isRepair(n, out) {
+		e.repaired(n, ev, now)
+	}
+	notable := true
+	if e.opts.Noop {
+		n.unprepared = n.unpreparedBy()
+	}
+	switch {
+	case err != nil && n.unprepared != "":
+		// The failure may only mean noop did not make the change this
+		// resource depends on (an archive not extracted, a directory not
+		// created, a file an earlier exec writes); it is not a prediction
+		// of a real run.
+		ev.Failed, ev.Skipped, ev.Unchecked = false, true, true
+		ev.Error = []string{fmt.Sprintf("not checked: depends on %s, which noop did not change (%s)", n.unprepared, strings.Join(ev.Error, "; "))}
+		n.phase = converged
+	case err != nil:
+		notable = e.failed(n, err, strings.Join(ev.Error, "; "), refresh, now)
+	case ev.Paused:
+		notable = e.pausedRun(n, ev, out)
+	default:
+		e.succeeded(n, ev, out, now)
+		// Health results are news when they changed since last reported.
+		healthChanged := len(ev.HealthChecks) > 0 && healthKey(n.health) != n.healthReported
+		notable = n.healthNews(ev, out) && (ev.Changed || ev.Skipped || healthChanged)
+	}
+	e.settleUndo(n, ev, out, err, refresh, now)
+	after := e.standingOf(n, now, false)
+	ev.Standing = after
+	if after != before && before != status.Pending {
+		ev.PreviousStanding = before
+	}
+	notable = notable || ev.PreviousStanding != "" || !n.ran
+	if ev.RolledBack && !ev.Failed && !out.Applied && n.ran {
+		// A held vertex found in its last good state: nothing to say.
+		notable = false
+	}
+	n.ran = true
+	if e.opts.Observe != nil {
+		e.opts.Observe(Observation{Event: ev, Check: out.CheckTime, Apply: out.ApplyTime, Since: n.runSince})
+	}
+	if notable || ev.Contested || e.opts.Verbose {
+		e.outbox = append(e.outbox, ev)
+	}
+	if out.Applied || after != before {
+		e.changed = true
+	}
+	if n.dirty {
+		e.schedule(n, now)
+	}
+	e.scheduleAll(n.children, now)
+	e.scheduleAll(n.before, now)
+}
+
+// scheduleAll schedules the dirty vertices of nodes. Callers hold e.mu.
+func (e *Engine) scheduleAll(nodes []*node, now time.Time) {
+	for _, c := range nodes {
+		if c.dirty && !c.queued {
+			e.schedule(c, now)
+		}
+	}
+}
+
+// failed records a failure; msg is its message as reported (redacted).
+func (e *Engine) failed(n *node, err error, msg string, refresh bool, now time.Time) bool {
+	n.errorText = msg
+	n.phase = failed
+	n.refresh = n.refresh || refresh
+	unhealthy := errors.Is(err, ErrUnhealthy)
+	n.unhealthy = unhealthy
+	if e.g.FailOnError() && !e.opts.Watch {
+		e.halted = true
+	}
+	if !e.opts.Watch {
+		return true
+	}
+	var until time.Time
+	if unhealthy {
+		// Remediation: a service restarts, an exec runs again, anything
+		// else converges again; the first at once, then backing off.
+		if n.v.Refreshable && !e.opts.Noop && !n.refresh {
+			n.refresh = true
+			e.pendingChanged = true
+		}
+		until = n.retry.remediate(now, e.opts.Retry)
+	} else {
+		until = n.retry.fail(now, e.opts.Retry)
+	}
+	n.markDirty(TriggerRetry)
+	key := reportKey(err)
+	repeated := key == n.lastError
+	n.lastError = key
+	if repeated {
+		e.opts.Logger.Debug("still failing", "resource", n.v.ID(), "retry_at", until)
+	}
+	return !repeated
+}
+
+func (e *Engine) succeeded(n *node, ev *Event, out resources.Outcome, now time.Time) {
+	if n.phase == failed && e.opts.Watch {
+		e.opts.Logger.Info("recovered", "resource", n.v.ID())
+	}
+	n.phase = converged
+	n.unhealthy = false
+	n.convergedOnce = true
+	n.lastError, n.errorText = "", ""
+	n.retry.reset()
+	n.wouldChange = e.opts.Noop && out.Change.Changed
+	n.drift = nil
+	if out.Change.Changed && !e.opts.Noop {
+		n.lastChange = &status.Change{Time: ev.Timestamp, Trigger: string(ev.Trigger), Changes: withoutDiffs(ev.Changes), Refreshed: ev.Refreshed}
+	}
+	if !out.Applied || !out.Change.Changed {
+		e.tryCalm(n, now)
+		return
+	}
+	if n.contest.contested {
+		n.contest.held = true
+		e.pendingChanged = true
+		return
+	}
+	e.refreshSubscribers(n)
+}
+
+// refreshSubscribers owes every subscriber of n a refresh. Callers hold
+// e.mu.
+func (e *Engine) refreshSubscribers(n *node) {
+	for _, s := range n.subs {
+		s.refresh = true
+		s.markDirty(TriggerRefresh)
+		e.pendingChanged = true
+	}
 }
 
 // reportBlocked emits a skipped event for n, whose parents failed.
@@ -321,9 +396,14 @@ func (e *Engine) flush() {
 		pending = e.pendingIDs()
 		e.pendingChanged = false
 	}
+	undoIO := e.undoIO
+	e.undoIO = nil
 	e.mu.Unlock()
 	if save {
 		e.refreshes.save(pending)
+	}
+	for _, do := range undoIO {
+		do()
 	}
 	for _, ev := range out {
 		e.sum.add(ev)

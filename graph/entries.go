@@ -25,6 +25,10 @@ type entry struct {
 	control *control
 	// sensitive hides the resource's values in reports.
 	sensitive bool
+	// health is the health_checks list as written, nil when unset.
+	health *yaml.Node
+	// rollback is the resource's rollback setting, nil when unset.
+	rollback *bool
 }
 
 func (e *entry) id() string { return e.typ.Name + "#" + e.name }
@@ -159,9 +163,9 @@ func (m *Manifest) singleMap(typ resources.Type, body *yaml.Node, tmpl resources
 	return m.entry(typ, nameNode, rest, tmpl, errs)
 }
 
-// entry takes the keys the graph owns (alias, require, subscribe, control,
-// sensitive)
-// out of props and keeps the rest for the type.
+// entry takes the common keys (alias, require, subscribe, control,
+// sensitive, health_checks, rollback) out of props and keeps the rest for
+// the type.
 func (m *Manifest) entry(typ resources.Type, nameNode, props *yaml.Node, tmpl resources.Templates, errs *resources.ErrorList) *entry {
 	e := &entry{typ: typ, name: nameNode.Value, namePos: pos(m.File, nameNode), raw: props, m: m}
 	if tmpl.HasExpr(e.name) {
@@ -204,6 +208,10 @@ func (m *Manifest) entry(typ resources.Type, nameNode, props *yaml.Node, tmpl re
 				continue
 			}
 			e.sensitive = strings.EqualFold(v.Value, "true")
+		case k.Value == "health_checks":
+			e.health = v
+		case k.Value == "rollback" && typ.Undoable:
+			e.rollback = m.parseBool(e.id(), k.Value, v, errs)
 		default:
 			rest.Content = append(rest.Content, k, v)
 		}

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"time"
+
 	"github.com/spf13/cobra"
 )
 
@@ -8,7 +10,7 @@ import (
 // invocations keep working. Unlike upstream it exits 1 when a resource
 // failed.
 func newApplyCmd() *cobra.Command {
-	var noop, render, report, noReport, noReadEnv bool
+	var noop, render, report, noReport, noReadEnv, monitorOnly bool
 	var f runFlags
 	var stateDir string
 	cmd := &cobra.Command{
@@ -24,13 +26,14 @@ func newApplyCmd() *cobra.Command {
 			if render {
 				return renderManifest(cmd, args[0])
 			}
-			f.noop, f.every, f.noReport, f.stateDir = noop, defaultPoll, noReport || !report, stateDir
+			f.noop, f.every, f.health, f.noReport, f.monitorOnly, f.stateDir = noop, defaultPoll, time.Minute, noReport || !report, monitorOnly, stateDir
 			return runManifests(cmd, args, f)
 		},
 	}
 	fl := cmd.Flags()
 	fl.BoolVar(&noop, "noop", false, "report what would change and change nothing")
 	fl.BoolVar(&render, "render", false, "print the manifest resolved against the facts and data, and change nothing")
+	fl.BoolVar(&monitorOnly, "monitor-only", false, "run only the health checks: check and change nothing else")
 	fl.BoolVar(&report, "report", true, "print the run summary")
 	fl.BoolVar(&noReport, "no-report", false, "do not print the run summary")
 	fl.Bool("read-env", true, "add the variables of ./.env to the environment templates see")

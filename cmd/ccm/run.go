@@ -30,6 +30,12 @@ type runFlags struct {
 	// per-resource series.
 	metricsAddr        string
 	metricsPerResource bool
+	// health is the period of health checks in watch mode.
+	health time.Duration
+	// monitorOnly runs only the health checks.
+	monitorOnly bool
+	// rollback undoes changes that break a subscriber's health checks.
+	rollback bool
 	// stateDir is --state-dir; empty for the default.
 	stateDir string
 	contest  engine.ContestPolicy
@@ -63,6 +69,9 @@ func newRunCmd() *cobra.Command {
 	fl.StringVar(&f.metricsAddr, "metrics-listen", "", "serve Prometheus metrics at http://ADDR/metrics in watch mode (e.g. 127.0.0.1:9233; off by default)")
 	fl.BoolVar(&f.metricsPerResource, "metrics-resources", false, "add one series per resource (ccm_resource_standing) to the metrics")
 	addOutputFlags(fl, &f)
+	fl.DurationVar(&f.health, "health-interval", time.Minute, "in watch mode, how often each health check runs by itself, with jitter (0 disables)")
+	fl.BoolVar(&f.monitorOnly, "monitor-only", false, "run only the health checks: check and change nothing else")
+	fl.BoolVar(&f.rollback, "rollback", false, "undo a new desired state of a file or scaffold that makes a subscriber's health checks fail CRITICAL, and hold the last good state")
 	addStateFlag(fl, &f.stateDir)
 	fl.IntVar(&f.contest.Limit, "contest-limit", 5, "in watch mode, repairs within --contest-window that mark a resource contested")
 	fl.DurationVar(&f.contest.Window, "contest-window", time.Minute, "window of --contest-limit, and how long a contested resource must be left alone to be calm")
@@ -77,14 +86,17 @@ func runManifests(cmd *cobra.Command, files []string, f runFlags) error {
 	if err != nil {
 		return err
 	}
-	if f.poll < 0 || f.every <= 0 || f.recheck < 0 || f.workers < 0 {
-		return usage(errors.New("--poll, --recheck and --workers must not be negative, --poll-interval must be positive"))
+	if f.poll < 0 || f.every <= 0 || f.recheck < 0 || f.workers < 0 || f.health < 0 {
+		return usage(errors.New("--poll, --recheck, --health-interval and --workers must not be negative, --poll-interval must be positive"))
+	}
+	if f.monitorOnly && (f.noop || f.watch) {
+		return usage(errors.New("--monitor-only runs the health checks once: it cannot be combined with --noop or --watch"))
 	}
 	if f.watch && (f.contest.Limit < 1 || f.contest.Window <= 0 || f.contest.Backoff <= 0) {
 		return usage(errors.New("--contest-limit, --contest-window and --contest-backoff must be positive"))
 	}
 	f.contest.MaxBackoff = max(10*time.Minute, 20*f.contest.Backoff)
-	for _, name := range []string{"poll", "poll-interval", "recheck", "contest-limit", "contest-window", "contest-backoff", "socket", "metrics-listen", "metrics-resources"} {
+	for _, name := range []string{"poll", "poll-interval", "recheck", "health-interval", "contest-limit", "contest-window", "contest-backoff", "socket", "metrics-listen", "metrics-resources"} {
 		if cmd.Flags().Changed(name) && !f.watch {
 			return usage(fmt.Errorf("--%s needs --watch", name))
 		}
@@ -104,7 +116,7 @@ func runManifests(cmd *cobra.Command, files []string, f runFlags) error {
 	defer stop()
 	out := newPrinter(cmd.OutOrStdout(), f)
 	opts := engine.Options{Noop: f.noop, Watch: f.watch, Workers: f.workers, Events: out.event, Logger: log,
-		Verbose: f.verbose, Diff: f.diff, State: dir, StateKey: key}
+		Verbose: f.verbose, Diff: f.diff, MonitorOnly: f.monitorOnly, Rollback: f.rollback, State: dir, StateKey: key}
 	rep, err := newReporter(cmd, f, log)
 	if err != nil {
 		return err

@@ -37,7 +37,8 @@ func countsLine(c status.Counts, lastConverged, now time.Time) string {
 	for _, x := range []struct {
 		n    int
 		what string
-	}{{c.Failed, "failed"}, {c.Blocked, "blocked"}, {c.Contested, "contested"}, {c.Paused, "paused"}, {c.Pending, "pending"}} {
+	}{{c.Failed, "failed"}, {c.Unhealthy, "unhealthy"}, {c.RolledBack, "rolled back"}, {c.Blocked, "blocked"},
+		{c.Contested, "contested"}, {c.Paused, "paused"}, {c.Pending, "pending"}} {
 		if x.n > 0 {
 			line += fmt.Sprintf(", %d %s", x.n, x.what)
 		}

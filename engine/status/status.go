@@ -16,6 +16,11 @@ const (
 	Paused Standing = "paused"
 	// Contested: repaired too often in a short window; backed off.
 	Contested Standing = "contested"
+	// RolledBack: a change of it failed a subscriber's health checks and
+	// was undone; it is held at its last good state until released.
+	RolledBack Standing = "rolled back"
+	// Unhealthy: its last run failed its health checks.
+	Unhealthy Standing = "unhealthy"
 	// Failed: its last run failed; it is retried.
 	Failed Standing = "failed"
 	// Blocked: a resource it depends on failed.
@@ -42,10 +47,13 @@ type Counts struct {
 	Resources int `json:"resources"`
 	Converged int `json:"converged"`
 	Failed    int `json:"failed"`
-	Blocked   int `json:"blocked"`
-	Contested int `json:"contested"`
-	Paused    int `json:"paused"`
-	Pending   int `json:"pending"`
+	Unhealthy int `json:"unhealthy"`
+	// RolledBack counts resources held at their last good state.
+	RolledBack int `json:"rolled_back"`
+	Blocked    int `json:"blocked"`
+	Contested  int `json:"contested"`
+	Paused     int `json:"paused"`
+	Pending    int `json:"pending"`
 }
 
 // Add counts one resource of standing s.
@@ -56,6 +64,10 @@ func (c *Counts) Add(s Standing) {
 		c.Converged++
 	case Failed:
 		c.Failed++
+	case Unhealthy:
+		c.Unhealthy++
+	case RolledBack:
+		c.RolledBack++
 	case Blocked:
 		c.Blocked++
 	case Contested:

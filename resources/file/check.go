@@ -205,3 +205,17 @@ func (f *file) Check(ctx context.Context) (resources.Status, error) {
 	}
 	return st, v.close()
 }
+
+func describe(kind string) string {
+	switch kind {
+	case Present:
+		return "a regular file"
+	case Directory:
+		return "a directory"
+	case kindSymlink:
+		return "a symlink"
+	case kindSpecial:
+		return "a special file"
+	}
+	return kind
+}

@@ -25,3 +25,7 @@ func chownHint(err error) error {
 	}
 	return err
 }
+
+// ErrNotUndoable is returned by Save for a path whose state cannot be kept
+// for a rollback: a symlink, a special file, a file too large.
+var ErrNotUndoable = errors.New("cannot be kept for a rollback")
