@@ -326,5 +326,6 @@ func (r *reloader) reload(ctx context.Context) {
 	r.mu.Unlock()
 	r.count(true)
 	r.reported(nil)
+	r.remote.sources.MarkGood()
 	r.log.Info("reloaded manifests", "kept", st.Kept, "added", st.Added, "removed", st.Removed)
 }
