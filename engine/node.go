@@ -120,19 +120,6 @@ type node struct {
 	heapIndex int
 }
 
-// standing is what a status line counts about a vertex.
-type standing struct {
-	phase     phase
-	blocked   bool
-	contested bool
-	unhealthy bool
-	held      bool
-}
-
-func (n *node) standing() standing {
-	return standing{n.phase, n.blocked, n.contest.contested, n.unhealthy, n.held}
-}
-
 // takeHealthPlan says which checks the coming run owes and clears the
 // due ones. Every check runs in a one-shot run, at a vertex's first run,
 // and while it is failing or unhealthy; otherwise the ones that are due,
