@@ -231,14 +231,14 @@ func (e *Engine) finish(n *node, ev *Event, out resources.Outcome, err error, re
 		healthChanged := len(ev.HealthChecks) > 0 && healthKey(n.health) != n.healthReported
 		notable = n.healthNews(ev, out) && (ev.Changed || ev.Skipped || healthChanged)
 	}
-	e.settleUndo(n, ev, out, err, refresh, now)
+	e.settleUndo(n, ev, out, err, refresh, !n.ran, now)
 	after := e.standingOf(n, now, false)
 	ev.Standing = after
 	if after != before && before != status.Pending {
 		ev.PreviousStanding = before
 	}
 	notable = notable || ev.PreviousStanding != "" || !n.ran
-	if ev.RolledBack && !ev.Failed && !out.Applied && n.ran {
+	if ev.RolledBack && !ev.Failed && !out.Applied {
 		// A held vertex found in its last good state: nothing to say.
 		notable = false
 	}
