@@ -42,7 +42,16 @@ type contestState struct {
 	// held is set when a change while contested owes the subscribers a
 	// refresh, released when calm.
 	held bool
+	// witness watches who changes the vertex's paths while it fights;
+	// nil otherwise.
+	witness Witness
+	// writer names the other writer of a contested vertex once known.
+	writer string
 }
+
+// fighting reports whether the vertex has a fight to end: a witness armed
+// or a contest.
+func (c *contestState) fighting() bool { return c.contested || c.witness != nil }
 
 func (c *contestState) waiting(now time.Time) bool { return c.contested && now.Before(c.until) }
 
@@ -72,13 +81,15 @@ func (c *contestState) repaired(now time.Time, p ContestPolicy) (became bool) {
 	return became
 }
 
-// calmAt is when a contested vertex is calm if no repair comes first.
+// calmAt is when a fighting vertex is calm if no repair comes first.
 func (c *contestState) calmAt(p ContestPolicy) time.Time { return c.last.Add(p.Calm) }
 
-// calm reports whether a contested vertex went Calm without a repair by
-// now.
-func (c *contestState) calm(now time.Time, p ContestPolicy) bool {
-	return c.contested && !now.Before(c.calmAt(p))
+// closeWitness stops watching who changes the vertex.
+func (c *contestState) closeWitness() {
+	if c.witness != nil {
+		c.witness.Close()
+		c.witness = nil
+	}
 }
 
 // isRepair reports whether a run repaired drift: in watch mode, an apply
@@ -90,35 +101,41 @@ func (e *Engine) isRepair(n *node, out resources.Outcome) bool {
 		out.Applied && out.Change.Changed && !out.Before.Desired
 }
 
-// repaired counts a repair of n; the run that makes it contested reports
-// it, once. Callers hold e.mu.
+// repaired counts a repair of n. The run that makes it contested reports
+// it, once, when flush has named the other writer; each repair while
+// contested names it again. Callers hold e.mu.
 func (e *Engine) repaired(n *node, ev *Event, now time.Time) {
 	c := &n.contest
-	p := e.opts.Contest
-	if !c.repaired(now, p) {
-		if c.contested {
-			e.opts.Logger.Debug("still contested", "resource", n.v.ID(), "repairs", c.count, "backoff", c.backoff)
-		}
-		return
+	became := c.repaired(now, e.opts.Contest)
+	e.armWitness(n)
+	switch {
+	case became:
+		ev.Contested = true
+		e.fights[n] = struct{}{}
+		e.poke()
+		e.naming = append(e.naming, naming{n: n, ev: ev, witness: c.witness, report: true, count: c.count, backoff: c.backoff})
+	case c.contested:
+		e.opts.Logger.Debug("still contested", "resource", n.v.ID(), "repairs", c.count, "backoff", c.backoff)
+		e.naming = append(e.naming, naming{n: n, ev: ev, witness: c.witness})
 	}
-	ev.Contested = true
-	e.contested[n] = struct{}{}
-	e.poke()
-	e.opts.Logger.Warn("contested: repaired too often; another program is changing it. Backing off and holding its refreshes until it is left alone",
-		"resource", n.v.ID(), "repairs", c.count, "window", p.Window, "backoff", c.backoff, "calm_after", p.Calm)
 }
 
-// tryCalm ends n's contest once it went Calm without a repair, releasing
-// the refreshes it held. Callers hold e.mu.
+// tryCalm ends n's fight once it went Calm without a repair: its witness
+// is closed and, if it was contested, the refreshes it held are released.
+// Callers hold e.mu.
 func (e *Engine) tryCalm(n *node, now time.Time) {
 	c := &n.contest
-	if !c.calm(now, e.opts.Contest) {
+	if !c.fighting() || now.Before(c.calmAt(e.opts.Contest)) {
+		return
+	}
+	c.closeWitness()
+	delete(e.fights, n)
+	if !c.contested {
 		return
 	}
 	e.opts.Logger.Info("no longer contested: left alone", "resource", n.v.ID(), "repairs", c.count, "for", e.opts.Contest.Calm)
 	held := c.held
 	*c = contestState{}
-	delete(e.contested, n)
 	e.changed = true
 	if held {
 		e.refreshSubscribers(n)

@@ -22,11 +22,11 @@ type Engine struct {
 	ready readyQueue
 	// timed holds dirty vertices waiting for a retry or contest back-off.
 	timed map[*node]struct{}
-	// contested holds the contested vertices, for the timer loop to find
-	// when they become calm.
-	contested map[*node]struct{}
-	running   int
-	stopping  bool
+	// fights holds the contested vertices and those with a witness armed,
+	// for the timer loop to find when they become calm.
+	fights   map[*node]struct{}
+	running  int
+	stopping bool
 	// halted stops scheduling after a failure under fail_on_error.
 	halted bool
 	// changed is set when a vertex's standing changed or something was
@@ -40,6 +40,9 @@ type Engine struct {
 
 	// outbox holds events queued under mu, in order, until flush.
 	outbox []*Event
+	// naming holds the writers of contested vertices to name in flush,
+	// before the events in outbox that carry them.
+	naming []naming
 	// settled is the state to hand OnSettled at the next flush, after the
 	// events that led to it.
 	settled *State
@@ -70,14 +73,14 @@ type Engine struct {
 func New(g *graph.Graph, opts Options) *Engine {
 	e := &Engine{
 		// The first convergence is always reported, even of an empty graph.
-		changed:   true,
-		opts:      opts.withDefaults(),
-		timed:     map[*node]struct{}{},
-		contested: map[*node]struct{}{},
-		pauses:    map[string]*status.Pause{},
-		idle:      make(chan struct{}),
-		wake:      make(chan struct{}, 1),
-		pings:     make(chan chan struct{}),
+		changed: true,
+		opts:    opts.withDefaults(),
+		timed:   map[*node]struct{}{},
+		fights:  map[*node]struct{}{},
+		pauses:  map[string]*status.Pause{},
+		idle:    make(chan struct{}),
+		wake:    make(chan struct{}, 1),
+		pings:   make(chan chan struct{}),
 	}
 	e.cond = sync.NewCond(&e.mu)
 	e.install(g, nil)
@@ -214,6 +217,11 @@ func (e *Engine) stop(wg *sync.WaitGroup, cancelWork context.CancelFunc) {
 				n.unwatch()
 			}
 		}
+		e.mu.Lock()
+		for n := range e.fights {
+			n.contest.closeWitness()
+		}
+		e.mu.Unlock()
 	}
 }
 

@@ -65,6 +65,10 @@ type Event struct {
 	// Contested is set on the one event that reports a vertex being
 	// repaired too often.
 	Contested bool `json:"contested,omitempty"`
+	// Writer names the program changing a contested resource, on the
+	// event reporting the contest and on repairs while it lasts:
+	// "pid 1234 (sed -i …) uid 0", or "unknown".
+	Writer string `json:"writer,omitempty"`
 	// Changes are what the check found different, observed → desired:
 	// what the run changed, or in noop or paused would have changed, or
 	// failed to change. Diffs are kept only with Options.Diff.

@@ -116,6 +116,9 @@ type node struct {
 	heldWhy string
 	// unwatch drops the vertex's watch registrations.
 	unwatch func()
+	// paths are the paths its watch names, for a witness of who changes
+	// them.
+	paths []string
 	// heapIndex is the node's index in the ready heap.
 	heapIndex int
 }

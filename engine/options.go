@@ -103,6 +103,12 @@ type Watchers struct {
 	// Ready returns once every source is armed, so no change between a
 	// first check and its watch goes unseen.
 	Ready func(ctx context.Context) error
+	// Writers starts watching who changes paths, so that a contested
+	// resource names the program fighting over it. It is called with the
+	// engine's lock held, only for a resource repaired twice within the
+	// contest window, and the witness is closed when the fight ends. Nil
+	// names nobody ("unknown").
+	Writers func(paths []string) Witness
 }
 
 func (o Options) withDefaults() Options {

@@ -105,7 +105,8 @@ func (e *Engine) drop(n *node) {
 		n.queued = false
 	}
 	delete(e.timed, n)
-	delete(e.contested, n)
+	delete(e.fights, n)
+	n.contest.closeWitness()
 	if n.contest.held {
 		// Its replacement, or its subscribers' successors, still owe it.
 		e.refreshSubscribers(n)

@@ -65,6 +65,9 @@ func (e *Engine) resourceStatus(n *node, now time.Time) status.Resource {
 	if n.phase == failed {
 		res.LastError = n.errorText
 	}
+	if n.contest.contested {
+		res.Writer = n.contest.writer
+	}
 	if until := n.waitsUntil(now); !until.IsZero() {
 		res.NextRetry = &until
 	}

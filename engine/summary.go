@@ -108,6 +108,9 @@ type State struct {
 	// FailedIDs and ContestedIDs name the failed (and unhealthy) and
 	// contested vertices ("type#name"), in graph order.
 	FailedIDs, ContestedIDs []string
+	// Writers names the program changing each contested vertex, by ID
+	// ("unknown" when it could not be named).
+	Writers map[string]string
 }
 
 // Counts is the state as status reports count it.
@@ -129,6 +132,10 @@ func (e *Engine) stateLocked() State {
 			st.FailedIDs = append(st.FailedIDs, n.v.ID())
 		case status.Contested:
 			st.ContestedIDs = append(st.ContestedIDs, n.v.ID())
+			if st.Writers == nil {
+				st.Writers = map[string]string{}
+			}
+			st.Writers[n.v.ID()] = n.contest.writer
 		}
 	}
 	st.Resources, st.Converged, st.Failed, st.Unhealthy, st.RolledBack = c.Resources, c.Converged, c.Failed, c.Unhealthy, c.RolledBack

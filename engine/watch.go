@@ -30,6 +30,7 @@ func (e *Engine) arm(ctx context.Context, nodes []*node) error {
 // watch routes one node's WatchSpec to the shared sources.
 func (e *Engine) watch(ctx context.Context, n *node) error {
 	spec := n.v.Resource.Watch()
+	n.paths = spec.Paths
 	w := e.opts.Watchers
 	drift := func() { e.mark(n, TriggerDrift) }
 	poll := func() { e.mark(n, TriggerPoll) }
@@ -199,7 +200,7 @@ func (e *Engine) nextWake() time.Time {
 		soonest(n.retry.until)
 		soonest(n.contest.until)
 	}
-	for n := range e.contested {
+	for n := range e.fights {
 		soonest(n.contest.calmAt(e.opts.Contest))
 	}
 	return next
@@ -221,8 +222,8 @@ func (e *Engine) wakeExpired() {
 			e.schedule(n, now)
 		}
 	}
-	// A contested vertex left alone, with no check pending, is calm.
-	for n := range e.contested {
+	// A fighting vertex left alone, with no check pending, is calm.
+	for n := range e.fights {
 		if !n.dirty && !n.running {
 			e.tryCalm(n, now)
 		}

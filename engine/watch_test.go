@@ -72,7 +72,7 @@ func startWatching(t *testing.T, g *graph.Graph, opts engine.Options) *watching 
 	// Periodic work is fired by hand: a poll every d is the path "poll:d".
 	opts.Watchers = engine.Watchers{Paths: w.src.watch, Poll: func(d time.Duration, fn func()) func() {
 		return w.src.watch("poll:"+d.String(), fn, nil)
-	}}
+	}, Writers: opts.Watchers.Writers}
 	w.e = engine.New(g, opts)
 	ctx, cancel := context.WithCancel(t.Context())
 	w.cancel = cancel

@@ -389,8 +389,10 @@ func (e *Engine) flush() {
 	e.emitMu.Lock()
 	defer e.emitMu.Unlock()
 	e.mu.Lock()
-	out, settled := e.outbox, e.settled
-	e.outbox, e.settled = nil, nil
+	// Writers are named before the events carrying them are emitted;
+	// they are taken with those events, so none is emitted unnamed.
+	out, settled, names := e.outbox, e.settled, e.naming
+	e.outbox, e.settled, e.naming = nil, nil, nil
 	var pending []string
 	save := e.pendingChanged && e.refreshes != nil
 	if save {
@@ -400,6 +402,7 @@ func (e *Engine) flush() {
 	undoIO := e.undoIO
 	e.undoIO = nil
 	e.mu.Unlock()
+	e.nameWriters(names, settled)
 	if save {
 		e.refreshes.save(pending)
 	}

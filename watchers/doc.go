@@ -3,4 +3,8 @@
 // process), poll (one timer loop for everything polled) and systemd (one
 // D-Bus connection). Sources only say "look again"; they never carry
 // state, so a lost or duplicated notification costs at most one check.
+//
+// Sub-package writer is of another kind: it names who changes the paths
+// of a resource that is fighting another program, for reports, and never
+// makes anything run.
 package watchers

@@ -1,9 +1,12 @@
 package main_test
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -50,8 +53,8 @@ func writer(t testing.TB, path string, every time.Duration) (stop func()) {
 	return stop
 }
 
-// shellLoop runs script in sh until the test ends.
-func shellLoop(t *testing.T, script string) {
+// shellLoop runs script in sh until the test ends and returns its pid.
+func shellLoop(t *testing.T, script string) int {
 	cmd := exec.Command("sh", "-c", script)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -60,14 +63,14 @@ func shellLoop(t *testing.T, script string) {
 		_ = cmd.Process.Kill()
 		_ = cmd.Wait()
 	})
+	return cmd.Process.Pid
 }
 
 // contested waits for the event reporting path contested and returns how
-// many repairs of path came before it.
-func (w *watcher) contested(path string) int {
+// many repairs of path came before it, and the writer it names.
+func (w *watcher) contested(path string) (repairs int, writer string) {
 	w.t.Helper()
-	repairs := 0
-	w.waitFor(path+" reported contested", func(ev engine.Event) bool {
+	ev := w.waitFor(path+" reported contested", func(ev engine.Event) bool {
 		if ev.Name != path || ev.Trigger == engine.TriggerStartup {
 			return false
 		}
@@ -76,7 +79,20 @@ func (w *watcher) contested(path string) int {
 		}
 		return ev.Contested
 	})
-	return repairs
+	return repairs, ev.Writer
+}
+
+// process matches the writer ccm names for a process: its pid and the
+// beginning of its command line (long ones are shortened).
+func process(pid int, command string) *regexp.Regexp {
+	return regexp.MustCompile(fmt.Sprintf(`^pid %d \(%s.*\) uid 0$`, pid, regexp.QuoteMeta(command)))
+}
+
+// shortLived matches the writer ccm names for a process that runs
+// command and exits at once: named when ccm read its change before it
+// exited (by name alone while exiting), else by pid.
+func shortLived(command, args string) *regexp.Regexp {
+	return regexp.MustCompile(fmt.Sprintf(`^pid \d+ \((%s( %s)?\) uid 0|exited\))$`, command, regexp.QuoteMeta(args)))
 }
 
 func startFight(t *testing.T, manifestSrc string) (*watcher, string) {
@@ -89,25 +105,45 @@ func startFight(t *testing.T, manifestSrc string) (*watcher, string) {
 
 func TestFightsAreContested(t *testing.T) {
 	for _, tc := range []struct {
-		name  string
-		fight func(t *testing.T, path string)
+		name string
+		// fight starts the other writer and says how ccm names it.
+		fight func(t *testing.T, path string) *regexp.Regexp
 	}{
-		{"slow writer", func(t *testing.T, path string) { writer(t, path, 300*time.Millisecond) }},
-		{"tight writer", func(t *testing.T, path string) {
-			shellLoop(t, "while :; do echo theirs > "+path+"; sleep 0.005; done")
+		{"slow writer", func(t *testing.T, path string) *regexp.Regexp {
+			writer(t, path, 300*time.Millisecond)
+			return process(os.Getpid(), os.Args[0])
 		}},
-		{"chmod loop", func(t *testing.T, path string) { shellLoop(t, "while :; do chmod 600 "+path+"; sleep 0.005; done") }},
+		{"tight writer", func(t *testing.T, path string) *regexp.Regexp {
+			pid := shellLoop(t, "while :; do echo theirs > "+path+"; sleep 0.005; done")
+			return process(pid, "sh -c while :; do echo theirs > ")
+		}},
+		{"chmod loop", func(t *testing.T, path string) *regexp.Regexp {
+			shellLoop(t, "while :; do chmod 600 "+path+"; sleep 0.005; done")
+			return shortLived("chmod", "600 "+path)
+		}},
+		{"sed -i loop", func(t *testing.T, path string) *regexp.Regexp {
+			shellLoop(t, "while :; do sed -i s/ours/theirs/ "+path+"; sleep 0.005; done")
+			return shortLived("sed", "-i s/ours/theirs/ "+path)
+		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			w, dir := startFight(t, foughtFile)
 			path := filepath.Join(dir, "fought.conf")
-			tc.fight(t, path)
-			if n := w.contested(path); n > 3+1 {
+			want := tc.fight(t, path)
+			n, writer := w.contested(path)
+			if n > 3+1 {
 				t.Errorf("%d repairs before the contest was reported, want at most 4", n)
 			}
+			if !want.MatchString(writer) {
+				t.Errorf("the contest names the writer %q, want %s", writer, want)
+			}
+			t.Logf("writer: %s", writer)
 			eventually(t, "the contest logged", func() bool { return strings.Contains(w.logs(), "contested: repaired too often") })
 			if got := strings.Count(w.logs(), "contested: repaired too often"); got != 1 {
 				t.Errorf("the contest was logged %d times, want once:\n%s", got, w.logs())
+			}
+			if !strings.Contains(w.logs(), strconv.Quote(writer)) {
+				t.Errorf("the contest warning does not name the writer %q:\n%s", writer, w.logs())
 			}
 		})
 	}
@@ -122,9 +158,20 @@ func TestTwoDaemonsOnOneFileBothBackOff(t *testing.T) {
 	writeManifest(t, two, dir, strings.Replace(foughtFile, `content: "ours\n"`, `content: "theirs\n"`, 1))
 	a := startWatch(t, append(fastContest, "--state-dir", t.TempDir(), one)...)
 	b := startWatch(t, append(fastContest, "--state-dir", t.TempDir(), two)...)
-	for name, w := range map[string]*watcher{"first": a, "second": b} {
-		if n := w.contested(path); n > 3+1 {
-			t.Errorf("the %s daemon repaired %d times before reporting the contest", name, n)
+	for _, d := range []struct {
+		name     string
+		w, other *watcher
+	}{{"first", a, b}, {"second", b, a}} {
+		n, writer := d.w.contested(path)
+		if n > 3+1 {
+			t.Errorf("the %s daemon repaired %d times before reporting the contest", d.name, n)
+		}
+		// Each names the other: its own writes are not counted.
+		if want := process(d.other.cmd.Process.Pid, bin+" run --watch"); !want.MatchString(writer) {
+			t.Errorf("the %s daemon names the writer %q, want %s", d.name, writer, want)
+		}
+		if r := ccm(t, "status", "--socket", d.w.socket); !strings.Contains(r.stdout, "changed by "+writer) {
+			t.Errorf("the %s daemon's status does not name the writer %q:\n%s%s", d.name, writer, r.stdout, r.stderr)
 		}
 	}
 }

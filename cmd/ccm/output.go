@@ -152,7 +152,7 @@ func changedLine(ev *engine.Event, id, changes string) string {
 		s += ": ensure=" + ev.FinalEnsure
 	}
 	if ev.Contested {
-		s += " — contested: repaired too often, backing off"
+		s += " — contested: repaired too often, backing off (writer: " + ev.Writer + ")"
 	}
 	return s
 }

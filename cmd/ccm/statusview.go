@@ -73,6 +73,9 @@ func note(res status.Resource, now time.Time) string {
 	if res.LastError != "" {
 		parts = append(parts, res.LastError)
 	}
+	if res.Writer != "" {
+		parts = append(parts, "changed by "+res.Writer)
+	}
 	if res.NextRetry != nil {
 		parts = append(parts, fmt.Sprintf("next try in %s", res.NextRetry.Sub(now).Round(time.Second)))
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/reactive-ccm/ccm/watchers/inotify"
 	"github.com/reactive-ccm/ccm/watchers/poll"
 	"github.com/reactive-ccm/ccm/watchers/systemd"
+	"github.com/reactive-ccm/ccm/watchers/writer"
 	"github.com/spf13/cobra"
 )
 
@@ -110,12 +111,14 @@ type sources struct {
 	poll     *poll.Hub
 	inotify  *inotify.Hub // nil in polling mode
 	interval time.Duration
+	// writers watches who changes the paths of fighting resources.
+	writers *writer.Spotter
 }
 
 // newSources opens one polling hub and, unless every watch is polled, one
 // inotify instance; without inotify everything is polled.
 func newSources(ctx context.Context, log *slog.Logger, pollEvery, interval time.Duration) *sources {
-	s := &sources{poll: poll.New(ctx), interval: interval}
+	s := &sources{poll: poll.New(ctx), interval: interval, writers: writer.New(log)}
 	if pollEvery > 0 {
 		s.interval = pollEvery
 		log.Info("polling every watched resource", "interval", pollEvery)
@@ -133,7 +136,8 @@ func newSources(ctx context.Context, log *slog.Logger, pollEvery, interval time.
 }
 
 func (s *sources) watchers() engine.Watchers {
-	w := engine.Watchers{Poll: s.poll.Every, Units: systemd.Default().Watch, Ready: systemd.Default().Ready}
+	w := engine.Watchers{Poll: s.poll.Every, Units: systemd.Default().Watch, Ready: systemd.Default().Ready,
+		Writers: func(paths []string) engine.Witness { return s.writers.Watch(paths) }}
 	if s.inotify != nil {
 		w.Paths = s.inotify.WatchPolled
 		w.Trees = s.inotify.WatchTree

@@ -15,29 +15,12 @@ import (
 	"time"
 
 	"github.com/reactive-ccm/ccm/engine/bundle"
+	"github.com/reactive-ccm/ccm/engine/enginetest"
 	"github.com/reactive-ccm/ccm/engine/natsconn"
 	"github.com/reactive-ccm/ccm/engine/natsconn/natstest"
 	"github.com/reactive-ccm/ccm/engine/source"
 	"github.com/reactive-ccm/ccm/engine/state"
 )
-
-// logs collects what a Set logs.
-type logs struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (l *logs) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.Write(p)
-}
-
-func (l *logs) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.buf.String()
-}
 
 // env is a NATS server, a connection to it and a cache directory.
 type env struct {
@@ -45,13 +28,13 @@ type env struct {
 	srv   *natstest.Server
 	nats  *natsconn.Lazy
 	cache string
-	logs  *logs
+	logs  *enginetest.Logs
 }
 
 func newEnv(t *testing.T) *env {
 	t.Helper()
 	srv := natstest.Start(t, natstest.Options{})
-	e := &env{t: t, srv: srv, cache: t.TempDir(), logs: &logs{}}
+	e := &env{t: t, srv: srv, cache: t.TempDir(), logs: &enginetest.Logs{}}
 	e.nats = e.lazy()
 	return e
 }
@@ -372,7 +355,7 @@ func TestHTTPSourcePollsWithETag(t *testing.T) {
 	es.put(string(bundleOf(t, "v1\n")), `"v1"`)
 	srv := httptest.NewTLSServer(es)
 	t.Cleanup(srv.Close)
-	lg := &logs{}
+	lg := &enginetest.Logs{}
 	set := source.NewSet(t.Context(), source.Options{
 		Cache: cacheIn(t.TempDir()), HTTPClient: srv.Client(), HTTPInterval: 20 * time.Millisecond,
 		Logger: slog.New(slog.NewTextHandler(lg, nil)),
@@ -427,7 +410,7 @@ func TestHTTPDataBacksOffAndRecovers(t *testing.T) {
 	fl := &flaky{body: "data: {a: 1}\n"}
 	srv := httptest.NewTLSServer(fl)
 	t.Cleanup(srv.Close)
-	lg := &logs{}
+	lg := &enginetest.Logs{}
 	set := source.NewSet(t.Context(), source.Options{
 		Cache: cacheIn(t.TempDir()), HTTPClient: srv.Client(), HTTPInterval: 20 * time.Millisecond,
 		Logger: slog.New(slog.NewTextHandler(lg, nil)),

@@ -89,6 +89,9 @@ type Resource struct {
 	LastChange *Change `json:"last_change,omitempty"`
 	// LastError is the error of the last failed run while it stands.
 	LastError string `json:"last_error,omitempty"`
+	// Writer names the program changing a contested resource: "pid 1234
+	// (sed -i …) uid 0", or "unknown".
+	Writer string `json:"writer,omitempty"`
 	// NextRetry is when a failed or contested resource runs again.
 	NextRetry *time.Time `json:"next_retry,omitempty"`
 	// Paused says who paused it until when.

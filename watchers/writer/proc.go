@@ -1,0 +1,108 @@
+package writer
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"golang.org/x/sys/unix"
+)
+
+// maxCommand bounds the command line in a description, in runes.
+const maxCommand = 100
+
+// describe names a running process: "pid 1234 (sed -i s/a/b/ /etc/motd)
+// uid 0". It reports false once the process is gone.
+func describe(pid int) (string, bool) {
+	dir := "/proc/" + strconv.Itoa(pid)
+	status, err := os.ReadFile(dir + "/status")
+	if err != nil {
+		return "", false
+	}
+	cmd := commandLine(dir)
+	if cmd == "" {
+		// A kernel thread, or a process exiting: its name only.
+		cmd = field(status, "Name:")
+	}
+	uid, _, _ := strings.Cut(field(status, "Uid:"), "\t")
+	return fmt.Sprintf("pid %d (%s) uid %s", pid, cmd, uid), true
+}
+
+// gone describes a process that exited before it could be named.
+func gone(pid int) string { return fmt.Sprintf("pid %d (exited)", pid) }
+
+// commandLine reads a process's arguments as one line, shortened.
+func commandLine(dir string) string {
+	raw, err := os.ReadFile(dir + "/cmdline")
+	if err != nil {
+		return ""
+	}
+	// Arguments are NUL-separated; newlines and tabs inside a script
+	// would break a log line.
+	line := strings.Join(strings.Fields(string(bytes.ReplaceAll(raw, []byte{0}, []byte{' '}))), " ")
+	if r := []rune(line); len(r) > maxCommand {
+		line = string(r[:maxCommand-1]) + "…"
+	}
+	return line
+}
+
+// field returns the value of a "Key:\tvalue" line of a /proc status file.
+func field(status []byte, key string) string {
+	for line := range strings.SplitSeq(string(status), "\n") {
+		if v, ok := strings.CutPrefix(line, key); ok {
+			return strings.TrimSpace(v)
+		}
+	}
+	return ""
+}
+
+// holder describes a process other than self that holds one of paths
+// open for writing, or returns "". It reads every process's descriptors:
+// a few milliseconds on a busy host, so it runs only when a contested
+// resource's writer is asked for and fanotify named nobody.
+func holder(paths []string, self int) string {
+	procs, err := os.ReadDir("/proc")
+	if err != nil {
+		return ""
+	}
+	for _, p := range procs {
+		pid, err := strconv.Atoi(p.Name())
+		if err != nil || pid == self {
+			continue
+		}
+		if writes(pid, paths) {
+			if d, ok := describe(pid); ok {
+				return d
+			}
+		}
+	}
+	return ""
+}
+
+// writes reports whether pid has one of paths open for writing.
+func writes(pid int, paths []string) bool {
+	dir := filepath.Join("/proc", strconv.Itoa(pid))
+	fds, err := os.ReadDir(dir + "/fd")
+	if err != nil {
+		return false
+	}
+	for _, fd := range fds {
+		target, err := os.Readlink(filepath.Join(dir, "fd", fd.Name()))
+		if err != nil || !slices.Contains(paths, target) {
+			continue
+		}
+		info, err := os.ReadFile(filepath.Join(dir, "fdinfo", fd.Name()))
+		if err != nil {
+			continue
+		}
+		flags, err := strconv.ParseUint(field(info, "flags:"), 8, 32)
+		if err == nil && flags&unix.O_ACCMODE != unix.O_RDONLY {
+			return true
+		}
+	}
+	return false
+}
