@@ -1,0 +1,55 @@
+package main_test
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// aliasBomb is a resource block whose properties nest nine levels of ten
+// aliases: about 700 bytes that expand to a billion nodes.
+func aliasBomb() string {
+	var b strings.Builder
+	b.WriteString("- exec:\n    - bomb:\n        l0: &l0 [x, x, x, x, x, x, x, x, x, x]\n")
+	for i := 1; i <= 9; i++ {
+		fmt.Fprintf(&b, "        l%d: &l%d [%s]\n", i, i, strings.TrimSuffix(strings.Repeat(fmt.Sprintf("*l%d, ", i-1), 10), ", "))
+	}
+	return b.String()
+}
+
+func TestAliasBombIsRefusedWithItsPosition(t *testing.T) {
+	dir := t.TempDir()
+	m := manifest(t, dir, watched+aliasBomb())
+	for _, cmd := range []string{"validate", "run"} {
+		c := exec.Command(bin, cmd, m)
+		out, _ := c.CombinedOutput()
+		if code := c.ProcessState.ExitCode(); code != 2 || !strings.Contains(string(out), m+":28:53:") || !strings.Contains(string(out), "aliases expand the document too far") {
+			t.Fatalf("ccm %s: exit %d, want 2 and the alias's position\n%s", cmd, code, out)
+		}
+		if rss := c.ProcessState.SysUsage().(*syscall.Rusage).Maxrss; rss > 256<<10 {
+			t.Errorf("ccm %s peaked at %d KiB refusing a 700-byte manifest", cmd, rss)
+		}
+	}
+	if _, err := os.Stat(dir + "/srv"); err == nil {
+		t.Error("ccm run touched the host")
+	}
+}
+
+func TestWatchKeepsTheRunningGraphOnAnAliasBomb(t *testing.T) {
+	dir := t.TempDir()
+	m := manifest(t, dir, watched)
+	w := startWatch(t, m)
+	w.converged(5)
+	writeManifest(t, m, dir, watched+aliasBomb())
+	eventually(t, "the alias bomb to be refused", func() bool {
+		logs := w.logs()
+		return strings.Contains(logs, "reload failed; the running manifests stay in force") && strings.Contains(logs, "aliases expand the document too far")
+	})
+	if err := os.Remove(dir + "/srv/app/motd"); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "repairs to go on", func() bool { return fileIs(dir+"/srv/app/motd", "hello\n", 0o644) })
+}
