@@ -53,3 +53,50 @@ func TestWatchKeepsTheRunningGraphOnAnAliasBomb(t *testing.T) {
 	}
 	eventually(t, "repairs to go on", func() bool { return fileIs(dir+"/srv/app/motd", "hello\n", 0o644) })
 }
+
+// secretManifest uses a secret from data in every way that fails.
+const secretManifest = `data:
+  token: s3cr3t-T0KEN-value
+  files: {path: s3cr3t-T0KEN-value}
+ccm:
+  resources:
+    - file:
+        - defaults: {owner: root, group: root, mode: "0644", ensure: present}
+        - @/int: {content: "${ int(Data.token) }"}
+        - @/lookup: {content: "${ lookup(Data.token) }"}
+        - @/fetch: {content: "${ Data.files[Data.token] + 1 }"}
+        - @/read: {content: "${ readFile(Data.token) }"}
+        - @/duration: {content: "${ duration(Data.token) }"}
+        - @/json: {content: "${ fromJSON(Data.token) }"}
+        - @/jet: {content: "${ jet('[[ lookup(Data.token) ]]') }"}
+        - @/nested: {content: "${ template('{{ int(Data.token) }}') }"}
+        - @/mode: {mode: "${ Data.token }"}
+    - exec:
+        - /bin/true:
+            cwd: "${ Data.token }"
+            environment: ["${ Data.token }"]
+`
+
+func TestNoSecretInAnError(t *testing.T) {
+	dir := t.TempDir()
+	m := manifest(t, dir, secretManifest)
+	// The mode is resolved at load, so the run stops there; without it the
+	// run reaches every other failure.
+	noMode := manifest(t, t.TempDir(), strings.Replace(secretManifest, `        - @/mode: {mode: "${ Data.token }"}`+"\n", "", 1))
+	for _, args := range [][]string{{"validate", m}, {"run", m}, {"run", "--json", noMode}, {"run", noMode}} {
+		res := ccm(t, args...)
+		out := res.stdout + res.stderr
+		if res.code == 0 {
+			t.Fatalf("ccm %v succeeded\n%s", args, out)
+		}
+		if strings.Contains(out, "s3cr3t") {
+			t.Errorf("ccm %v printed the secret:\n%s", args, out)
+		}
+	}
+	res := ccm(t, "run", "--json", noMode)
+	for _, expr := range []string{"int(Data.token)", "lookup(Data.token)", "readFile(Data.token)", "duration(Data.token)", "cwd: the templated value"} {
+		if !strings.Contains(res.stdout, expr) {
+			t.Errorf("the failure of %s is not reported:\n%s", expr, res.stdout)
+		}
+	}
+}

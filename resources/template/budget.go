@@ -23,6 +23,18 @@ const (
 // ErrBudget is returned when an evaluation goes over its budget.
 var ErrBudget = errors.New("template budget exceeded")
 
+// budgetError is an evaluation over its budget. Its text holds the
+// bounds only, never a value.
+type budgetError struct{ msg string }
+
+func (e *budgetError) Error() string { return ErrBudget.Error() + ": " + e.msg }
+
+func (e *budgetError) Is(target error) bool { return target == ErrBudget }
+
+func overBudget(format string, args ...any) error {
+	return &budgetError{msg: fmt.Sprintf(format, args...)}
+}
+
 // limits are a budget's bounds; tests shrink them.
 type limits struct {
 	value, work int64
@@ -47,14 +59,14 @@ func newBudget(lim limits) *budget {
 // too large, when the evaluation made too much, or when time is up.
 func (b *budget) charge(n int64) error {
 	if n > b.lim.value {
-		return fmt.Errorf("%w: a value of more than %d bytes", ErrBudget, b.lim.value)
+		return overBudget("a value of more than %d bytes", b.lim.value)
 	}
 	b.work += n
 	if b.work > b.lim.work {
-		return fmt.Errorf("%w: more than %d bytes made in one evaluation", ErrBudget, b.lim.work)
+		return overBudget("more than %d bytes made in one evaluation", b.lim.work)
 	}
 	if time.Now().After(b.deadline) {
-		return fmt.Errorf("%w: the evaluation ran longer than %s", ErrBudget, b.lim.time)
+		return overBudget("the evaluation ran longer than %s", b.lim.time)
 	}
 	return nil
 }
@@ -63,7 +75,7 @@ func (b *budget) charge(n int64) error {
 // too large; it charges nothing.
 func (b *budget) allow(n int64) error {
 	if n > b.lim.value || n < 0 {
-		return fmt.Errorf("%w: a value of more than %d bytes", ErrBudget, b.lim.value)
+		return overBudget("a value of more than %d bytes", b.lim.value)
 	}
 	return nil
 }

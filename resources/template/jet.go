@@ -53,10 +53,21 @@ func (t *Templates) render(b *budget, name, body, left, right string) (string, e
 	out := &jetWriter{b: b}
 	if err := tpl.Execute(out, t.jetVars(b), t.Vars()); err != nil {
 		// Errors raised by functions carry no template name.
-		return "", fmt.Errorf("jet %s: %w", name, err)
+		return "", &jetError{name: name, err: err}
 	}
 	return out.sb.String(), nil
 }
+
+// jetError is a render that failed while running: described without the
+// values Jet's messages may quote, as ExprError is.
+type jetError struct {
+	name string
+	err  error
+}
+
+func (e *jetError) Error() string { return "jet " + e.name + ": " + describe(e.err) }
+
+func (e *jetError) Unwrap() error { return e.err }
 
 // jetWriter collects a render's output under its budget. Jet ignores
 // what Write returns, so the budget error is raised as a panic, which
@@ -153,7 +164,9 @@ func jetFunc(fn function) jet.Func {
 		}
 		out, err := fn(args...)
 		if err != nil {
-			a.Panicf("%v", err)
+			// Jet's Execute returns a panicked error as it is, so its
+			// sentinels still match.
+			panic(err)
 		}
 		return reflect.ValueOf(out)
 	}

@@ -173,12 +173,12 @@ func (t *Templates) join(b *budget, l lexed) (string, bool, error) {
 		}
 		text, err := format(b, v)
 		if err != nil {
-			return "", false, &ExprError{Expr: sg.text, Open: sg.open, Err: err}
+			return "", false, &ExprError{Expr: sg.text, Open: sg.open, Ran: true, Err: err}
 		}
 		matched = matched || text != ""
 		sb.WriteString(text)
 		if err := b.allow(int64(sb.Len())); err != nil {
-			return "", false, &ExprError{Expr: sg.text, Open: sg.open, Err: err}
+			return "", false, &ExprError{Expr: sg.text, Open: sg.open, Ran: true, Err: err}
 		}
 	}
 	return sb.String(), matched || exprs == 0, nil
@@ -214,7 +214,7 @@ func (t *Templates) eval(b *budget, sg segment) (any, error) {
 	}
 	v, err := expr.Run(p.p, env)
 	if err != nil {
-		return nil, &ExprError{Expr: sg.text, Open: sg.open, Err: err}
+		return nil, &ExprError{Expr: sg.text, Open: sg.open, Ran: true, Err: err}
 	}
 	return v, nil
 }
