@@ -1,6 +1,8 @@
 package main_test
 
 import (
+	"bufio"
+	"bytes"
 	"fmt"
 	"os"
 	"os/exec"
@@ -99,4 +101,50 @@ func TestNoSecretInAnError(t *testing.T) {
 			t.Errorf("the failure of %s is not reported:\n%s", expr, res.stdout)
 		}
 	}
+}
+
+func TestClosedStdoutDoesNotKillTheDaemon(t *testing.T) {
+	dir := t.TempDir()
+	m := manifest(t, dir, watched)
+	r, wr, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "run", "--watch", "--json", m)
+	var stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = wr, syncWriter{&stderr}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	wr.Close()
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	// The first event shows ccm started; then nobody reads any more.
+	if _, err := bufio.NewReader(r).ReadString('\n'); err != nil {
+		t.Fatal(err)
+	}
+	r.Close()
+	eventually(t, "the first convergence", func() bool { return fileIs(dir+"/srv/app/motd", "hello\n", 0o644) })
+	for i := range 3 {
+		if err := os.WriteFile(dir+"/srv/app/motd", []byte(fmt.Sprintf("drift %d\n", i)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		eventually(t, "the repair", func() bool { return fileIs(dir+"/srv/app/motd", "hello\n", 0o644) })
+	}
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatalf("ccm is gone: %v", err)
+	}
+	if err := <-done; err != nil {
+		t.Fatalf("ccm exited with %v\n%s", err, stderrOf(&stderr))
+	}
+	if n := strings.Count(stderrOf(&stderr), "cannot write events to standard output"); n != 1 {
+		t.Errorf("warned %d times, want once\n%s", n, stderrOf(&stderr))
+	}
+}
+
+// stderrOf reads what a syncWriter collected.
+func stderrOf(b *bytes.Buffer) string {
+	stderrMu <- struct{}{}
+	defer func() { <-stderrMu }()
+	return b.String()
 }

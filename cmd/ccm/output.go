@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"strings"
 	"sync"
 	"time"
@@ -22,14 +23,34 @@ type printer struct {
 }
 
 func newPrinter(w io.Writer, asJSON, watch bool) *printer {
+	w = &dropWriter{w: w}
 	return &printer{w: w, json: asJSON, watch: watch, enc: json.NewEncoder(w)}
+}
+
+// dropWriter passes writes on until one fails (a closed pipe), warns
+// once, and drops every write after: the engine goes on without a
+// reader of its events.
+type dropWriter struct {
+	w       io.Writer
+	dropped bool
+}
+
+func (d *dropWriter) Write(p []byte) (int, error) {
+	if d.dropped {
+		return len(p), nil
+	}
+	if _, err := d.w.Write(p); err != nil {
+		d.dropped = true
+		slog.Warn("cannot write events to standard output; dropping them from now on", "error", err)
+	}
+	return len(p), nil
 }
 
 func (p *printer) event(ev *engine.Event) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.json {
-		// A failed write to stdout has nowhere better to be reported.
+		// dropWriter reports a failed write.
 		_ = p.enc.Encode(ev)
 		return
 	}
