@@ -49,14 +49,18 @@ func (e *Engine) converge(ctx context.Context, n *node, trig Trigger, refresh bo
 			err = fmt.Errorf("panic in %s: %v\n%s", n.v.ID(), r, debug.Stack())
 		}
 		ev.Duration = time.Since(start)
+		if err != nil {
+			// As upstream: a failed run reports no final state and no
+			// change, whatever it did on the way.
+			ev.Failed = true
+			ev.Error = []string{err.Error()}
+			return
+		}
 		ev.FinalEnsure = out.After.Ensure
 		ev.Changed = out.Change.Changed
 		ev.Refreshed = out.Change.Refreshed
 		ev.NoopMessage = out.Change.NoopMessage
-		if err != nil {
-			ev.Failed = true
-			ev.Error = []string{err.Error()}
-		}
+		ev.ran, ev.stable = !ev.Skipped, out.After.Desired
 	}()
 	if c := n.v.Control; c != nil {
 		manage, cerr := c(ctx)
@@ -87,21 +91,28 @@ func (e *Engine) finish(n *node, ev *Event, out resources.Outcome, err error, re
 		return
 	}
 	before := n.standing()
+	if e.isRepair(n, out) {
+		e.repaired(n, ev, now)
+	}
 	emit := true
-	switch parent := n.unpreparedBy(); {
-	case err != nil && e.opts.Noop && parent != "":
+	if e.opts.Noop {
+		n.unprepared = n.unpreparedBy()
+	}
+	switch {
+	case err != nil && n.unprepared != "":
 		// The failure may only mean noop did not make the change this
 		// resource depends on (an archive not extracted, a directory not
-		// created); it is not a prediction of a real run.
-		ev.Failed, ev.Skipped = false, true
-		ev.Error = []string{fmt.Sprintf("not checked: depends on %s, which noop did not change (%v)", parent, err)}
+		// created, a file an earlier exec writes); it is not a prediction
+		// of a real run.
+		ev.Failed, ev.Skipped, ev.Unchecked = false, true, true
+		ev.Error = []string{fmt.Sprintf("not checked: depends on %s, which noop did not change (%v)", n.unprepared, err)}
 		n.phase = converged
 	case err != nil:
 		emit = e.failed(n, err, refresh, now)
 	default:
 		e.succeeded(n, ev, out, now)
 	}
-	if emit {
+	if emit || ev.Contested {
 		e.outbox = append(e.outbox, ev)
 	}
 	if out.Applied || n.standing() != before {
@@ -110,8 +121,14 @@ func (e *Engine) finish(n *node, ev *Event, out resources.Outcome, err error, re
 	if n.dirty {
 		e.schedule(n, now)
 	}
-	for _, c := range n.children {
-		if c.dirty {
+	e.scheduleAll(n.children, now)
+	e.scheduleAll(n.before, now)
+}
+
+// scheduleAll schedules the dirty vertices of nodes. Callers hold e.mu.
+func (e *Engine) scheduleAll(nodes []*node, now time.Time) {
+	for _, c := range nodes {
+		if c.dirty && !c.queued {
 			e.schedule(c, now)
 		}
 	}
@@ -141,34 +158,30 @@ func (e *Engine) succeeded(n *node, ev *Event, out resources.Outcome, now time.T
 		e.opts.Logger.Info("recovered", "resource", n.v.ID())
 	}
 	n.phase = converged
+	n.convergedOnce = true
 	n.lastError = ""
 	n.retry.reset()
 	n.wouldChange = e.opts.Noop && out.Change.Changed
-	if !out.Applied {
-		if n.contest.calm() {
-			e.opts.Logger.Info("no longer contested", "resource", n.v.ID())
-		}
+	if !out.Applied || !out.Change.Changed {
+		e.tryCalm(n, now)
 		return
 	}
-	if !out.Change.Changed {
+	if n.contest.contested {
+		n.contest.held = true
+		e.pendingChanged = true
 		return
 	}
+	e.refreshSubscribers(n)
+}
+
+// refreshSubscribers owes every subscriber of n a refresh. Callers hold
+// e.mu.
+func (e *Engine) refreshSubscribers(n *node) {
 	for _, s := range n.subs {
 		s.refresh = true
 		s.markDirty(TriggerRefresh)
 		e.pendingChanged = true
 	}
-	if e.opts.Watch && !e.opts.Noop && isDrift(ev.Trigger) && n.contest.repaired(now, e.opts.Contest) {
-		ev.Contested = true
-		e.opts.Logger.Warn("contested: repaired too often, another program may be changing it; backing off",
-			"resource", n.v.ID(), "repairs", len(n.contest.repairs), "window", e.opts.Contest.Window, "backoff", n.contest.backoff)
-	}
-}
-
-// isDrift reports whether a trigger means the host changed under us, as
-// opposed to a change we were asked to make.
-func isDrift(t Trigger) bool {
-	return t == TriggerDrift || t == TriggerPoll || t == TriggerRecheck
 }
 
 // reportBlocked emits a skipped event for n, whose parents failed.
@@ -185,6 +198,8 @@ func (e *Engine) reportBlocked(n *node, failedBy []string) {
 			e.reportBlocked(c, c.failedParents())
 		}
 	}
+	// What waits for n only in written order goes on without it.
+	e.scheduleAll(n.before, e.opts.Clock.Now())
 }
 
 // reportUnrun reports the vertices a one-shot run never reached: stopped
@@ -198,7 +213,7 @@ func (e *Engine) reportUnrun() {
 			continue
 		}
 		ev := newEvent(n, n.trigger, e.opts.Noop)
-		ev.Skipped = true
+		ev.Skipped, ev.Unchecked = true, true
 		reason := "not run: the run was interrupted"
 		if e.halted {
 			reason = "not run: fail_on_error stopped the run after a failure"

@@ -56,6 +56,7 @@ func Load(files []string, opts Options) (*Graph, error) {
 	if err := g.sort(); err != nil {
 		return nil, err
 	}
+	g.orderEdges()
 	return g, nil
 }
 
@@ -100,7 +101,8 @@ func (g *Graph) build(e *entry, t resources.Templates, errs *resources.ErrorList
 	v := &Vertex{
 		Index: len(g.Vertices), Type: e.typ.Name, Name: e.name, Alias: e.alias, Pos: e.namePos,
 		Resource: inst.Resource, Provider: inst.Provider, Ensure: inst.Ensure, Manifest: e.m,
-		Fingerprint: fingerprint(e, t),
+		Fingerprint: fingerprint(e, t), Independent: inst.Independent && e.control == nil,
+		props: e.raw,
 	}
 	e.control.attach(v, t, errs)
 	g.Vertices = append(g.Vertices, v)

@@ -71,6 +71,6 @@ func newRoot() *cobra.Command {
 		SilenceErrors: true,
 	}
 	root.PersistentFlags().String("log-level", "info", "log level on stderr: debug, info, warn or error")
-	root.AddCommand(newRunCmd(), newValidateCmd(), newGraphCmd(), newApplyCmd(), newFactsCmd(), newSchemaCmd(), newBundleCmd())
+	root.AddCommand(newRunCmd(), newValidateCmd(), newGraphCmd(), newApplyCmd(), newFactsCmd(), newSchemaCmd(), newBundleCmd(), newFleetCmd(), newAgentCmd())
 	return root
 }

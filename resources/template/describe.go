@@ -36,8 +36,6 @@ func ownMessage(err error) (string, bool) {
 		return be.Error(), true
 	case errors.Is(err, ErrMissingKey):
 		return ErrMissingKey.Error() + "; give a default: lookup(KEY, DEFAULT)", true
-	case errors.Is(err, ErrPathSyntax):
-		return ErrPathSyntax.Error() + "; supported: a.b.c, list.0, list.#, list.#.key, and \\ before a special character", true
 	case errors.Is(err, ErrMissingKV):
 		return ErrMissingKV.Error() + "; give a default: kvGet(BUCKET, KEY, DEFAULT)", true
 	case errors.Is(err, ErrNoKV), errors.Is(err, ErrTooDeep), errors.Is(err, ErrEmptyExpr):

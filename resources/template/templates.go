@@ -53,6 +53,8 @@ type Templates struct {
 	// envs holds copies of vars for metered evaluations, each with its
 	// own budget (see meteredEnv).
 	envs sync.Pool
+	// doc is root as JSON, for lookup().
+	doc *jsonDoc
 
 	fpOnce sync.Once
 	fp     string
@@ -71,6 +73,10 @@ func New(env Env) *Templates { return build(env, full, 0) }
 func NewData(env Env) *Templates { return build(env, data, 0) }
 
 func build(env Env, sh shape, depth int) *Templates {
+	return buildWith(env, sh, depth, &jsonDoc{})
+}
+
+func buildWith(env Env, sh shape, depth int, doc *jsonDoc) *Templates {
 	if env.Facts == nil {
 		env.Facts = map[string]any{}
 	}
@@ -80,7 +86,7 @@ func build(env Env, sh shape, depth int) *Templates {
 	if env.Environ == nil {
 		env.Environ = map[string]string{}
 	}
-	t := &Templates{env: env, shape: sh, depth: depth, lim: defaultLimits}
+	t := &Templates{env: env, shape: sh, depth: depth, doc: doc, lim: defaultLimits}
 	t.root = map[string]any{"facts": env.Facts, "data": env.Data, "environ": env.Environ}
 	t.vars = sh.bind(t)
 	return t
@@ -278,7 +284,7 @@ func (t *Templates) nested() (*Templates, error) {
 	if t.depth >= maxDepth {
 		return nil, fmt.Errorf("%w (%d levels)", ErrTooDeep, maxDepth)
 	}
-	n := build(t.env, t.shape, t.depth+1)
+	n := buildWith(t.env, t.shape, t.depth+1, t.doc)
 	n.lim = t.lim
 	return n, nil
 }
