@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/reactive-ccm/ccm/graph"
+	"github.com/reactive-ccm/ccm/resources"
 	"github.com/segmentio/ksuid"
 )
 
@@ -19,14 +20,22 @@ const (
 	TriggerRecheck Trigger = "recheck"
 	TriggerReload  Trigger = "reload"
 	TriggerRetry   Trigger = "retry"
+	// TriggerHealth: a health check's own period came round.
+	TriggerHealth Trigger = "health"
+	// TriggerRollback: a subscriber's CRITICAL check asked for this
+	// resource's change to be rolled back.
+	TriggerRollback Trigger = "rollback"
+	// TriggerResume: a rolled-back resource was released.
+	TriggerResume Trigger = "resume"
 )
 
 // EventProtocol is upstream CCM's protocol name for transaction events.
 const EventProtocol = "io.choria.ccm.v1.transaction.event"
 
 // Event is the record of one check (and apply) of one resource, with the
-// fields of upstream CCM's TransactionEvent plus what triggered it. In
-// JSON, error and unmet_requirements are always lists, as upstream's.
+// fields of upstream CCM's TransactionEvent plus what triggered it. Its
+// JSON is upstream's: every field present, error and unmet_requirements
+// lists even when empty.
 type Event struct {
 	Protocol        string        `json:"protocol"`
 	EventID         string        `json:"event_id"`
@@ -38,10 +47,7 @@ type Event struct {
 	RequestedEnsure string        `json:"requested_ensure"`
 	FinalEnsure     string        `json:"final_ensure"`
 	Duration        time.Duration `json:"duration"`
-	// Properties are the resource's properties as written; see
-	// graph.Vertex.Properties. Like Status, they are filled in when the
-	// event is encoded, so an event nobody encodes costs nothing for them.
-	Properties map[string]any `json:"properties"`
+	Properties      Properties    `json:"properties"`
 	// Status is the resource's state after the run; nil when the run
 	// failed or did not happen, as upstream reports it.
 	Status            *ResourceState `json:"status"`
@@ -51,8 +57,8 @@ type Event struct {
 	Skipped           bool           `json:"skipped"`
 	Noop              bool           `json:"noop"`
 	NoopMessage       string         `json:"noop_message,omitempty"`
-	Error             []string       `json:"error"`
-	UnmetRequirements []string       `json:"unmet_requirements"`
+	Error             List           `json:"error"`
+	UnmetRequirements List           `json:"unmet_requirements"`
 	Trigger           Trigger        `json:"trigger"`
 	// Contested is set on the one event that reports a vertex being
 	// repaired too often.
@@ -62,13 +68,52 @@ type Event struct {
 	// interruption), or noop did not make a change it depends on. Upstream
 	// CCM records no transaction event for these.
 	Unchecked bool `json:"-"`
-
-	// vertex is the resource's, for Properties.
-	vertex *graph.Vertex
-	// ran is set when the run did not fail, stable when the resource was
-	// in its desired state after it: what Status says.
-	ran, stable bool
+	// HealthChecks are the results of the health checks this run ran.
+	HealthChecks []resources.HealthResult `json:"health_check,omitempty"`
+	// HealthCheckOnly is set when only the health checks ran
+	// (--monitor-only).
+	HealthCheckOnly bool `json:"health_check_only,omitempty"`
+	// RolledBack is set on the event of a resource put back in its last
+	// good state: the rollback itself (failed, with the reason), and the
+	// repairs of a held resource.
+	RolledBack bool `json:"rolled_back,omitempty"`
+	// healthIdx holds the index of each result's check in the vertex.
+	healthIdx []int
+	// saved is the state kept before this run's apply, for a rollback.
+	saved []byte
 }
+
+// List is a list of strings that encodes as [] when empty, as upstream's
+// lists do.
+type List []string
+
+func (l List) MarshalJSON() ([]byte, error) {
+	if l == nil {
+		return []byte("[]"), nil
+	}
+	return json.Marshal([]string(l))
+}
+
+// Properties are the properties of the resource an event is about, as
+// graph.Vertex.Properties gives them: decoded only when the event is
+// encoded, so an event nobody encodes costs nothing for them.
+type Properties struct {
+	vertex *graph.Vertex
+	// values are the properties of a decoded event.
+	values map[string]any
+}
+
+// Map returns the properties.
+func (p Properties) Map() map[string]any {
+	if p.values == nil && p.vertex != nil {
+		return p.vertex.Properties()
+	}
+	return p.values
+}
+
+func (p Properties) MarshalJSON() ([]byte, error) { return json.Marshal(p.Map()) }
+
+func (p *Properties) UnmarshalJSON(b []byte) error { return json.Unmarshal(b, &p.values) }
 
 // ResourceState is upstream CCM's record of a resource's state after a run
 // (protocol io.choria.ccm.v1.resource.TYPE.state), without the metadata
@@ -91,41 +136,21 @@ type ResourceState struct {
 // ID is the resource's "type#name".
 func (e *Event) ID() string { return e.Type + "#" + e.Name }
 
-// MarshalJSON encodes the event with its properties, and with empty lists
-// where error and unmet_requirements are nil.
-func (e Event) MarshalJSON() ([]byte, error) {
-	type plain Event
-	p := plain(e)
-	if p.Properties == nil && e.vertex != nil {
-		p.Properties = e.vertex.Properties()
-	}
-	if p.Status == nil && e.ran {
-		p.Status = e.state()
-	}
-	if p.Error == nil {
-		p.Error = []string{}
-	}
-	if p.UnmetRequirements == nil {
-		p.UnmetRequirements = []string{}
-	}
-	return json.Marshal(p)
-}
-
 func newEvent(n *node, trig Trigger, noop bool) *Event {
 	v := n.v
 	return &Event{
 		Protocol: EventProtocol, EventID: ksuid.New().String(), Timestamp: time.Now(),
 		Type: v.Type, Provider: v.Provider, Name: v.Name, Alias: v.Alias,
-		RequestedEnsure: v.Ensure, Trigger: trig, Noop: noop, vertex: v,
+		RequestedEnsure: v.Ensure, Trigger: trig, Noop: noop, Properties: Properties{vertex: v},
 	}
 }
 
-// state is the resource's state after a run that did not fail, stamped
-// with the end of the run.
-func (e Event) state() *ResourceState {
-	return &ResourceState{
+// state records the resource's state after a run that did not fail,
+// stamped with the end of the run.
+func (e *Event) state(stable bool) {
+	e.Status = &ResourceState{
 		Protocol: "io.choria.ccm.v1.resource." + e.Type + ".state", Timestamp: e.Timestamp.Add(e.Duration),
 		Type: e.Type, Name: e.Name, Ensure: e.FinalEnsure, Changed: e.Changed, Refreshed: e.Refreshed,
-		Stable: e.stable, Noop: e.Noop, NoopMessage: e.NoopMessage,
+		Stable: stable, Noop: e.Noop, NoopMessage: e.NoopMessage,
 	}
 }
