@@ -163,8 +163,8 @@ func (e *Engine) finish(n *node, ev *Event, out resources.Outcome, err error, re
 		e.succeeded(n, ev, out, now)
 		emit = n.healthNews(ev, out)
 	}
-	e.settleUndo(n, ev, out, err, refresh, now)
-	if ev.RolledBack && !ev.Failed && !out.Applied && before.phase != pending {
+	e.settleUndo(n, ev, out, err, refresh, before.phase == pending, now)
+	if ev.RolledBack && !ev.Failed && !out.Applied {
 		// A held vertex found in its last good state: nothing to say.
 		emit = false
 	}

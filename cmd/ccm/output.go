@@ -93,8 +93,10 @@ func displayID(ev *engine.Event) string {
 func outcomeLine(ev *engine.Event) string {
 	id := displayID(ev)
 	switch {
-	case ev.RolledBack && (ev.Failed || ev.Changed):
+	case ev.RolledBack && ev.Failed:
 		return fmt.Sprintf("rolled back %s: %s", id, strings.Join(ev.Error, "; "))
+	case ev.RolledBack && ev.Changed:
+		return fmt.Sprintf("restored  %s: %s", id, strings.Join(ev.Error, "; "))
 	case ev.Failed:
 		return fmt.Sprintf("failed    %s: %s", id, strings.Join(ev.Error, "; "))
 	case ev.HealthCheckOnly && len(ev.HealthChecks) > 0 && !hasWarning(ev):
