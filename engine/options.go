@@ -52,6 +52,10 @@ type Options struct {
 	MonitorOnly bool
 	Retry       RetryPolicy
 	Contest     ContestPolicy
+	// Timeouts bound each check and each apply of a resource type
+	// ("exec", "package"), replacing the type's default; a resource's own
+	// timeout property still wins.
+	Timeouts map[string]time.Duration
 	// Clock schedules retries, back-offs and the periodic re-check;
 	// default the system clock. Tests pass a clock.Fake and move time
 	// instead of sleeping. Durations in events and the shutdown grace are

@@ -236,12 +236,18 @@ func (e *Engine) WaitIdle(ctx context.Context) error {
 		e.flush()
 		e.emitMu.Lock()
 		e.mu.Lock()
-		idle := e.running == 0 && e.ready.Len() == 0 && len(e.outbox) == 0
+		quiet := e.running == 0 && e.ready.Len() == 0
+		flushed := len(e.outbox) == 0
 		changed := e.idle
 		e.mu.Unlock()
 		e.emitMu.Unlock()
-		if idle {
+		switch {
+		case quiet && flushed:
 			return nil
+		case quiet:
+			// Events queued by a run that ended after the flush above: the
+			// engine already went idle, so flush them instead of waiting.
+			continue
 		}
 		select {
 		case <-changed:

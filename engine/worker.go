@@ -95,7 +95,8 @@ func (e *Engine) converge(ctx context.Context, n *node, r run) (ev *Event, out r
 	if r.undo.keep {
 		cycle.BeforeApply = e.keepBeforeApply(n, ev)
 	}
-	out, err = resources.ConvergeCycle(ctx, n.v.Resource, cycle)
+	d, why := e.deadline(n.v)
+	out, err = resources.ConvergeCycle(ctx, bounded{n.v.Resource, d, why}, cycle)
 	if len(n.v.Health) == 0 {
 		return ev, out, err
 	}

@@ -85,6 +85,15 @@ type WatchSpec struct {
 	Func func(ctx context.Context, ready, notify func()) error
 }
 
+// Bounded is a resource with its own bound on each Check and Apply,
+// overriding its type's (exec's `timeout`). The engine cancels the
+// context it passes when the bound expires; the resource must return
+// promptly then.
+type Bounded interface {
+	// Timeout returns the bound; zero keeps the type's.
+	Timeout() time.Duration
+}
+
 // PollDefault in WatchSpec.Poll asks for the engine's polling interval.
 const PollDefault time.Duration = -1
 

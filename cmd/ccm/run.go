@@ -32,6 +32,8 @@ type runFlags struct {
 	// stateDir is --state-dir; empty for the default.
 	stateDir string
 	contest  engine.ContestPolicy
+	// timeouts is --timeout TYPE=DURATION, by type.
+	timeouts map[string]string
 	// noReport leaves out the summary (apply --no-report).
 	noReport bool
 	// report is where events and status are also published (--report).
@@ -65,6 +67,7 @@ func newRunCmd() *cobra.Command {
 	fl.IntVar(&f.contest.Limit, "contest-limit", 5, "in watch mode, repairs within --contest-window that mark a resource contested")
 	fl.DurationVar(&f.contest.Window, "contest-window", time.Minute, "window of --contest-limit, and how long a contested resource must be left alone to be calm")
 	fl.DurationVar(&f.contest.Backoff, "contest-backoff", 30*time.Second, "first back-off of a contested resource, doubling up to 10m (or 20 times this) while the fight goes on")
+	fl.StringToStringVar(&f.timeouts, "timeout", nil, "bound each check and apply of a resource type, as TYPE=DURATION (repeatable); a resource's own timeout wins")
 	addReportFlags(fl, &f)
 	addDataFlags(fl)
 	return cmd
@@ -94,6 +97,10 @@ func runManifests(cmd *cobra.Command, files []string, f runFlags) error {
 	if err != nil {
 		return err
 	}
+	timeouts, err := parseTimeouts(f.timeouts)
+	if err != nil {
+		return err
+	}
 	dir, key, err := openState(log, f.stateDir, f.noop, files)
 	if err != nil {
 		return err
@@ -104,7 +111,7 @@ func runManifests(cmd *cobra.Command, files []string, f runFlags) error {
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	out := newPrinter(cmd.OutOrStdout(), f.json, f.watch)
-	opts := engine.Options{Noop: f.noop, Watch: f.watch, Workers: f.workers, Events: out.event, Logger: log, MonitorOnly: f.monitorOnly, Rollback: f.rollback, State: dir, StateKey: key}
+	opts := engine.Options{Noop: f.noop, Watch: f.watch, Workers: f.workers, Events: out.event, Logger: log, MonitorOnly: f.monitorOnly, Rollback: f.rollback, State: dir, StateKey: key, Timeouts: timeouts}
 	rep, err := newReporter(cmd, f, log)
 	if err != nil {
 		return err

@@ -63,7 +63,7 @@ func (e *exec) judge(st resources.Status, code int) resources.Status {
 // silent "do not run".
 func (e *exec) guard(ctx context.Context, st resources.Status) (resources.Status, error) {
 	if e.onlyif.IsSet() {
-		code, err := e.run(ctx, e.onlyif, false)
+		code, err := e.run(ctx, e.onlyif, false, e.guardTimeout())
 		if err != nil {
 			return st, err
 		}
@@ -74,7 +74,7 @@ func (e *exec) guard(ctx context.Context, st resources.Status) (resources.Status
 		st.Reason = "onlyif succeeded"
 	}
 	if e.unless.IsSet() {
-		code, err := e.run(ctx, e.unless, false)
+		code, err := e.run(ctx, e.unless, false, e.guardTimeout())
 		if err != nil {
 			return st, err
 		}

@@ -1,6 +1,8 @@
 package service
 
 import (
+	"time"
+
 	"context"
 	"errors"
 	"fmt"
@@ -13,7 +15,8 @@ import (
 
 func init() {
 	resources.Register(resources.Type{Name: "service", Subscribes: true, New: build, Props: props{}, Aliases: []string{"svc"},
-		Help: "Keep a systemd unit running or stopped, enabled or disabled", NameHelp: "the unit's name (NAME means NAME.service)"})
+		Help: "Keep a systemd unit running or stopped, enabled or disabled", NameHelp: "the unit's name (NAME means NAME.service)",
+		Timeout: 5 * time.Minute})
 }
 
 var providers = []resources.Provider{{Name: "systemd", Priority: 1, Usable: systemdUsable}}
