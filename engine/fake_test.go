@@ -3,7 +3,6 @@ package engine_test
 import (
 	"context"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"sync"
@@ -182,7 +181,7 @@ func (f *fake) Check(ctx context.Context) (resources.Status, error) {
 	if failing {
 		return resources.Status{}, errors.New("check failed on purpose")
 	}
-	return resources.Status{Ensure: got, Desired: got == f.p.Value, Reason: fmt.Sprintf("value is %q", got)}, nil
+	return resources.Status{Ensure: got, Desired: got == f.p.Value, Differences: []resources.Difference{resources.Differs("value", got, f.p.Value)}}, nil
 }
 
 func (f *fake) Apply(_ context.Context, req resources.Request) (resources.Change, error) {

@@ -180,13 +180,16 @@ func (e *Engine) timerLoop(ctx context.Context) {
 	}
 }
 
-// nextWake returns when the earliest back-off expires, at most an hour
-// from now.
+// nextWake returns when the earliest back-off or timed pause expires, at
+// most an hour from now.
 func (e *Engine) nextWake() time.Time {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	now := e.opts.Clock.Now()
 	next := now.Add(time.Hour)
+	if end := e.nextPauseEnd(); !end.IsZero() && end.Before(next) {
+		next = end
+	}
 	soonest := func(t time.Time) {
 		if t.After(now) && t.Before(next) {
 			next = t
@@ -202,10 +205,12 @@ func (e *Engine) nextWake() time.Time {
 	return next
 }
 
-// wakeExpired schedules the vertices whose back-off has expired.
+// wakeExpired ends expired pauses and schedules the vertices whose
+// back-off has expired.
 func (e *Engine) wakeExpired() {
 	e.mu.Lock()
 	now := e.opts.Clock.Now()
+	e.endPauses(now)
 	for n := range e.timed {
 		if n.removed || !n.dirty {
 			delete(e.timed, n)

@@ -113,6 +113,10 @@ func (o Options) prepare(m *Manifest) (resources.Templates, *yaml.Node, error) {
 // build asks the entry's type to build the resource and adds the vertex.
 func (g *Graph) build(e *entry, t resources.Templates, errs *resources.ErrorList) {
 	spec := &resources.Spec{Type: e.typ.Name, Name: e.name, Props: e.props, Pos: e.namePos, Dir: e.m.Dir, Templates: t}
+	if e.sensitive {
+		spec.Secrets = &resources.Secrets{}
+		spec.Templates = resources.Recording(t, spec.Secrets)
+	}
 	inst, err := e.typ.Build(spec)
 	if err != nil {
 		// A broken resource keeps its place, so the indices of the entries
@@ -129,7 +133,7 @@ func (g *Graph) build(e *entry, t resources.Templates, errs *resources.ErrorList
 		Resource: inst.Resource, Provider: inst.Provider, Ensure: inst.Ensure, Manifest: e.m,
 		Fingerprint: fingerprint(e, t), Independent: inst.Independent && e.control == nil,
 		Health: checks, Refreshable: e.typ.Subscribes, Rollback: e.rollback,
-		props: e.raw,
+		props: e.raw, Secrets: spec.Secrets,
 	}
 	e.control.attach(v, t, errs)
 	g.Vertices = append(g.Vertices, v)

@@ -56,8 +56,8 @@ func TestWatchKeepsTheRunningGraphOnAnAliasBomb(t *testing.T) {
 	eventually(t, "repairs to go on", func() bool { return fileIs(dir+"/srv/app/motd", "hello\n", 0o644) })
 }
 
-// secretManifest uses a secret from data in every way that fails.
-const secretManifest = `data:
+// dataSecretManifest uses a secret from data in every way that fails.
+const dataSecretManifest = `data:
   token: s3cr3t-T0KEN-value
   files: {path: s3cr3t-T0KEN-value}
 ccm:
@@ -81,10 +81,10 @@ ccm:
 
 func TestNoSecretInAnError(t *testing.T) {
 	dir := t.TempDir()
-	m := manifest(t, dir, secretManifest)
+	m := manifest(t, dir, dataSecretManifest)
 	// The mode is resolved at load, so the run stops there; without it the
 	// run reaches every other failure.
-	noMode := manifest(t, t.TempDir(), strings.Replace(secretManifest, `        - @/mode: {mode: "${ Data.token }"}`+"\n", "", 1))
+	noMode := manifest(t, t.TempDir(), strings.Replace(dataSecretManifest, `        - @/mode: {mode: "${ Data.token }"}`+"\n", "", 1))
 	for _, args := range [][]string{{"validate", m}, {"run", m}, {"run", "--json", noMode}, {"run", noMode}} {
 		res := ccm(t, args...)
 		out := res.stdout + res.stderr
