@@ -65,6 +65,16 @@ type Vertex struct {
 	// resource is managed at all (`control: {if, unless}`); a false answer
 	// reports it skipped.
 	Control func(ctx context.Context) (bool, error)
+	// Health lists the resource's health checks, in manifest order.
+	Health []resources.HealthCheck
+	// Refreshable is true when the type consumes refreshes (exec,
+	// service): remediating a failed health check refreshes it (an exec
+	// runs again, a service restarts) rather than only converging it.
+	Refreshable bool
+	// Rollback is the resource's own rollback setting, nil when the
+	// manifest leaves it to the run's default. Only set on resources that
+	// implement resources.Undoable.
+	Rollback *bool
 }
 
 // ID is the vertex's reference, "type#name".

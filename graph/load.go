@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/reactive-ccm/ccm/resources"
+	"github.com/reactive-ccm/ccm/resources/health"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -98,10 +99,16 @@ func (g *Graph) build(e *entry, t resources.Templates, errs *resources.ErrorList
 		errs.Add(e.namePos, err)
 		return
 	}
+	checks, err := health.Parse(spec, e.health)
+	if err != nil {
+		errs.Add(e.namePos, err)
+		return
+	}
 	v := &Vertex{
 		Index: len(g.Vertices), Type: e.typ.Name, Name: e.name, Alias: e.alias, Pos: e.namePos,
 		Resource: inst.Resource, Provider: inst.Provider, Ensure: inst.Ensure, Manifest: e.m,
 		Fingerprint: fingerprint(e, t), Independent: inst.Independent && e.control == nil,
+		Health: checks, Refreshable: e.typ.Subscribes, Rollback: e.rollback,
 		props: e.raw,
 	}
 	e.control.attach(v, t, errs)

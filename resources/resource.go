@@ -109,3 +109,17 @@ type Instance struct {
 	// after everything written before it, and before everything after.
 	Independent bool
 }
+
+// Undoable is a resource whose changes can be taken back (rollback): the
+// engine keeps what an apply will replace, and restores it when the change
+// made a subscriber's health checks fail.
+type Undoable interface {
+	// Save returns what Apply may change, as it is now, for Restore. It
+	// never changes the host. An error means this state cannot be kept
+	// (a symlink, a file too large): the change goes ahead without a way
+	// back.
+	Save(ctx context.Context) ([]byte, error)
+	// Restore puts back what Save returned wherever the host differs from
+	// it, and reports whether it changed anything.
+	Restore(ctx context.Context, saved []byte) (changed bool, err error)
+}
