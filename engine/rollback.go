@@ -256,12 +256,12 @@ func (e *Engine) restore(ctx context.Context, n *node, p undoPlan, ev *Event) (r
 }
 
 // settleUndo records what a run did about rollback, in finish: a kept
-// state armed or dropped, a rollback done, a subscriber's verdict.
-// Callers hold e.mu.
-func (e *Engine) settleUndo(n *node, ev *Event, out resources.Outcome, err error, refresh bool, now time.Time) {
+// state armed or dropped, a rollback done, a subscriber's verdict. first
+// is set on a vertex's first run in this engine. Callers hold e.mu.
+func (e *Engine) settleUndo(n *node, ev *Event, out resources.Outcome, err error, refresh, first bool, now time.Time) {
 	switch {
-	case ev.RolledBack:
-		e.rolledBack(n, ev, err)
+	case ev.RolledBack && err == nil:
+		e.rolledBack(n, ev, first)
 	case ev.saved != nil && err == nil && out.Change.Changed:
 		n.saved, n.judges = ev.saved, healthSubs(n)
 	case ev.saved != nil:
@@ -273,24 +273,25 @@ func (e *Engine) settleUndo(n *node, ev *Event, out resources.Outcome, err error
 	}
 }
 
-// rolledBack records the run that put n back: held from now on, reported
-// once with the reason.
-func (e *Engine) rolledBack(n *node, ev *Event, err error) {
-	if err != nil {
-		return
-	}
-	if why := n.rollbackWhy; why != "" {
+// rolledBack records a run that put n back, or kept it, in its last good
+// state. The rollback itself is reported as a failure with its reason, and
+// so is a held vertex's first run (a restart, a one-shot run): the
+// manifest's desired state is not applied. Later runs of a held vertex
+// only repair drift towards the last good state.
+func (e *Engine) rolledBack(n *node, ev *Event, first bool) {
+	why := n.rollbackWhy
+	if why != "" {
 		n.held, n.heldWhy, n.rollbackWhy = true, why, ""
 		rec := rollbackRecord{ID: n.v.ID(), Fingerprint: n.v.Fingerprint, Held: true, Reason: why, Saved: n.saved}
 		e.undoIO = append(e.undoIO, func() { e.rollbacks.put(rec) })
 		e.changed = true
-		ev.Failed = true
-		ev.Error = []string{"rolled back: " + why}
+		ev.Failed, ev.Error = true, []string{why}
 		e.opts.Logger.Warn("rolled back: its change broke a subscriber; holding the last good state until the manifest changes it again or it is released",
 			"resource", n.v.ID(), "reason", why)
 		return
 	}
-	ev.Error = []string{"held at its last good state: " + n.heldWhy}
+	ev.Error = []string{"held at its last good state since its change broke " + n.heldWhy}
+	ev.Failed = first
 }
 
 // judge takes a subscriber's verdict on the changes whose refresh it
@@ -323,25 +324,36 @@ func (e *Engine) judge(s *node, err error, now time.Time) {
 // Release lets the held vertices named by ids (all of them when ids is
 // empty) apply their manifest's desired state again, and returns the ids
 // released. A released change is kept again, so it can be rolled back
-// again.
+// again. `ccm resume` releases through Resume and ResumeAll.
 func (e *Engine) Release(ids ...string) []string {
 	e.mu.Lock()
 	var released []string
-	now := e.opts.Clock.Now()
 	for _, n := range e.nodes {
-		if !n.held || (len(ids) > 0 && !slices.Contains(ids, n.v.ID())) {
+		if len(ids) > 0 && !slices.Contains(ids, n.v.ID()) {
 			continue
 		}
-		n.held, n.heldWhy, n.saved = false, "", nil
-		id := n.v.ID()
-		e.undoIO = append(e.undoIO, func() { e.rollbacks.drop(id) })
-		released = append(released, id)
-		n.markDirty(TriggerResume)
-		e.changed = true
-		e.schedule(n, now)
+		if e.release(n) {
+			released = append(released, n.v.ID())
+		}
 	}
 	e.checkIdle()
 	e.mu.Unlock()
 	e.flush()
 	return released
+}
+
+// release ends n's hold at its last good state, if it has one, and marks
+// it to apply its desired state again; the caller schedules it. Callers
+// hold e.mu.
+func (e *Engine) release(n *node) bool {
+	if !n.held {
+		return false
+	}
+	n.held, n.heldWhy, n.saved = false, "", nil
+	id := n.v.ID()
+	e.undoIO = append(e.undoIO, func() { e.rollbacks.drop(id) })
+	n.markDirty(TriggerResume)
+	e.changed = true
+	e.schedule(n, e.opts.Clock.Now())
+	return true
 }
