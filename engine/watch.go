@@ -163,7 +163,7 @@ func (e *Engine) timerLoop(ctx context.Context) {
 	timer := clk.NewTimer(time.Hour)
 	defer timer.Stop()
 	for {
-		timer.Reset(e.nextWake().Sub(clk.Now()))
+		timer.ResetAt(e.nextWake())
 		select {
 		case <-ctx.Done():
 			return

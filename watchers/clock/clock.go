@@ -15,6 +15,12 @@ type Timer interface {
 	C() <-chan time.Time
 	// Reset re-arms the timer to fire d from now, dropping a pending fire.
 	Reset(d time.Duration)
+	// ResetAt re-arms the timer to fire at t (at once if t has passed),
+	// dropping a pending fire. A loop that computed its next deadline
+	// re-arms with it, not with a duration from a Now read earlier: the
+	// time may move between the two, by a moment on the system clock and
+	// by anything on a Fake a test advances meanwhile.
+	ResetAt(t time.Time)
 	// Stop disarms the timer, dropping a pending fire.
 	Stop()
 }
@@ -34,4 +40,5 @@ type realTimer struct{ t *time.Timer }
 
 func (r realTimer) C() <-chan time.Time   { return r.t.C }
 func (r realTimer) Reset(d time.Duration) { r.t.Reset(d) }
+func (r realTimer) ResetAt(t time.Time)   { r.t.Reset(time.Until(t)) }
 func (r realTimer) Stop()                 { r.t.Stop() }

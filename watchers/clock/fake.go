@@ -130,8 +130,19 @@ func (t *fakeTimer) C() <-chan time.Time { return t.c }
 func (t *fakeTimer) Reset(d time.Duration) {
 	t.f.mu.Lock()
 	defer t.f.mu.Unlock()
+	t.resetLocked(t.f.now.Add(d))
+}
+
+func (t *fakeTimer) ResetAt(at time.Time) {
+	t.f.mu.Lock()
+	defer t.f.mu.Unlock()
+	t.resetLocked(at)
+}
+
+// resetLocked re-arms t for at. Callers hold t.f.mu.
+func (t *fakeTimer) resetLocked(at time.Time) {
 	t.f.disarm(t)
-	t.at = t.f.now.Add(d)
+	t.at = at
 	t.f.arm(t)
 }
 

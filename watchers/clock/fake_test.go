@@ -60,6 +60,27 @@ func TestFakeResetAndStopDropPendingFires(t *testing.T) {
 	}
 }
 
+func TestFakeResetAtKeepsTheDeadlineWhateverTheTimeDid(t *testing.T) {
+	f := clock.NewFake(epoch)
+	tm := f.NewTimer(time.Hour)
+	deadline := epoch.Add(2 * time.Second)
+	// The time moves between the deadline's computation and the re-arm.
+	f.Advance(time.Second)
+	tm.ResetAt(deadline)
+	f.Advance(time.Second - time.Millisecond)
+	if fired(tm) {
+		t.Fatal("fired before its deadline")
+	}
+	f.Advance(time.Millisecond)
+	if !fired(tm) {
+		t.Fatal("not fired at its deadline")
+	}
+	tm.ResetAt(epoch)
+	if !fired(tm) {
+		t.Fatal("a timer reset at a deadline that passed must fire at once")
+	}
+}
+
 func TestWaitNext(t *testing.T) {
 	f := clock.NewFake(epoch)
 	done := make(chan error)

@@ -85,9 +85,9 @@ func (h *Hub) loop(ctx context.Context) {
 	timer := h.clock.NewTimer(time.Hour)
 	defer timer.Stop()
 	for {
-		// The wait is measured from the time after the calls, so a clock
-		// that moved meanwhile is not waited on twice.
-		timer.Reset(h.fire(h.clock.Now()).Sub(h.clock.Now()))
+		// Re-armed for the deadline itself: time that passed during the
+		// calls, or a Fake advanced meanwhile, is not waited on again.
+		timer.ResetAt(h.fire(h.clock.Now()))
 		select {
 		case <-ctx.Done():
 			return
