@@ -3,6 +3,7 @@ package graph_test
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -14,6 +15,9 @@ import (
 // resource types: it must not panic, and whatever it refuses it refuses
 // with a position. The seed corpus is testdata/fuzz/FuzzLoad; `make
 // test` fuzzes it for a short time.
+// yamlPositioned is how a YAML error starts: file:line:column.
+var yamlPositioned = regexp.MustCompile(`^[^\n]*m\.yaml:\d+:\d+: invalid YAML`)
+
 func FuzzLoad(f *testing.F) {
 	if b, err := os.ReadFile("../examples/quickstart.yaml"); err == nil {
 		f.Add(b)
@@ -26,6 +30,9 @@ func FuzzLoad(f *testing.F) {
 		_, err := graph.Load([]string{path}, graph.Options{})
 		if err != nil && !strings.HasPrefix(err.Error(), path) {
 			t.Fatalf("an error without a position: %v", err)
+		}
+		if err != nil && strings.Contains(err.Error(), "invalid YAML") && !yamlPositioned.MatchString(err.Error()) {
+			t.Fatalf("a YAML error without its line and column: %v", err)
 		}
 	})
 }
