@@ -113,7 +113,8 @@ func TestReporterPublishesEventsAndStatus(t *testing.T) {
 	t.Cleanup(func() { cancel(); <-done })
 
 	r.Event(&engine.Event{Protocol: engine.EventProtocol, Type: "file", Name: "/etc/motd", Changed: true, Trigger: engine.TriggerDrift})
-	r.Settled(engine.State{Resources: 3, Converged: 1, Failed: 1, Contested: 1, FailedIDs: []string{"exec#x"}, ContestedIDs: []string{"file#/etc/motd"}})
+	r.Settled(engine.State{Resources: 3, Converged: 1, Failed: 1, Contested: 1, FailedIDs: []string{"exec#x"}, ContestedIDs: []string{"file#/etc/motd"},
+		Writers: map[string]string{"file#/etc/motd": "pid 42 (sed -i s/a/b/ /etc/motd) uid 0"}})
 	r.Reloaded(errors.New("manifest.yaml:3:5: unknown property colour"))
 
 	eventually(t, "the event in the stream", func() bool { return len(events(t, c, "web.example.com")) == 1 })
@@ -127,6 +128,7 @@ func TestReporterPublishesEventsAndStatus(t *testing.T) {
 	})
 	st, _ := status(t, c, "web.example.com")
 	if st.Resources != 3 || st.Failed != 1 || st.FailedResources[0] != "exec#x" || st.ContestedResources[0] != "file#/etc/motd" ||
+		st.ContestedWriters["file#/etc/motd"] != "pid 42 (sed -i s/a/b/ /etc/motd) uid 0" ||
 		len(st.Sources) != 1 || st.Sources[0].Revision != "SHA-256=abc" || st.LastSettled.IsZero() || !st.LastConverged.IsZero() {
 		t.Fatalf("status = %+v", st)
 	}

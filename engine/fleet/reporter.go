@@ -104,7 +104,7 @@ func (r *Reporter) Settled(st engine.State) {
 	now := time.Now()
 	r.update(func(s *Status) {
 		s.Resources, s.Converged, s.Failed, s.Blocked, s.Contested, s.Pending = st.Resources, st.Converged, st.Failed, st.Blocked, st.Contested, st.Pending
-		s.FailedResources, s.ContestedResources = st.FailedIDs, st.ContestedIDs
+		s.FailedResources, s.ContestedResources, s.ContestedWriters = st.FailedIDs, st.ContestedIDs, st.Writers
 		s.LastSettled = now
 		if st.Converged == st.Resources {
 			s.LastConverged = now

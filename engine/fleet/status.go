@@ -33,6 +33,9 @@ type Status struct {
 	// FailedResources and ContestedResources name them ("type#name").
 	FailedResources    []string `json:"failed_resources,omitempty"`
 	ContestedResources []string `json:"contested_resources,omitempty"`
+	// ContestedWriters names the program changing each contested
+	// resource, by ID: "pid 1234 (sed -i …) uid 0", or "unknown".
+	ContestedWriters map[string]string `json:"contested_writers,omitempty"`
 	// Sources are the remote sources and their revisions in force.
 	Sources []Revision `json:"sources,omitempty"`
 	// LastSettled is when the engine last went idle after a change;
