@@ -9,7 +9,7 @@ func deferProp(spec *resources.Spec, label, raw string, pos resources.Pos, check
 	if value, ok := d.Literal(); ok {
 		spec.Secrets.Add(value)
 		if err := check(value); err != nil {
-			errs.Addf(pos, "%s: %v", label, err)
+			errs.Addf(pos, "%s: %s", label, literalHint(value, err))
 		}
 	}
 	return d

@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"regexp"
@@ -88,12 +89,23 @@ func checkEnv(entry string) error {
 // kernel resolves it, as file, archive and scaffold names are: a path
 // with . or .. components may not be the one a reader of the manifest
 // sees, and a marker or directory compared by its string must match.
+// The error says how to write it only for a literal (literalHint): the
+// clean form of a templated value would spell out what it resolved to.
 func checkCleanAbs(path string) error {
 	if !filepath.IsAbs(path) {
 		return fmt.Errorf("%q is %w", path, ErrNotAbsolute)
 	}
-	if clean := filepath.Clean(path); clean != path {
-		return fmt.Errorf("%q is %w (no ., .., // or trailing /): write %s", path, ErrNotClean, clean)
+	if filepath.Clean(path) != path {
+		return fmt.Errorf("%q is %w (no ., .., // or trailing /)", path, ErrNotClean)
 	}
 	return nil
+}
+
+// literalHint adds to a literal value's error how to write it right,
+// when there is one way.
+func literalHint(value string, err error) string {
+	if errors.Is(err, ErrNotClean) {
+		return fmt.Sprintf("%v: write %s", err, filepath.Clean(value))
+	}
+	return err.Error()
 }
