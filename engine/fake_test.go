@@ -72,7 +72,7 @@ func (w *world) set(k, v string) {
 // awaitRefresh waits until name is refreshed.
 func (w *world) awaitRefresh(t *testing.T, name string) {
 	t.Helper()
-	timeout := time.After(5 * time.Second)
+	timeout := time.After(time.Minute)
 	for {
 		select {
 		case got := <-w.refreshSignals:

@@ -134,7 +134,7 @@ func (w *watching) none(what string, keep func(*engine.Event) bool) {
 // next waits for the next event matching keep.
 func (w *watching) next(keep func(*engine.Event) bool) *engine.Event {
 	w.t.Helper()
-	timeout := time.After(5 * time.Second)
+	timeout := time.After(time.Minute)
 	for {
 		select {
 		case ev := <-w.events:

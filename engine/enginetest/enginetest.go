@@ -16,7 +16,10 @@ import (
 )
 
 // DefaultTimeout bounds every wait of a Run unless Options say otherwise.
-const DefaultTimeout = 10 * time.Second
+// It only ends a test that would otherwise hang: a wait returns as soon
+// as what it awaits happens, so the bound is generous for loaded machines
+// running every package under -race.
+const DefaultTimeout = time.Minute
 
 // fallbackPoll is how often paths inotify refused are polled when
 // Engine.PollInterval does not say.
