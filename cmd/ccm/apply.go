@@ -11,6 +11,7 @@ import (
 // failed.
 func newApplyCmd() *cobra.Command {
 	var noop, render, report, noReport, noReadEnv, monitorOnly bool
+	var f runFlags
 	var stateDir string
 	cmd := &cobra.Command{
 		Use:   "apply [flags] FILE",
@@ -25,7 +26,8 @@ func newApplyCmd() *cobra.Command {
 			if render {
 				return renderManifest(cmd, args[0])
 			}
-			return runManifests(cmd, args, runFlags{noop: noop, every: defaultPoll, health: time.Minute, noReport: noReport || !report, monitorOnly: monitorOnly, stateDir: stateDir})
+			f.noop, f.every, f.health, f.noReport, f.monitorOnly, f.stateDir = noop, defaultPoll, time.Minute, noReport || !report, monitorOnly, stateDir
+			return runManifests(cmd, args, f)
 		},
 	}
 	fl := cmd.Flags()
@@ -36,6 +38,7 @@ func newApplyCmd() *cobra.Command {
 	fl.BoolVar(&noReport, "no-report", false, "do not print the run summary")
 	fl.Bool("read-env", true, "add the variables of ./.env to the environment templates see")
 	fl.BoolVar(&noReadEnv, "no-read-env", false, "do not read ./.env")
+	addOutputFlags(fl, &f)
 	addStateFlag(fl, &stateDir)
 	addDataFlags(fl)
 	return cmd

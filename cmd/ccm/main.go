@@ -66,5 +66,6 @@ func newRoot() *cobra.Command {
 	}
 	root.PersistentFlags().String("log-level", "info", "log level on stderr: debug, info, warn or error")
 	root.AddCommand(newRunCmd(), newValidateCmd(), newGraphCmd(), newApplyCmd(), newFactsCmd(), newSchemaCmd(), newBundleCmd(), newFleetCmd(), newAgentCmd())
+	root.AddCommand(newControlCmds()...)
 	return root
 }
