@@ -47,6 +47,8 @@ type Event struct {
 	// Contested is set on the one event that reports a vertex being
 	// repaired too often.
 	Contested bool `json:"contested,omitempty"`
+	// external marks events of external vertices, which are not reported.
+	external bool
 }
 
 // ID is the resource's "type#name".
@@ -57,6 +59,6 @@ func newEvent(n *node, trig Trigger, noop bool) *Event {
 	return &Event{
 		Protocol: EventProtocol, EventID: ksuid.New().String(), Timestamp: time.Now(),
 		Type: v.Type, Provider: v.Provider, Name: v.Name, Alias: v.Alias,
-		RequestedEnsure: v.Ensure, Trigger: trig, Noop: noop,
+		RequestedEnsure: v.Ensure, Trigger: trig, Noop: noop, external: v.External,
 	}
 }

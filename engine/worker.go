@@ -231,6 +231,9 @@ func (e *Engine) flush() {
 		e.refreshes.save(pending)
 	}
 	for _, ev := range out {
+		if ev.external {
+			continue
+		}
 		e.sum.add(ev)
 		e.opts.Events(ev)
 	}

@@ -54,6 +54,10 @@ type Vertex struct {
 	// resource is managed at all (`control: {if, unless}`); a false answer
 	// reports it skipped.
 	Control func(ctx context.Context) (bool, error)
+	// External marks a vertex standing for a resource outside the
+	// manifests (Options.External): it gates and refreshes its children,
+	// and its own events are not reported.
+	External bool
 }
 
 // ID is the vertex's reference, "type#name".
@@ -72,6 +76,8 @@ type Graph struct {
 	subs      [][]int
 	// owns and uses hold each vertex's paths while edges are built.
 	owns, uses [][]string
+	// external resolves references to resources outside the manifests.
+	external func(ref string) (External, error)
 }
 
 // Parents returns the indices of the vertices v waits for.

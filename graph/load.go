@@ -17,6 +17,19 @@ type Options struct {
 	// JetResources renders a manifest's resources_jet_file into the list of
 	// resource blocks. When nil, resources_jet_file is rejected.
 	JetResources func(m *Manifest, t resources.Templates) (*yaml.Node, error)
+	// External resolves a require or subscribe reference (TYPE#NAME) that
+	// names no resource of the manifests, such as one an earlier
+	// `ccm ensure` of the same session recorded. Its error says why the
+	// reference cannot be resolved. When nil, such references are errors.
+	External func(ref string) (External, error)
+}
+
+// External is a resource outside the manifests that resources may
+// require or subscribe to. Its vertex gates and refreshes its children
+// like any other; the engine reports no events of it.
+type External struct {
+	Type, Name, Alias string
+	Resource          resources.Resource
 }
 
 // Load parses, builds and validates the manifests in files into one graph.
@@ -41,6 +54,12 @@ func Load(files []string, opts Options) (*Graph, error) {
 		tmpls[m] = t
 		all = append(all, m.entries(blocks, t, &errs)...)
 	}
+	return g.compile(all, tmpls, opts, errs)
+}
+
+// compile builds the entries' resources, their edges and order.
+func (g *Graph) compile(all []*entry, tmpls map[*Manifest]resources.Templates, opts Options, errs resources.ErrorList) (*Graph, error) {
+	g.external = opts.External
 	for _, e := range all {
 		g.build(e, tmpls[e.m], &errs)
 	}

@@ -8,18 +8,13 @@ import (
 // invocations keep working. Unlike upstream it exits 1 when a resource
 // failed.
 func newApplyCmd() *cobra.Command {
-	var noop, render, report, noReport, noReadEnv bool
+	var noop, render, report, noReport bool
 	var stateDir string
 	cmd := &cobra.Command{
 		Use:   "apply [flags] FILE",
 		Short: "Converge the host to one manifest once, as upstream CCM's apply does",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if noReadEnv {
-				if err := cmd.Flags().Set("read-env", "false"); err != nil {
-					return err
-				}
-			}
 			if render {
 				return renderManifest(cmd, args[0])
 			}
@@ -31,8 +26,7 @@ func newApplyCmd() *cobra.Command {
 	fl.BoolVar(&render, "render", false, "print the manifest resolved against the facts and data, and change nothing")
 	fl.BoolVar(&report, "report", true, "print the run summary")
 	fl.BoolVar(&noReport, "no-report", false, "do not print the run summary")
-	fl.Bool("read-env", true, "add the variables of ./.env to the environment templates see")
-	fl.BoolVar(&noReadEnv, "no-read-env", false, "do not read ./.env")
+	addReadEnvFlags(fl)
 	addStateFlag(fl, &stateDir)
 	addDataFlags(fl)
 	return cmd

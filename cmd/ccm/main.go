@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime/debug"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -64,7 +66,43 @@ func newRoot() *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	root.Version = version()
 	root.PersistentFlags().String("log-level", "info", "log level on stderr: debug, info, warn or error")
-	root.AddCommand(newRunCmd(), newValidateCmd(), newGraphCmd(), newApplyCmd(), newFactsCmd(), newSchemaCmd())
+	root.PersistentFlags().Bool("debug", false, "same as --log-level debug (upstream CCM's flag)")
+	root.PersistentFlags().Bool("info", false, "same as --log-level info (upstream CCM's flag)")
+	root.AddCommand(newRunCmd(), newValidateCmd(), newGraphCmd(), newApplyCmd(), newFactsCmd(), newSchemaCmd(), newEnsureCmd(), newSessionCmd())
 	return root
+}
+
+// version is the module version ccm was built as, with the commit when
+// the build knows it.
+func version() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "unknown"
+	}
+	v := bi.Main.Version
+	for _, s := range bi.Settings {
+		if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+			v += " (" + s.Value[:12] + ")"
+		}
+	}
+	return v
+}
+
+// groupOf makes cmd a group of subcommands: without one, or with an
+// unknown one, it is unusable input.
+func groupOf(cmd *cobra.Command, subs ...*cobra.Command) *cobra.Command {
+	cmd.AddCommand(subs...)
+	cmd.Args = cobra.NoArgs
+	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
+		var names []string
+		for _, c := range cmd.Commands() {
+			if c.IsAvailableCommand() {
+				names = append(names, c.Name())
+			}
+		}
+		return usage(fmt.Errorf("%s needs a subcommand: %s", cmd.CommandPath(), strings.Join(names, ", ")))
+	}
+	return cmd
 }

@@ -69,6 +69,7 @@ func runManifests(cmd *cobra.Command, files []string, f runFlags) error {
 	if err != nil {
 		return err
 	}
+	log.Debug("manifests compiled", "files", files, "resources", len(g.Vertices), "edges", len(g.Edges))
 	dir, key, err := openState(log, f.stateDir, f.noop, files)
 	if err != nil {
 		return err

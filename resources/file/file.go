@@ -9,7 +9,7 @@ var providers = []resources.Provider{{Name: "posix", Priority: 1, Usable: resour
 
 func init() {
 	resources.Register(resources.Type{Name: "file", New: New, Props: props{},
-		Help: "Manage a file or directory: existence, content, owner, group and mode", NameHelp: "absolute path of the file"})
+		Help: "Manage a file or directory: existence, content, owner, group and mode", NameHelp: "the absolute path of the file"})
 }
 
 // file is one managed path. Its fields are fixed at build time; the only
