@@ -8,7 +8,7 @@ import (
 var providers = []resources.Provider{{Name: "posix", Priority: 1, Usable: resources.Always}}
 
 func init() {
-	resources.Register(resources.Type{Name: "file", New: New, Props: props{},
+	resources.Register(resources.Type{Name: "file", New: New, Props: props{}, Inspect: inspect,
 		Help: "Manage a file or directory: existence, content, owner, group and mode", NameHelp: "the absolute path of the file"})
 }
 
