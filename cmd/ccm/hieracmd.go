@@ -26,7 +26,7 @@ type hieraFlags struct {
 	envFacts  bool
 	// sysFacts includes the host's facts; upstream always does, and its
 	// docs name -S for it.
-	sysFacts bool
+	sysFacts  bool
 	query     string
 	asYAML    bool
 	asEnv     bool
