@@ -11,8 +11,8 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// outside is a resource managed elsewhere: it failed, or it changed.
-type outside struct{ failed, changed bool }
+// outside is a resource managed elsewhere, which may have failed.
+type outside struct{ failed bool }
 
 func (outside) Watch() resources.WatchSpec { return resources.WatchSpec{} }
 func (o outside) Check(context.Context) (resources.Status, error) {
