@@ -42,7 +42,7 @@ func (e *Engine) worker(ctx context.Context) {
 // converge runs one cycle of n and describes it as an event. Panics in
 // resource code become errors at this boundary.
 func (e *Engine) converge(ctx context.Context, n *node, trig Trigger, refresh bool) (ev *Event, out resources.Outcome, err error) {
-	ev = newEvent(n, trig, e.opts.Noop)
+	ev = newEvent(n, trig, e.noop(n))
 	start := time.Now()
 	defer func() {
 		if r := recover(); r != nil {
@@ -65,7 +65,7 @@ func (e *Engine) converge(ctx context.Context, n *node, trig Trigger, refresh bo
 			return ev, out, cerr
 		}
 	}
-	out, err = resources.Converge(ctx, n.v.Resource, refresh, e.opts.Noop)
+	out, err = resources.Converge(ctx, n.v.Resource, refresh, e.noop(n))
 	return ev, out, err
 }
 
@@ -89,7 +89,7 @@ func (e *Engine) finish(n *node, ev *Event, out resources.Outcome, err error, re
 	before := n.standing()
 	emit := true
 	switch parent := n.unpreparedBy(); {
-	case err != nil && e.opts.Noop && parent != "":
+	case err != nil && e.noop(n) && parent != "":
 		// The failure may only mean noop did not make the change this
 		// resource depends on (an archive not extracted, a directory not
 		// created); it is not a prediction of a real run.
@@ -143,7 +143,7 @@ func (e *Engine) succeeded(n *node, ev *Event, out resources.Outcome, now time.T
 	n.phase = converged
 	n.lastError = ""
 	n.retry.reset()
-	n.wouldChange = e.opts.Noop && out.Change.Changed
+	n.wouldChange = e.noop(n) && out.Change.Changed
 	if !out.Applied {
 		if n.contest.calm() {
 			e.opts.Logger.Info("no longer contested", "resource", n.v.ID())
@@ -154,11 +154,15 @@ func (e *Engine) succeeded(n *node, ev *Event, out resources.Outcome, now time.T
 		return
 	}
 	for _, s := range n.subs {
+		// A change noop only predicts refreshes only what runs in noop too.
+		if e.noop(n) && !e.noop(s) {
+			continue
+		}
 		s.refresh = true
 		s.markDirty(TriggerRefresh)
 		e.pendingChanged = true
 	}
-	if e.opts.Watch && !e.opts.Noop && isDrift(ev.Trigger) && n.contest.repaired(now, e.opts.Contest) {
+	if e.opts.Watch && !e.noop(n) && isDrift(ev.Trigger) && n.contest.repaired(now, e.opts.Contest) {
 		ev.Contested = true
 		e.opts.Logger.Warn("contested: repaired too often, another program may be changing it; backing off",
 			"resource", n.v.ID(), "repairs", len(n.contest.repairs), "window", e.opts.Contest.Window, "backoff", n.contest.backoff)
@@ -176,7 +180,7 @@ func isDrift(t Trigger) bool {
 func (e *Engine) reportBlocked(n *node, failedBy []string) {
 	n.blocked = true
 	e.changed = true
-	ev := newEvent(n, n.trigger, e.opts.Noop)
+	ev := newEvent(n, n.trigger, e.noop(n))
 	ev.Skipped = true
 	ev.UnmetRequirements = failedBy
 	e.outbox = append(e.outbox, ev)
@@ -197,7 +201,7 @@ func (e *Engine) reportUnrun() {
 		if !n.dirty || n.blocked {
 			continue
 		}
-		ev := newEvent(n, n.trigger, e.opts.Noop)
+		ev := newEvent(n, n.trigger, e.noop(n))
 		ev.Skipped = true
 		reason := "not run: the run was interrupted"
 		if e.halted {
@@ -241,3 +245,7 @@ func (e *Engine) flush() {
 		e.opts.OnSettled(*settled)
 	}
 }
+
+// noop reports whether n runs in noop: the whole engine does, or n's
+// manifest was applied with noop.
+func (e *Engine) noop(n *node) bool { return e.opts.Noop || n.v.Noop }

@@ -69,6 +69,11 @@ func (g *Graph) edges(all []*entry, refs map[string]int, errs *resources.ErrorLi
 			}
 		}
 	}
+	for _, e := range all {
+		for _, m := range e.members {
+			add(m, e.index, Subscribe)
+		}
+	}
 	g.autoEdges(add)
 	g.owns, g.uses = nil, nil
 }

@@ -23,6 +23,10 @@ type entry struct {
 	m   *Manifest
 	// control is the resource's control: {if, unless}, nil when unset.
 	control *control
+	// index is the entry's vertex, once built.
+	index int
+	// members are the vertices of the manifest an apply resource includes.
+	members []int
 }
 
 func (e *entry) id() string { return e.typ.Name + "#" + e.name }

@@ -32,6 +32,7 @@ func LoadEntry(e Entry, opts Options) (*Graph, error) {
 		return nil, fmt.Errorf("%s: the properties must be a map", e.File)
 	}
 	m := &Manifest{File: e.File, Dir: e.Dir}
+	m.incl = topLevel(m)
 	t, _, err := opts.prepare(m)
 	if err != nil {
 		return nil, err

@@ -45,6 +45,7 @@ func Load(files []string, opts Options) (*Graph, error) {
 			errs.Add(resources.Pos{File: f}, err)
 			continue
 		}
+		m.incl = topLevel(m)
 		g.Manifests = append(g.Manifests, m)
 		t, blocks, err := opts.prepare(m)
 		if err != nil {
@@ -59,15 +60,15 @@ func Load(files []string, opts Options) (*Graph, error) {
 
 // compile builds the entries' resources, their edges and order.
 func (g *Graph) compile(all []*entry, tmpls map[*Manifest]resources.Templates, opts Options, errs resources.ErrorList) (*Graph, error) {
-	g.external = opts.External
+	g.external, g.opts = opts.External, opts
 	for _, e := range all {
 		g.build(e, tmpls[e.m], &errs)
 	}
 	if err := errs.Err(); err != nil {
 		return nil, err
 	}
-	byRef := g.references(all, &errs)
-	g.edges(all, byRef, &errs)
+	byRef := g.references(g.built, &errs)
+	g.edges(g.built, byRef, &errs)
 	if err := errs.Err(); err != nil {
 		return nil, err
 	}
@@ -116,12 +117,17 @@ func (g *Graph) build(e *entry, t resources.Templates, errs *resources.ErrorList
 		errs.Add(e.namePos, err)
 		return
 	}
+	if inst.Include != nil {
+		e.members = g.include(e, inst.Include, errs)
+	}
 	v := &Vertex{
 		Index: len(g.Vertices), Type: e.typ.Name, Name: e.name, Alias: e.alias, Pos: e.namePos,
 		Resource: inst.Resource, Provider: inst.Provider, Ensure: inst.Ensure, Manifest: e.m,
-		Fingerprint: fingerprint(e, t),
+		Fingerprint: fingerprint(e, t), Noop: e.m.incl.noop || (inst.Include != nil && inst.Include.Noop),
 	}
 	e.control.attach(v, t, errs)
+	e.index = v.Index
+	g.built = append(g.built, e)
 	g.Vertices = append(g.Vertices, v)
 	g.owns = append(g.owns, inst.Owns)
 	g.uses = append(g.uses, inst.Uses)

@@ -27,6 +27,8 @@ type Manifest struct {
 	ResourcesJetFile string
 	// JetPos is where resources_jet_file was set.
 	JetPos resources.Pos
+	// incl is how the manifest came into the graph.
+	incl *inclusion
 }
 
 var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)

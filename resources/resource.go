@@ -102,4 +102,23 @@ type Instance struct {
 	// Uses lists paths this resource needs to exist first (its own path,
 	// a working directory, an extraction target).
 	Uses []string
+	// Include, when set, names a manifest whose resources join the graph
+	// in this resource's place (the apply type).
+	Include *Include
+}
+
+// Include is a manifest a resource brings into the graph. Its resources
+// run where the including resource is written, in the same engine, so
+// references cross between the manifests; a change of any of them
+// refreshes the including resource, and a failure blocks it.
+type Include struct {
+	// File is the manifest's absolute path.
+	File string
+	// Noop runs the included resources in noop; it can only strengthen
+	// the including manifest's mode.
+	Noop bool
+	// Nested allows the included manifest to include others.
+	Nested bool
+	// Data is merged over the included manifest's resolved data.
+	Data map[string]any
 }
