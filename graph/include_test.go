@@ -48,7 +48,7 @@ ccm:
     - thing:
         - "{{ Data.greeting }}-{{ Data.other }}": {require: [thing#before]}
 `,
-		"quiet.yaml": "ccm: {resources: [{thing: [{q1: {}}]}, {apply: [{deeper.yaml: {}}]}]}\n",
+		"quiet.yaml":  "ccm: {resources: [{thing: [{q1: {}}]}, {apply: [{deeper.yaml: {}}]}]}\n",
 		"deeper.yaml": "ccm: {resources: [{thing: [{q2: {}}]}]}\n",
 	})
 	g, err := graph.Load([]string{filepath.Join(dir, "main.yaml")}, graph.Data{}.Options())
