@@ -193,7 +193,7 @@ func (e *Engine) markAll(nodes []*node, t Trigger) {
 	for _, n := range nodes {
 		n.markDirty(t)
 	}
-	now := time.Now()
+	now := e.opts.Clock.Now()
 	for _, n := range nodes {
 		e.schedule(n, now)
 	}
@@ -208,7 +208,7 @@ func (e *Engine) mark(n *node, t Trigger) {
 		return
 	}
 	n.markDirty(t)
-	e.schedule(n, time.Now())
+	e.schedule(n, e.opts.Clock.Now())
 	blocked := len(e.outbox) > 0
 	e.mu.Unlock()
 	if blocked {

@@ -22,6 +22,7 @@ type world struct {
 	values    map[string]string
 	applies   []string
 	refreshes map[string]int
+	checks    map[string]int
 	// failing makes a resource's Check fail until cleared.
 	failing map[string]bool
 	running atomic.Int32
@@ -34,7 +35,7 @@ var (
 )
 
 func newWorld(t *testing.T) *world {
-	w := &world{values: map[string]string{}, refreshes: map[string]int{}, failing: map[string]bool{}}
+	w := &world{values: map[string]string{}, refreshes: map[string]int{}, checks: map[string]int{}, failing: map[string]bool{}}
 	worldMu.Lock()
 	current = w
 	worldMu.Unlock()
@@ -56,6 +57,13 @@ func (w *world) set(k, v string) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.values[k] = v
+}
+
+// checked returns how many times name was checked.
+func (w *world) checked(name string) int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.checks[name]
 }
 
 func (w *world) order() []string {
@@ -117,6 +125,7 @@ func (f *fake) Watch() resources.WatchSpec {
 
 func (f *fake) Check(context.Context) (resources.Status, error) {
 	f.w.mu.Lock()
+	f.w.checks[f.name]++
 	failing := f.p.Fail || f.w.failing[f.name]
 	got := f.w.values[f.name]
 	f.w.mu.Unlock()

@@ -77,9 +77,11 @@ func (n *node) standing() standing {
 }
 
 // markDirty records that the vertex must be checked. The first trigger
-// since the last run is kept: it is the cause.
+// since the last run is kept: it is the cause. Startup and reload win
+// over anything that came first: a vertex's first run in a graph is
+// theirs, even when its watch fired while it was being armed.
 func (n *node) markDirty(t Trigger) {
-	if !n.dirty {
+	if !n.dirty || t == TriggerStartup || t == TriggerReload {
 		n.dirty = true
 		n.trigger = t
 	}

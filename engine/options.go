@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/reactive-ccm/ccm/engine/state"
+	"github.com/reactive-ccm/ccm/watchers/clock"
 )
 
 // Options configure an Engine. The zero value runs once, in parallel, with
@@ -39,6 +40,11 @@ type Options struct {
 	ShutdownGrace time.Duration
 	Retry         RetryPolicy
 	Contest       ContestPolicy
+	// Clock schedules retries, back-offs and the periodic re-check;
+	// default the system clock. Tests pass a clock.Fake and move time
+	// instead of sleeping. Durations in events and the shutdown grace are
+	// measured on the system clock.
+	Clock clock.Clock
 	// State is the state directory: pending refreshes are written there
 	// before the change that caused them is reported, removed once
 	// consumed, and replayed when an engine for the same graph starts.
@@ -60,8 +66,9 @@ type Options struct {
 // WatchSpecs to. Each returns a cancel function that drops the
 // registration. Nil sources fall back to polling.
 type Watchers struct {
-	// Paths watches a file or directory path for any change.
-	Paths func(path string, notify func()) (cancel func())
+	// Paths watches a file or directory path for any change: notify on
+	// an event, polled on each poll when the source had to poll the path.
+	Paths func(path string, notify, polled func()) (cancel func())
 	// Trees watches every directory of a tree, recursively.
 	Trees func(root string, notify func()) (cancel func())
 	// Units watches a systemd unit.
@@ -76,6 +83,9 @@ type Watchers struct {
 func (o Options) withDefaults() Options {
 	if o.Workers <= 0 {
 		o.Workers = max(8, 2*runtime.GOMAXPROCS(0))
+	}
+	if o.Clock == nil {
+		o.Clock = clock.Real()
 	}
 	if o.Logger == nil {
 		o.Logger = slog.Default()

@@ -4,7 +4,6 @@ import (
 	"container/heap"
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/reactive-ccm/ccm/graph"
 )
@@ -59,7 +58,7 @@ func (e *Engine) Swap(ctx context.Context, g *graph.Graph) (SwapStats, error) {
 	e.mu.Lock()
 	e.markAll(fresh, TriggerReload)
 	// Kept vertices may have been waiting on a parent that is gone.
-	now := time.Now()
+	now := e.opts.Clock.Now()
 	for _, n := range e.nodes {
 		if n.dirty && !n.queued {
 			e.schedule(n, now)

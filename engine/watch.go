@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/reactive-ccm/ccm/resources"
+	"github.com/reactive-ccm/ccm/watchers/clock"
 )
 
 // arm registers every node's watches with the shared sources and waits
@@ -45,7 +46,7 @@ func (e *Engine) watch(ctx context.Context, n *node) error {
 		interval = e.opts.PollInterval
 	case watched:
 		for _, p := range spec.Paths {
-			cancels = append(cancels, w.Paths(p, drift))
+			cancels = append(cancels, w.Paths(p, drift, poll))
 		}
 		for _, t := range spec.Trees {
 			cancels = append(cancels, w.Trees(t, drift))
@@ -99,13 +100,16 @@ func (e *Engine) runWatchFunc(ctx context.Context, n *node, fn func(ctx context.
 			if wctx.Err() != nil {
 				return
 			}
-			until := r.fail(time.Now(), e.opts.Retry)
+			clk := e.opts.Clock
+			until := r.fail(clk.Now(), e.opts.Retry)
 			e.opts.Logger.Warn("watch stopped; restarting", "resource", n.v.ID(), "error", err, "retry_at", until)
 			drift()
+			t := clk.NewTimer(until.Sub(clk.Now()))
 			select {
 			case <-wctx.Done():
-			case <-time.After(time.Until(until)):
+			case <-t.C():
 			}
+			t.Stop()
 		}
 	}()
 	select {
@@ -146,41 +150,46 @@ func (e *Engine) Ping(ctx context.Context) error {
 // timerLoop wakes vertices whose back-off expired, runs the periodic full
 // re-check and answers pings, until ctx is cancelled.
 func (e *Engine) timerLoop(ctx context.Context) {
-	var recheck <-chan time.Time
+	clk := e.opts.Clock
+	var recheck clock.Timer
+	var rechecks <-chan time.Time // nil, never ready, without re-checks
 	if e.opts.Recheck > 0 {
-		recheck = time.After(jitter(e.opts.Recheck))
+		recheck = clk.NewTimer(jitter(e.opts.Recheck))
+		defer recheck.Stop()
+		rechecks = recheck.C()
 	}
-	timer := time.NewTimer(time.Hour)
+	timer := clk.NewTimer(time.Hour)
 	defer timer.Stop()
 	for {
-		timer.Reset(e.nextWake())
+		timer.Reset(e.nextWake().Sub(clk.Now()))
 		select {
 		case <-ctx.Done():
 			return
 		case <-e.wake:
-		case <-timer.C:
+		case <-timer.C():
 		case reply := <-e.pings:
 			e.mu.Lock()
 			close(reply)
 			e.mu.Unlock()
-		case <-recheck:
+		case <-rechecks:
 			e.Recheck()
-			recheck = time.After(jitter(e.opts.Recheck))
+			recheck.Reset(jitter(e.opts.Recheck))
 		}
 		e.wakeExpired()
 	}
 }
 
-// nextWake returns how long until the earliest back-off expires.
-func (e *Engine) nextWake() time.Duration {
+// nextWake returns when the earliest back-off expires, at most an hour
+// from now.
+func (e *Engine) nextWake() time.Time {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	next := time.Hour
-	now := time.Now()
+	now := e.opts.Clock.Now()
+	next := now.Add(time.Hour)
 	for n := range e.timed {
 		for _, t := range []time.Time{n.retry.until, n.contest.until} {
-			if d := t.Sub(now); t.After(now) && d < next {
-				next = d
+			if t.After(now) && t.Before(next) {
+				next = t
 			}
 		}
 	}
@@ -190,7 +199,7 @@ func (e *Engine) nextWake() time.Duration {
 // wakeExpired schedules the vertices whose back-off has expired.
 func (e *Engine) wakeExpired() {
 	e.mu.Lock()
-	now := time.Now()
+	now := e.opts.Clock.Now()
 	for n := range e.timed {
 		if n.removed || !n.dirty {
 			delete(e.timed, n)
@@ -204,4 +213,28 @@ func (e *Engine) wakeExpired() {
 	e.checkIdle()
 	e.mu.Unlock()
 	e.flush()
+}
+
+// WaitIdle returns once no vertex runs or is ready to run and every event
+// up to then has been emitted; vertices waiting on a back-off do not
+// count. With a clock.Fake it tells a test that the engine has done all it
+// can until the time moves or an event comes.
+func (e *Engine) WaitIdle(ctx context.Context) error {
+	for {
+		e.flush()
+		e.emitMu.Lock()
+		e.mu.Lock()
+		idle := e.running == 0 && e.ready.Len() == 0 && len(e.outbox) == 0
+		changed := e.idle
+		e.mu.Unlock()
+		e.emitMu.Unlock()
+		if idle {
+			return nil
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/reactive-ccm/ccm/engine"
 	"github.com/reactive-ccm/ccm/graph"
+	"github.com/reactive-ccm/ccm/watchers/clock"
 )
 
 // notifier is a hand-driven event source standing in for inotify.
@@ -17,7 +18,7 @@ type notifier struct {
 	subs map[string][]func()
 }
 
-func (n *notifier) watch(path string, fn func()) func() {
+func (n *notifier) watch(path string, fn, _ func()) func() {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	if n.subs == nil {
@@ -46,19 +47,23 @@ func (n *notifier) watched(path string) bool {
 	return len(n.subs[path]) > 0
 }
 
-// watching runs a watch-mode engine on g until the test ends.
+// watching runs a watch-mode engine on g, on a fake clock, until the test
+// ends.
 type watching struct {
 	t      *testing.T
 	e      *engine.Engine
 	events chan *engine.Event
 	src    *notifier
+	clock  *clock.Fake
 	done   chan struct{}
 }
 
 func startWatching(t *testing.T, g *graph.Graph, opts engine.Options) *watching {
 	t.Helper()
-	w := &watching{t: t, events: make(chan *engine.Event, 1000), src: &notifier{}, done: make(chan struct{})}
+	w := &watching{t: t, events: make(chan *engine.Event, 1000), src: &notifier{}, done: make(chan struct{}),
+		clock: clock.NewFake(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))}
 	opts.Watch = true
+	opts.Clock = w.clock
 	opts.Logger = slog.New(slog.DiscardHandler)
 	opts.Events = func(ev *engine.Event) { w.events <- ev }
 	opts.Watchers = engine.Watchers{Paths: w.src.watch, Poll: func(time.Duration, func()) func() { return func() {} }}
@@ -75,6 +80,45 @@ func startWatching(t *testing.T, g *graph.Graph, opts engine.Options) *watching 
 		<-w.done
 	})
 	return w
+}
+
+// advance moves the fake time by d and waits until the engine has run
+// everything that became due.
+func (w *watching) advance(d time.Duration) {
+	w.t.Helper()
+	w.clock.Advance(d)
+	// The timer loop wakes the due vertices after answering a ping, so the
+	// second ping is answered once the first round has woken them.
+	for range 2 {
+		if err := w.e.Ping(w.t.Context()); err != nil {
+			w.t.Fatal(err)
+		}
+	}
+	w.idle()
+}
+
+// idle waits until the engine has nothing to do until time moves.
+func (w *watching) idle() {
+	w.t.Helper()
+	if err := w.e.WaitIdle(w.t.Context()); err != nil {
+		w.t.Fatal(err)
+	}
+}
+
+// none fails the test if an event matching keep was emitted and not yet
+// read; callers wait for idle first.
+func (w *watching) none(what string, keep func(*engine.Event) bool) {
+	w.t.Helper()
+	for {
+		select {
+		case ev := <-w.events:
+			if keep(ev) {
+				w.t.Fatalf("%s: %+v", what, ev)
+			}
+		default:
+			return
+		}
+	}
 }
 
 // next waits for the next event matching keep.
@@ -136,30 +180,33 @@ func TestWatchRetriesFailuresForeverAndReportsChangesOnce(t *testing.T) {
     - flaky: {value: "1"}
     - child: {value: "1", require: [fake#flaky]}
 `)
-	w := startWatching(t, g, engine.Options{Retry: engine.RetryPolicy{Base: 5 * time.Millisecond, Max: 20 * time.Millisecond}})
+	retry := engine.RetryPolicy{Base: time.Second, Max: 4 * time.Second}
+	w := startWatching(t, g, engine.Options{Retry: retry})
 	w.next(func(ev *engine.Event) bool { return ev.ID() == "fake#flaky" && ev.Failed })
 	if ev := w.next(func(ev *engine.Event) bool { return ev.ID() == "fake#child" }); !ev.Skipped {
 		t.Fatalf("child must be reported blocked: %+v", ev)
 	}
-	time.Sleep(100 * time.Millisecond) // several retries, all failing the same way
+	w.idle()
+	for i := range 4 {
+		before := world.checked("flaky")
+		// Past the longest jittered back-off: exactly one more try.
+		w.advance(retry.Max * 5 / 4)
+		if got := world.checked("flaky"); got != before+1 {
+			t.Fatalf("retry %d: %d checks, want %d", i+1, got, before+1)
+		}
+	}
+	w.none("a failure repeating the same way was reported again", func(ev *engine.Event) bool { return ev.Failed })
 	world.mu.Lock()
 	world.failing["flaky"] = false
 	world.mu.Unlock()
+	w.advance(retry.Max * 5 / 4)
 	ev := w.next(changedEvent("fake#flaky"))
 	if ev.Trigger != engine.TriggerRetry {
 		t.Fatalf("recovery trigger = %s, want retry", ev.Trigger)
 	}
 	w.next(changedEvent("fake#child"))
-	for {
-		select {
-		case ev := <-w.events:
-			if ev.Failed {
-				t.Fatalf("a failure repeating the same way was reported again: %+v", ev)
-			}
-		default:
-			return
-		}
-	}
+	w.idle()
+	w.none("a failure after the recovery", func(ev *engine.Event) bool { return ev.Failed })
 }
 
 func TestWatchMarksAFightContestedAndBacksOff(t *testing.T) {
@@ -184,11 +231,8 @@ func TestWatchMarksAFightContestedAndBacksOff(t *testing.T) {
 	}
 	world.set("fought", "theirs")
 	w.src.fire("/fake/fought")
-	select {
-	case ev := <-w.events:
-		t.Fatalf("a contested resource must back off, got %+v", ev)
-	case <-time.After(100 * time.Millisecond):
-	}
+	w.idle()
+	w.none("a contested resource must back off", func(*engine.Event) bool { return true })
 	if st := w.e.State(); st.Contested != 1 {
 		t.Fatalf("state = %+v", st)
 	}
@@ -210,16 +254,11 @@ func TestWatchCoalescesEventsWhileQueued(t *testing.T) {
 		w.src.fire("/fake/busy")
 	}
 	w.next(changedEvent("fake#slow"))
+	w.idle()
 	n := 0
-	deadline := time.After(300 * time.Millisecond)
-	for done := false; !done; {
-		select {
-		case ev := <-w.events:
-			if ev.ID() == "fake#busy" {
-				n++
-			}
-		case <-deadline:
-			done = true
+	for len(w.events) > 0 {
+		if ev := <-w.events; ev.ID() == "fake#busy" {
+			n++
 		}
 	}
 	if n != 1 {

@@ -78,7 +78,7 @@ func (e *Engine) finish(n *node, ev *Event, out resources.Outcome, err error, re
 	if refresh {
 		e.pendingChanged = true
 	}
-	now := time.Now()
+	now := e.opts.Clock.Now()
 	if n.removed {
 		if s := n.successor; s != nil {
 			s.predecessor = nil

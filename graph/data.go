@@ -16,6 +16,8 @@ type Data struct {
 	// Layers are extra hiera documents (--hiera FILE), deep-merged over
 	// each manifest's own data, in order.
 	Layers []hiera.Source
+	// KV answers kvGet() in templates; nil makes kvGet an error.
+	KV template.KV
 }
 
 // Options returns load options that give each manifest templates over d
@@ -31,7 +33,7 @@ func (d Data) Templates(m *Manifest) (resources.Templates, error) {
 	if err != nil {
 		return nil, err
 	}
-	return template.New(template.Env{Facts: d.Facts, Data: data, Environ: d.Environ, Dir: m.Dir}), nil
+	return template.New(template.Env{Facts: d.Facts, Data: data, Environ: d.Environ, Dir: m.Dir, KV: d.KV}), nil
 }
 
 // resolve returns m's hiera data with, merged over it, the data of the

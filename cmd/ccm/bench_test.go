@@ -304,7 +304,7 @@ func BenchmarkGoroutines(b *testing.B) {
 				}
 				settled := make(chan struct{}, 1)
 				e := engine.New(g, engine.Options{Watch: true, Logger: log,
-					Watchers:  engine.Watchers{Paths: hub.Watch, Trees: hub.WatchTree, Poll: polls.Every},
+					Watchers:  engine.Watchers{Paths: hub.WatchPolled, Trees: hub.WatchTree, Poll: polls.Every},
 					OnSettled: func(engine.State) { settled <- struct{}{} }})
 				done := make(chan struct{})
 				go func() { defer close(done); _, _ = e.Run(ctx) }()

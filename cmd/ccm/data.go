@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/reactive-ccm/ccm/engine/source"
 	"github.com/reactive-ccm/ccm/graph"
 	"github.com/reactive-ccm/ccm/graph/facts"
 	"github.com/reactive-ccm/ccm/graph/hiera"
@@ -30,7 +31,8 @@ func addFactFlags(fl *pflag.FlagSet) {
 // and --hiera.
 func addDataFlags(fl *pflag.FlagSet) {
 	addFactFlags(fl)
-	fl.StringArray("hiera", nil, "merge a hiera file (data, hierarchy, overrides) over each manifest's data (default $"+hieraEnv+")")
+	fl.StringArray("hiera", nil, "merge hiera data (data, hierarchy, overrides) from a file, kv://BUCKET/KEY or https:// over each manifest's data (default $"+hieraEnv+")")
+	addSourceFlags(fl)
 }
 
 // addReadEnvFlags registers upstream's --[no-]read-env.
@@ -127,9 +129,13 @@ func loadData(cmd *cobra.Command) (graph.Data, error) {
 	if err != nil {
 		return graph.Data{}, err
 	}
-	d := graph.Data{Facts: f}
+	r, err := remoteOf(cmd)
+	if err != nil {
+		return graph.Data{}, err
+	}
+	d := graph.Data{Facts: f, KV: r.sources}
 	for _, file := range hieraFiles(cmd) {
-		src, err := hiera.ReadFile(file)
+		src, err := readHiera(r, file)
 		if err != nil {
 			return graph.Data{}, err
 		}
@@ -137,6 +143,20 @@ func loadData(cmd *cobra.Command) (graph.Data, error) {
 	}
 	d.Environ, err = environ(boolFlag(cmd, "read-env") && !boolFlag(cmd, "no-read-env"))
 	return d, err
+}
+
+// readHiera reads a --hiera source: a file, or remote data as fetched
+// (or cached).
+func readHiera(r *remote, file string) (hiera.Source, error) {
+	data, local, err := r.sources.Data(file)
+	switch {
+	case err != nil:
+		return hiera.Source{}, err
+	case local != "":
+		return hiera.ReadFile(local)
+	}
+	loc, _ := source.Parse(file, true)
+	return hiera.Parse(loc.String(), data)
 }
 
 // environ is the process environment, with ./.env's variables over it

@@ -16,7 +16,7 @@ import (
 // facts.d directories (trees, whose files come and go).
 func dataPaths(cmd *cobra.Command, g *graph.Graph) (files, trees []string) {
 	files, trees = factOptions(cmd).WatchPaths()
-	files = append(files, hieraFiles(cmd)...)
+	files = append(files, localOnly(hieraFiles(cmd))...)
 	for _, m := range g.Manifests {
 		if m.ResourcesJetFile == "" {
 			continue
@@ -44,11 +44,13 @@ func (s *sources) watchTree(root string, notify func()) (cancel func()) {
 // change nothing, cause no reload.
 type inputs struct {
 	files, trees []string
+	// remote identifies the revisions of the remote sources in force.
+	remote func() []byte
 }
 
-func inputsOf(cmd *cobra.Command, manifests []string, g *graph.Graph) inputs {
+func inputsOf(cmd *cobra.Command, manifests []string, g *graph.Graph, remote func() []byte) inputs {
 	files, trees := dataPaths(cmd, g)
-	return inputs{files: append(withIncluded(manifests, g), files...), trees: trees}
+	return inputs{files: append(withIncluded(manifests, g), files...), trees: trees, remote: remote}
 }
 
 // withIncluded is manifests and the manifests they apply.
@@ -85,10 +87,14 @@ func (s *sources) watchInputs(in inputs, notify func()) (cancel func()) {
 	}
 }
 
-// sum hashes every file's content and every tree's file names and
-// contents; missing paths hash as absent, so their appearance counts.
+// sum hashes every file's content, every tree's file names and contents
+// and the remote revisions; missing paths hash as absent, so their
+// appearance counts.
 func (in inputs) sum() []byte {
 	h := sha256.New()
+	if in.remote != nil {
+		h.Write(in.remote())
+	}
 	for _, f := range in.files {
 		b, err := os.ReadFile(f)
 		h.Write([]byte(f + "\x00" + err2string(err) + "\x00"))

@@ -31,6 +31,7 @@ func newEnsureCmd() *cobra.Command {
 	fl.StringArray("hiera", nil, "hiera data file for templates (default $"+hieraEnv+", else ./.hiera when it exists)")
 	addReadEnvFlags(fl)
 	addFactFlags(fl)
+	addSourceFlags(fl)
 	var subs []*cobra.Command
 	for _, name := range resources.TypeNames() {
 		typ, _ := resources.Lookup(name)

@@ -58,6 +58,7 @@ func newHieraCmd() *cobra.Command {
 	fl.StringVar(&f.envPrefix, "env-prefix", "HIERA", "the prefix of --env's variable names")
 	fl.StringArrayVarP(&f.data, "data", "D", nil, "set a data value over the result, KEY=VALUE (a dotted KEY nests)")
 	fl.StringVar(&f.dataFile, "data-file", "", "merge this JSON or YAML map over the result")
+	addSourceFlags(fl)
 	var ff hieraFlags
 	factsCmd := &cobra.Command{
 		Use:   "facts [FACT=VALUE...]",
@@ -132,7 +133,7 @@ func hieraParse(cmd *cobra.Command, args []string, f hieraFlags) error {
 	if input == "" {
 		return usage(errors.New("no input: give a hiera file (or set " + hieraInputEnv + ")"))
 	}
-	src, err := readHiera(input)
+	src, err := hieraInput(cmd, input)
 	if err != nil {
 		return usage(err)
 	}
@@ -154,21 +155,29 @@ func hieraParse(cmd *cobra.Command, args []string, f hieraFlags) error {
 	return printQuery(cmd, data, f)
 }
 
-// readHiera reads a hiera document, or a manifest's data sections.
-func readHiera(file string) (hiera.Source, error) {
-	b, err := os.ReadFile(file)
-	if err != nil {
-		return hiera.Source{}, fmt.Errorf("hiera: %w", err)
-	}
-	var top map[string]any
-	if yaml.Unmarshal(b, &top) == nil && top["ccm"] != nil {
-		m, err := graph.ParseManifest(file)
+// hieraInput reads `ccm hiera parse`'s input: a hiera document from a
+// file or a remote source (kv://, https://), or a manifest's data
+// sections.
+func hieraInput(cmd *cobra.Command, input string) (hiera.Source, error) {
+	if !strings.Contains(input, "://") {
+		b, err := os.ReadFile(input)
 		if err != nil {
-			return hiera.Source{}, err
+			return hiera.Source{}, fmt.Errorf("hiera: %w", err)
 		}
-		return hiera.Source{File: file, Data: m.Data, Hierarchy: m.Hierarchy, Overrides: m.Overrides}, nil
+		var top map[string]any
+		if yaml.Unmarshal(b, &top) == nil && top["ccm"] != nil {
+			m, err := graph.ParseManifest(input)
+			if err != nil {
+				return hiera.Source{}, err
+			}
+			return hiera.Source{File: input, Data: m.Data, Hierarchy: m.Hierarchy, Overrides: m.Overrides}, nil
+		}
 	}
-	return hiera.Parse(file, b)
+	r, err := remoteOf(cmd)
+	if err != nil {
+		return hiera.Source{}, err
+	}
+	return readHiera(r, input)
 }
 
 // overData merges --data-file, then each --data, over data.

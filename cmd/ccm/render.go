@@ -12,8 +12,12 @@ import (
 // current facts and data. A template that cannot be resolved yet (a file
 // an earlier resource writes, say) is printed as written. Upstream prints
 // deferred properties unresolved; this shows what they resolve to now.
-func renderManifest(cmd *cobra.Command, file string) error {
-	m, err := graph.ParseManifest(file)
+func renderManifest(cmd *cobra.Command, arg string) error {
+	files, err := manifestPaths(cmd, []string{arg})
+	if err != nil {
+		return err
+	}
+	m, err := graph.ParseManifest(files[0])
 	if err != nil {
 		return usage(err)
 	}

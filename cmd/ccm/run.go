@@ -32,7 +32,7 @@ type runFlags struct {
 func newRunCmd() *cobra.Command {
 	var f runFlags
 	cmd := &cobra.Command{
-		Use:   "run [flags] FILE...",
+		Use:   "run [flags] SOURCE...",
 		Short: "Converge the host to the manifests, once or (--watch) continuously",
 		Args:  cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, files []string) error {

@@ -26,14 +26,7 @@ func addStateFlag(fl *pflag.FlagSet, dir *string) {
 // error, so ccm still runs for users who cannot write /var/lib/ccm; in
 // noop a missing directory is not created.
 func openState(log *slog.Logger, flag string, noop bool, files []string) (*state.Dir, string, error) {
-	path, explicit := flag, flag != ""
-	if !explicit {
-		path = os.Getenv(stateDirEnv)
-		explicit = path != ""
-	}
-	if path == "" {
-		path = state.DefaultPath
-	}
+	path, explicit := statePath(flag)
 	if noop {
 		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 			return nil, "", nil
@@ -48,6 +41,20 @@ func openState(log *slog.Logger, flag string, noop bool, files []string) (*state
 		return nil, "", nil
 	}
 	return d, graphKey(files), nil
+}
+
+// statePath is the state directory --state-dir names (flag), else
+// $CCM_STATE_DIR's, else the default; explicit is set when one was named.
+func statePath(flag string) (path string, explicit bool) {
+	path, explicit = flag, flag != ""
+	if !explicit {
+		path = os.Getenv(stateDirEnv)
+		explicit = path != ""
+	}
+	if path == "" {
+		path = state.DefaultPath
+	}
+	return path, explicit
 }
 
 // graphKey names the graph by its manifest files' absolute paths, so the

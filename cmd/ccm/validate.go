@@ -9,7 +9,7 @@ import (
 
 func newValidateCmd() *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "validate FILE...",
+		Use:   "validate SOURCE...",
 		Short: "Check manifests without touching the host; exit 0 when valid, 2 with every problem otherwise",
 		Args:  cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, files []string) error {
@@ -27,7 +27,7 @@ func newValidateCmd() *cobra.Command {
 
 func newGraphCmd() *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "graph FILE...",
+		Use:   "graph SOURCE...",
 		Short: "Print the dependency graph in Graphviz DOT",
 		Args:  cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, files []string) error {
@@ -42,9 +42,13 @@ func newGraphCmd() *cobra.Command {
 	return cmd
 }
 
-// load compiles the manifests; any problem is unusable input (exit 2),
-// with every problem listed.
-func load(cmd *cobra.Command, files []string) (*graph.Graph, error) {
+// load compiles the manifests (paths, obj:// or https:// bundles); any
+// problem in them is unusable input (exit 2), with every problem listed.
+func load(cmd *cobra.Command, args []string) (*graph.Graph, error) {
+	files, err := manifestPaths(cmd, args)
+	if err != nil {
+		return nil, err
+	}
 	g, err := graph.Load(files, loadOptions(cmd))
 	if err != nil {
 		return nil, usage(err)

@@ -49,12 +49,22 @@ func watch(ctx context.Context, cmd *cobra.Command, files []string, g *graph.Gra
 	}
 	e := engine.New(g, opts)
 	sdn.start(ctx, e)
-	r := &reloader{cmd: cmd, files: files, engine: e, log: log, srcs: srcs, pending: make(chan struct{}, 1), sdn: sdn}
-	r.watch(inputsOf(cmd, files, g))
+	rem, err := remoteOf(cmd)
+	if err != nil {
+		return err
+	}
+	paths, err := manifestPaths(cmd, files)
+	if err != nil {
+		return err
+	}
+	r := &reloader{cmd: cmd, files: files, engine: e, log: log, srcs: srcs, remote: rem, pending: make(chan struct{}, 1), sdn: sdn}
+	r.watch(inputsOf(cmd, paths, g, rem.sources.Sum))
 	defer func() { r.unwatch() }()
 	go r.loop(ctx)
+	// Remote sources feed the same reload path as local edits.
+	rem.sources.Watch(ctx, r.request)
 	go handleSignals(ctx, r, e)
-	_, err := e.Run(ctx)
+	_, err = e.Run(ctx)
 	if errors.Is(err, context.Canceled) {
 		log.Info("stopped")
 		return nil
@@ -92,7 +102,7 @@ func newSources(ctx context.Context, log *slog.Logger, pollEvery, interval time.
 func (s *sources) watchers() engine.Watchers {
 	w := engine.Watchers{Poll: s.poll.Every, Units: systemd.Default().Watch, Ready: systemd.Default().Ready}
 	if s.inotify != nil {
-		w.Paths = s.inotify.Watch
+		w.Paths = s.inotify.WatchPolled
 		w.Trees = s.inotify.WatchTree
 	}
 	return w
@@ -131,8 +141,10 @@ func handleSignals(ctx context.Context, r *reloader, e *engine.Engine) {
 // reloader recompiles the manifests when their inputs change and swaps
 // the graph.
 type reloader struct {
-	cmd    *cobra.Command
+	cmd *cobra.Command
+	// files are the manifest arguments: paths, obj:// or https:// bundles.
 	files  []string
+	remote *remote
 	engine *engine.Engine
 	log    *slog.Logger
 	srcs   *sources
@@ -210,7 +222,11 @@ func (r *reloader) due() bool {
 }
 
 func (r *reloader) reload(ctx context.Context) {
-	g, err := graph.Load(r.files, loadOptions(r.cmd))
+	paths, err := manifestPaths(r.cmd, r.files)
+	var g *graph.Graph
+	if err == nil {
+		g, err = graph.Load(paths, loadOptions(r.cmd))
+	}
 	if err != nil {
 		r.log.Error("reload failed; the running manifests stay in force until this is fixed", "error", err)
 		r.mu.Lock()
@@ -224,7 +240,7 @@ func (r *reloader) reload(ctx context.Context) {
 		r.log.Error("reload", "error", err)
 	}
 	r.mu.Lock()
-	r.watch(inputsOf(r.cmd, r.files, g))
+	r.watch(inputsOf(r.cmd, paths, g, r.remote.sources.Sum))
 	r.mu.Unlock()
 	r.log.Info("reloaded manifests", "kept", st.Kept, "added", st.Added, "removed", st.Removed)
 }

@@ -68,8 +68,9 @@ func Start(tb testing.TB, manifest string, opts Options) *Run {
 // StartFile loads the manifest at path and runs it in watch mode until
 // the test ends. opts.Engine goes to engine.New with Watch set, Events and
 // OnSettled recorded by the Run, Paths, Trees and Poll from the real hubs
-// (the caller's Units and Ready are kept), a discarding Logger when none
-// is given, and the periodic full re-check off unless Recheck is set. The
+// (the caller's Units and Ready are kept; the polling hub keeps time by
+// the caller's Clock when one is set), a discarding Logger when none is
+// given, and the periodic full re-check off unless Recheck is set. The
 // test is skipped when inotify is unavailable.
 func StartFile(tb testing.TB, path string, opts Options) *Run {
 	tb.Helper()
@@ -117,12 +118,16 @@ func (r *Run) configure(ctx context.Context, opts *engine.Options) error {
 	if opts.PollInterval > 0 {
 		every = opts.PollInterval
 	}
-	polls := poll.New(ctx)
+	var popts []poll.Option
+	if opts.Clock != nil {
+		popts = append(popts, poll.WithClock(opts.Clock))
+	}
+	polls := poll.New(ctx, popts...)
 	hub, err := inotify.New(ctx, opts.Logger, func(_ string, notify func()) func() { return polls.Every(every, notify) })
 	if err != nil {
 		return err
 	}
-	opts.Watchers.Paths, opts.Watchers.Trees, opts.Watchers.Poll = hub.Watch, hub.WatchTree, polls.Every
+	opts.Watchers.Paths, opts.Watchers.Trees, opts.Watchers.Poll = hub.WatchPolled, hub.WatchTree, polls.Every
 	return nil
 }
 

@@ -32,6 +32,8 @@
 //     text is resolved itself.
 //   - jet(body[, left, right]): Jet rendering, delimiters [[ ]] by default;
 //     a body ending in .jet names a file.
+//   - kvGet(bucket, key[, default]): a NATS key-value entry through
+//     Env.KV; a JSON object or array is decoded, anything else is text.
 //
 // Compiled expressions and parsed Jet templates are cached for the whole
 // process, keyed by their text and the shape of their environment, so a

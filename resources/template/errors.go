@@ -20,6 +20,11 @@ var (
 	// ErrTooDeep stops template() and jet() calls nested too deeply, such
 	// as a template that includes itself.
 	ErrTooDeep = errors.New("templates nested too deeply")
+	// ErrNoKV is kvGet() called where no NATS key-value access is set up.
+	ErrNoKV = errors.New("kvGet: no NATS key-value access here")
+	// ErrMissingKV is kvGet() of a key that does not exist, without a
+	// default.
+	ErrMissingKV = errors.New("kvGet: no such key")
 	// ErrArgs is a template function called with the wrong arguments.
 	// Every error here reaches callers inside an ExprError, whose text
 	// begins "template", so none repeats the package name.

@@ -25,6 +25,7 @@ func (sh shape) functions(t *Templates) map[string]function {
 		fns["file"] = t.readFile
 		fns["template"] = t.template
 		fns["jet"] = t.jet
+		fns["kvGet"] = t.kvGet
 	}
 	return fns
 }

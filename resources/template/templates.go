@@ -23,6 +23,17 @@ type Env struct {
 	// Dir is the manifest's directory: readFile, file, template and jet
 	// resolve relative paths against it.
 	Dir string
+	// KV answers kvGet(); nil makes kvGet an error.
+	KV KV
+}
+
+// KV reads NATS key-value entries for kvGet().
+type KV interface {
+	// Get returns the value of key in bucket; found is false when the key
+	// does not exist.
+	Get(bucket, key string) (value []byte, found bool, err error)
+	// Fingerprint changes whenever a value Get returned may have changed.
+	Fingerprint() string
 }
 
 // Templates resolves `{{ }}` and `${ }` expressions against one Env. It is
@@ -123,13 +134,16 @@ func (t *Templates) Vars() map[string]any {
 	return out
 }
 
-// Fingerprint changes whenever the facts, data, environment or directory
-// change. Maps print in sorted key order, so equal values give equal
+// Fingerprint changes whenever the facts, data, environment, directory or
+// the key-value entries kvGet() reads change. Maps print in sorted key order, so equal values give equal
 // fingerprints.
 func (t *Templates) Fingerprint() string {
 	t.fpOnce.Do(func() {
 		h := sha256.New()
 		fmt.Fprintf(h, "%d\x00%s\x00%#v\x00%#v\x00%#v", t.shape, t.env.Dir, t.env.Facts, t.env.Data, t.env.Environ)
+		if t.env.KV != nil {
+			fmt.Fprintf(h, "\x00%s", t.env.KV.Fingerprint())
+		}
 		t.fp = hex.EncodeToString(h.Sum(nil))
 	})
 	return t.fp

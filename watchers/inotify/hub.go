@@ -57,7 +57,9 @@ type target struct {
 	polled func()
 }
 
-type sub struct{ notify func() }
+// sub is one registration: notify on events, polled on the polls of a
+// path inotify refused.
+type sub struct{ notify, polled func() }
 
 // New opens the inotify instance and reads events until ctx is
 // cancelled. If inotify is unavailable the error says why; callers then
@@ -81,9 +83,16 @@ func New(ctx context.Context, log *slog.Logger, fallback Fallback) (*Hub, error)
 // chmodded, chowned, removed or replaced, or any directory above it
 // created, removed or renamed. The watch is armed when Watch returns.
 func (h *Hub) Watch(path string, notify func()) (cancel func()) {
+	return h.WatchPolled(path, notify, notify)
+}
+
+// WatchPolled is Watch, calling polled instead of notify on each poll
+// once inotify refused the path and it fell back to polling, so callers
+// can tell a poll from an event.
+func (h *Hub) WatchPolled(path string, notify, polled func()) (cancel func()) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	cancelLocked := h.watchLocked(absolute(path), notify)
+	cancelLocked := h.watchLocked(absolute(path), &sub{notify: notify, polled: polled})
 	return func() {
 		h.mu.Lock()
 		defer h.mu.Unlock()
@@ -93,8 +102,7 @@ func (h *Hub) Watch(path string, notify func()) (cancel func()) {
 
 // watchLocked registers notify for path and returns a cancel function
 // that must also be called with h.mu held.
-func (h *Hub) watchLocked(path string, notify func()) (cancelLocked func()) {
-	s := &sub{notify: notify}
+func (h *Hub) watchLocked(path string, s *sub) (cancelLocked func()) {
 	t, ok := h.paths[path]
 	if !ok {
 		t = &target{path: path, subs: map[*sub]struct{}{}}
@@ -197,7 +205,7 @@ func (h *Hub) degrade(t *target, err error) {
 			"path", t.path, "error", err, "hint", "raise fs.inotify.max_user_watches")
 	}
 	path := t.path
-	t.polled = h.fallback(path, func() { call(h.notifiesOf(path)) })
+	t.polled = h.fallback(path, func() { call(h.pollsOf(path)) })
 }
 
 // refused reports errors that mean the kernel will not give more watches.
@@ -206,14 +214,18 @@ func refused(err error) bool {
 		errors.Is(err, syscall.ENFILE) || errors.Is(err, syscall.ENOSYS) || errors.Is(err, syscall.ENOMEM)
 }
 
-// notifiesOf returns the notify functions registered for path.
-func (h *Hub) notifiesOf(path string) []func() {
+// pollsOf returns the functions to call when path, which inotify refused,
+// is polled.
+func (h *Hub) pollsOf(path string) []func() {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	var fns []func()
 	if t, ok := h.paths[path]; ok {
-		return t.notifies(nil)
+		for s := range t.subs {
+			fns = append(fns, s.polled)
+		}
 	}
-	return nil
+	return fns
 }
 
 func (t *target) notifies(fns []func()) []func() {

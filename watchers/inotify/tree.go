@@ -33,7 +33,8 @@ func (h *Hub) WatchTree(root string, notify func()) (cancel func()) {
 		h.trees[root] = tr
 		// The root's own events (created, removed, renamed) come through
 		// a path registration; a root that appears is walked.
-		tr.anchor = h.watchLocked(root, func() { h.rescan(root) })
+		rescan := func() { h.rescan(root) }
+		tr.anchor = h.watchLocked(root, &sub{notify: rescan, polled: rescan})
 		h.walk(tr, root)
 	}
 	tr.subs[s] = struct{}{}

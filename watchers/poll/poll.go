@@ -9,10 +9,13 @@ import (
 	"math/rand/v2"
 	"sync"
 	"time"
+
+	"github.com/reactive-ccm/ccm/watchers/clock"
 )
 
 // Hub fires registrations at their intervals until its context ends.
 type Hub struct {
+	clock clock.Clock
 	mu    sync.Mutex
 	queue entries
 	wake  chan struct{}
@@ -28,9 +31,18 @@ type entry struct {
 	seq uint64
 }
 
+// Option configures a Hub.
+type Option func(*Hub)
+
+// WithClock makes the hub keep time by c instead of the system clock.
+func WithClock(c clock.Clock) Option { return func(h *Hub) { h.clock = c } }
+
 // New starts a hub that runs until ctx is cancelled.
-func New(ctx context.Context) *Hub {
-	h := &Hub{wake: make(chan struct{}, 1)}
+func New(ctx context.Context, opts ...Option) *Hub {
+	h := &Hub{wake: make(chan struct{}, 1), clock: clock.Real()}
+	for _, o := range opts {
+		o(h)
+	}
 	go h.loop(ctx)
 	return h
 }
@@ -42,7 +54,7 @@ func (h *Hub) Every(interval time.Duration, notify func()) (cancel func()) {
 	h.mu.Lock()
 	h.seq++
 	e := &entry{interval: interval, notify: notify, seq: h.seq,
-		next: time.Now().Add(time.Duration(rand.Float64() * float64(interval)))}
+		next: h.clock.Now().Add(time.Duration(rand.Float64() * float64(interval)))}
 	heap.Push(&h.queue, e)
 	h.mu.Unlock()
 	h.poke()
@@ -70,15 +82,17 @@ func (h *Hub) poke() {
 }
 
 func (h *Hub) loop(ctx context.Context) {
-	timer := time.NewTimer(time.Hour)
+	timer := h.clock.NewTimer(time.Hour)
 	defer timer.Stop()
 	for {
-		timer.Reset(h.fire(time.Now()))
+		// The wait is measured from the time after the calls, so a clock
+		// that moved meanwhile is not waited on twice.
+		timer.Reset(h.fire(h.clock.Now()).Sub(h.clock.Now()))
 		select {
 		case <-ctx.Done():
 			return
 		case <-h.wake:
-		case <-timer.C:
+		case <-timer.C():
 		}
 	}
 }
@@ -93,8 +107,8 @@ const maxSlack = 250 * time.Millisecond
 func (e *entry) slack() time.Duration { return min(e.interval/10, maxSlack) }
 
 // fire calls every registration that is due (within its slack) and
-// returns the time until the next one.
-func (h *Hub) fire(now time.Time) time.Duration {
+// returns when the next one is due.
+func (h *Hub) fire(now time.Time) time.Time {
 	var due []func()
 	h.mu.Lock()
 	for h.queue.Len() > 0 && !h.queue[0].next.After(now.Add(h.queue[0].slack())) {
@@ -103,15 +117,15 @@ func (h *Hub) fire(now time.Time) time.Duration {
 		e.next = now.Add(jittered(e.interval))
 		heap.Fix(&h.queue, 0)
 	}
-	wait := time.Hour
+	next := now.Add(time.Hour)
 	if h.queue.Len() > 0 {
-		wait = h.queue[0].next.Sub(now)
+		next = h.queue[0].next
 	}
 	h.mu.Unlock()
 	for _, fn := range due {
 		fn()
 	}
-	return wait
+	return next
 }
 
 func jittered(d time.Duration) time.Duration {

@@ -5,55 +5,90 @@ import (
 	"testing"
 	"time"
 
+	"github.com/reactive-ccm/ccm/watchers/clock"
 	"github.com/reactive-ccm/ccm/watchers/poll"
 )
 
+var epoch = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// fakeHub is a hub on a fake clock.
+func fakeHub(t *testing.T) (*poll.Hub, *clock.Fake) {
+	f := clock.NewFake(epoch)
+	h := poll.New(t.Context(), poll.WithClock(f))
+	return h, f
+}
+
+// step moves the fake time by d and waits until the hub has fired what was
+// due and re-armed its one timer for later.
+func step(t *testing.T, f *clock.Fake, d time.Duration) {
+	t.Helper()
+	f.Advance(d)
+	now := f.Now()
+	if err := f.WaitNext(t.Context(), func(next time.Time) bool { return next.After(now) }); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestEveryFiresRepeatedlyUntilCancelled(t *testing.T) {
-	h := poll.New(t.Context())
-	var n atomic.Int32
-	cancel := h.Every(20*time.Millisecond, func() { n.Add(1) })
-	deadline := time.Now().Add(3 * time.Second)
-	for n.Load() < 3 {
-		if time.Now().After(deadline) {
-			t.Fatalf("fired %d times in 3s at a 20ms interval", n.Load())
-		}
-		time.Sleep(5 * time.Millisecond)
+	h, f := fakeHub(t)
+	fired := make(chan struct{}, 100)
+	const every = 20 * time.Millisecond
+	cancel := h.Every(every, func() { fired <- struct{}{} })
+	for range 3 {
+		// Within an interval plus its jitter, the registration fires once.
+		f.Advance(every + every/10)
+		<-fired
 	}
 	cancel()
 	cancel() // idempotent
 	if h.Len() != 0 {
 		t.Fatalf("%d registrations after cancel", h.Len())
 	}
-	after := n.Load()
-	time.Sleep(100 * time.Millisecond)
-	if n.Load() > after+1 {
-		t.Fatalf("still firing after cancel: %d -> %d", after, n.Load())
+	// A later registration firing proves the hub went past the cancelled
+	// one's deadlines without calling it.
+	marker := make(chan struct{}, 100)
+	h.Every(every, func() { marker <- struct{}{} })
+	f.Advance(time.Hour)
+	<-marker
+	if n := len(fired); n != 0 {
+		t.Fatalf("fired %d times after cancel", n)
 	}
 }
 
-func TestFirstRoundFiresWithinOneInterval(t *testing.T) {
-	h := poll.New(t.Context())
-	var first, last atomic.Int64
-	const n = 200
+func TestFirstRoundSpreadsOverOneInterval(t *testing.T) {
+	h, f := fakeHub(t)
+	const n, interval, steps = 200, time.Second, 10
 	var fired atomic.Int32
+	var byStep [steps + 1]atomic.Int32
+	var current atomic.Int32
 	for range n {
-		defer h.Every(time.Second, func() {
-			now := time.Now().UnixNano()
-			first.CompareAndSwap(0, now)
-			last.Store(now)
-			fired.Add(1)
+		var once atomic.Bool
+		defer h.Every(interval, func() {
+			if once.CompareAndSwap(false, true) {
+				fired.Add(1)
+				byStep[current.Load()].Add(1)
+			}
 		})()
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for fired.Load() < n {
-		if time.Now().After(deadline) {
-			t.Fatalf("only %d of %d fired", fired.Load(), n)
-		}
-		time.Sleep(10 * time.Millisecond)
+	// The hub has taken the registrations once its timer waits for one.
+	if err := f.WaitNext(t.Context(), func(next time.Time) bool { return next.Before(epoch.Add(interval)) }); err != nil {
+		t.Fatal(err)
 	}
-	// First deadlines are spread over one interval so registrations made
-	// together do not fire in lockstep, and early firing never exceeds it.
-	if spread := time.Duration(last.Load() - first.Load()); spread > time.Second {
-		t.Fatalf("first round spread over %s", spread)
+	for i := 1; i <= steps; i++ {
+		current.Store(int32(i))
+		step(t, f, interval/steps)
+	}
+	// Every first deadline lies within one interval...
+	if got := fired.Load(); got != n {
+		t.Fatalf("%d of %d fired within one interval", got, n)
+	}
+	// ...spread over it, so registrations made together do not fire in
+	// lockstep.
+	busiest := int32(0)
+	for i := range byStep {
+		busiest = max(busiest, byStep[i].Load())
+	}
+	if busiest > n/2 {
+		t.Fatalf("%d of %d fired in one tenth of the interval", busiest, n)
 	}
 }

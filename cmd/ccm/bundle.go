@@ -1,0 +1,159 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/reactive-ccm/ccm/engine/bundle"
+	"github.com/reactive-ccm/ccm/engine/natsconn"
+	"github.com/reactive-ccm/ccm/engine/source"
+	"github.com/spf13/cobra"
+)
+
+// newBundleCmd groups what an operator needs to publish manifests to a
+// fleet without another tool.
+func newBundleCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "bundle",
+		Short: "Make, sign and publish manifest bundles (gzipped tarballs holding manifest.yaml)",
+	}
+	cmd.AddCommand(newBundlePackCmd(), newBundleSignCmd(), newBundlePushCmd(), newBundleKeygenCmd())
+	return cmd
+}
+
+func newBundlePackCmd() *cobra.Command {
+	var out, key string
+	cmd := &cobra.Command{
+		Use:   "pack DIR [-o FILE] [--sign KEYFILE]",
+		Short: "Pack a directory holding manifest.yaml into a bundle (default DIR.tgz); --sign also writes FILE.sig",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if out == "" {
+				out = filepath.Clean(args[0]) + ".tgz"
+			}
+			var b bytes.Buffer
+			if err := bundle.Pack(args[0], &b); err != nil {
+				return usage(err)
+			}
+			if err := os.WriteFile(out, b.Bytes(), 0o644); err != nil {
+				return err
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "packed %s (%d bytes)\n", out, b.Len())
+			if key == "" {
+				return nil
+			}
+			return signFile(cmd, out, key)
+		},
+	}
+	cmd.Flags().StringVarP(&out, "output", "o", "", "bundle file to write (default DIR.tgz)")
+	cmd.Flags().StringVar(&key, "sign", "", "sign with this ed25519 private key (hex seed or PEM)")
+	return cmd
+}
+
+func newBundleSignCmd() *cobra.Command {
+	var key string
+	cmd := &cobra.Command{
+		Use:   "sign FILE --key KEYFILE",
+		Short: "Sign a bundle: writes FILE.sig, which push attaches and --trust checks",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if key == "" {
+				return usage(errors.New("--key KEYFILE is required"))
+			}
+			return signFile(cmd, args[0], key)
+		},
+	}
+	cmd.Flags().StringVar(&key, "key", "", "ed25519 private key (hex seed or PEM)")
+	return cmd
+}
+
+// signFile writes file.sig.
+func signFile(cmd *cobra.Command, file, keyFile string) error {
+	key, err := bundle.ReadPrivateKey(keyFile)
+	if err != nil {
+		return usage(err)
+	}
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return usage(err)
+	}
+	sig := file + bundle.SignatureSuffix
+	if err := os.WriteFile(sig, bundle.Sign(b, key), 0o644); err != nil {
+		return err
+	}
+	fmt.Fprintf(cmd.OutOrStdout(), "signed %s: %s\n", file, sig)
+	return nil
+}
+
+func newBundlePushCmd() *cobra.Command {
+	var nctx string
+	var timeout time.Duration
+	cmd := &cobra.Command{
+		Use:   "push FILE obj://BUCKET/KEY",
+		Short: "Publish a bundle (and FILE.sig when present) to a NATS object store, creating the bucket when missing",
+		Args:  cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			loc, err := source.Parse(args[1], false)
+			if err != nil || loc.Scheme != source.Object {
+				return usage(fmt.Errorf("%s: want obj://BUCKET/KEY", args[1]))
+			}
+			tgz, err := os.ReadFile(args[0])
+			if err != nil {
+				return usage(err)
+			}
+			sig, err := os.ReadFile(args[0] + bundle.SignatureSuffix)
+			if err != nil && !os.IsNotExist(err) {
+				return err
+			}
+			return push(cmd, nctx, timeout, loc, tgz, sig)
+		},
+	}
+	cmd.Flags().StringVar(&nctx, "context", "", "NATS context (default $NATS_CONTEXT; else $NATS_URL; else the context CCM)")
+	cmd.Flags().DurationVar(&timeout, "timeout", 30*time.Second, "give up after this long")
+	return cmd
+}
+
+func push(cmd *cobra.Command, nctx string, timeout time.Duration, loc source.Location, tgz, sig []byte) error {
+	log, err := setupLogging(cmd)
+	if err != nil {
+		return err
+	}
+	c, err := natsconn.Dial(natsconn.FromEnv(nctx), log)
+	if err != nil {
+		return usage(err)
+	}
+	defer c.Close()
+	ctx, cancel := context.WithTimeout(cmd.Context(), timeout)
+	defer cancel()
+	info, err := source.Push(ctx, c, loc, tgz, sig)
+	if err != nil {
+		return &exitError{code: exitFailed, err: err}
+	}
+	signed := "unsigned"
+	if len(sig) > 0 {
+		signed = "signed"
+	}
+	fmt.Fprintf(cmd.OutOrStdout(), "pushed %s: %d bytes, %s, digest %s\n", loc, info.Size, signed, info.Digest)
+	return nil
+}
+
+func newBundleKeygenCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "keygen FILE",
+		Short: "Make an ed25519 key pair: FILE (private, mode 0600) for sign and pack --sign, FILE.pub for --trust",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			pub, err := bundle.GenerateKey(args[0])
+			if err != nil {
+				return usage(err)
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "wrote %s and %s.pub (public key %x)\n", args[0], args[0], []byte(pub))
+			return nil
+		},
+	}
+}

@@ -1,0 +1,244 @@
+package main_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+	"github.com/reactive-ccm/ccm/engine"
+	"github.com/reactive-ccm/ccm/engine/natsconn/natstest"
+)
+
+// fleet is a NATS server and what ccm processes need to use it.
+type fleet struct {
+	t   *testing.T
+	srv *natstest.Server
+	// env is the environment of every ccm process: NATS_URL and an empty
+	// nats CLI configuration.
+	env []string
+}
+
+func newFleet(t *testing.T) *fleet {
+	t.Helper()
+	srv := natstest.Start(t, natstest.Options{})
+	env := append(os.Environ(), "NATS_URL="+srv.URL(), "NATS_CONTEXT=", "XDG_CONFIG_HOME="+t.TempDir())
+	return &fleet{t: t, srv: srv, env: env}
+}
+
+// ccm runs the binary to completion against the fleet's server.
+func (f *fleet) ccm(args ...string) result {
+	f.t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Env = f.env
+	var out, errb strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		f.t.Fatal(err)
+	}
+	return result{out.String(), errb.String(), code}
+}
+
+// must runs ccm and requires exit 0.
+func (f *fleet) must(args ...string) string {
+	f.t.Helper()
+	r := f.ccm(args...)
+	if r.code != 0 {
+		f.t.Fatalf("ccm %s: exit %d\n%s%s", strings.Join(args, " "), r.code, r.stdout, r.stderr)
+	}
+	return r.stdout
+}
+
+// watch starts `ccm run --watch --json` against the fleet's server.
+func (f *fleet) watch(args ...string) *watcher {
+	f.t.Helper()
+	cmd := exec.Command(bin, append([]string{"run", "--watch", "--json"}, args...)...)
+	cmd.Env = f.env
+	return startCmd(f.t, cmd)
+}
+
+// publish packs src (a manifest, @ standing for dir) and pushes it to loc,
+// signed with key when key is set.
+func (f *fleet) publish(dir, loc, src, key string) {
+	f.t.Helper()
+	b := f.t.TempDir()
+	if err := os.WriteFile(filepath.Join(b, "manifest.yaml"), []byte(strings.ReplaceAll(src, "@", dir)), 0o644); err != nil {
+		f.t.Fatal(err)
+	}
+	out := filepath.Join(f.t.TempDir(), "bundle.tgz")
+	args := []string{"bundle", "pack", b, "-o", out}
+	if key != "" {
+		args = append(args, "--sign", key)
+	}
+	f.must(args...)
+	f.must("bundle", "push", out, loc)
+}
+
+// motd is a one-file manifest.
+func motd(content string) string {
+	return `
+- file:
+    - @/motd:
+        ensure: present
+        content: "` + content + `\n"
+        owner: root
+        group: root
+        mode: "0644"
+`
+}
+
+func TestFleetBundleFromObjectStore(t *testing.T) {
+	f := newFleet(t)
+	dir, state := t.TempDir(), t.TempDir()
+	const loc = "obj://ccm/web.tgz"
+	f.publish(dir, loc, motd("one"), "")
+
+	w := f.watch("--state-dir", state, loc)
+	w.converged(1)
+	if got := read(t, dir+"/motd"); got != "one\n" {
+		t.Fatalf("motd = %q", got)
+	}
+
+	f.publish(dir, loc, motd("two")+`
+    - @/extra:
+        ensure: present
+        content: "x\n"
+        owner: root
+        group: root
+        mode: "0644"
+`, "")
+	ev := w.waitFor("the new revision's resource", func(ev engine.Event) bool { return ev.Name == dir+"/extra" && ev.Changed })
+	if ev.Trigger != engine.TriggerReload {
+		t.Fatalf("trigger = %s, want reload", ev.Trigger)
+	}
+	eventually(t, "motd rewritten by the new revision", func() bool { return fileIs(dir+"/motd", "two\n", 0o644) })
+
+	f.publish(dir, loc, motd("three")+"\n- file:\n    - @/x: {ensure: present, colour: red}\n", "")
+	eventually(t, "the broken bundle reported", func() bool {
+		return strings.Contains(w.logs(), "reload failed; the running manifests stay in force")
+	})
+	if err := os.WriteFile(dir+"/motd", []byte("tampered\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "repairs to go on under the running graph", func() bool { return fileIs(dir+"/motd", "two\n", 0o644) })
+
+	f.must("bundle", "push", packed(t, f, dir, motd("four")), loc)
+	eventually(t, "the fixed bundle in force", func() bool { return fileIs(dir+"/motd", "four\n", 0o644) })
+	w.stop()
+
+	t.Run("restart without NATS converges from the cache", func(t *testing.T) {
+		f.srv.Stop()
+		if err := os.WriteFile(dir+"/motd", []byte("tampered\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		r := f.ccm("run", "--state-dir", state, loc)
+		if r.code != 0 || !fileIs(dir+"/motd", "four\n", 0o644) {
+			t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
+		}
+		if !strings.Contains(r.stderr, "converging from the cached copy") {
+			t.Fatalf("the offline start was not reported:\n%s", r.stderr)
+		}
+		f.srv.Restart()
+	})
+}
+
+// packed packs a manifest into a bundle file and returns its path.
+func packed(t *testing.T, f *fleet, dir, src string) string {
+	t.Helper()
+	b := t.TempDir()
+	if err := os.WriteFile(filepath.Join(b, "manifest.yaml"), []byte(strings.ReplaceAll(src, "@", dir)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "bundle.tgz")
+	f.must("bundle", "pack", b, "-o", out)
+	return out
+}
+
+func TestFleetRemovedObjectKeepsTheBundleInForce(t *testing.T) {
+	f := newFleet(t)
+	dir := t.TempDir()
+	const loc = "obj://ccm/gone.tgz"
+	f.publish(dir, loc, motd("kept"), "")
+	w := f.watch("--state-dir", t.TempDir(), loc)
+	w.converged(1)
+	f.deleteObject("ccm", "gone.tgz")
+	eventually(t, "the removal reported", func() bool { return strings.Contains(w.logs(), "removed from its source") })
+	if err := os.Remove(dir + "/motd"); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "the last bundle still enforced", func() bool { return fileIs(dir+"/motd", "kept\n", 0o644) })
+}
+
+func TestFleetSignedBundles(t *testing.T) {
+	f := newFleet(t)
+	dir, keys := t.TempDir(), t.TempDir()
+	f.must("bundle", "keygen", keys+"/signer")
+	f.must("bundle", "keygen", keys+"/other")
+
+	f.publish(dir, "obj://ccm/unsigned.tgz", motd("unsigned"), "")
+	r := f.ccm("run", "--state-dir", t.TempDir(), "--trust", keys+"/signer.pub", "obj://ccm/unsigned.tgz")
+	if r.code == 0 || !strings.Contains(r.stderr, "bundle: not signed") {
+		t.Fatalf("an unsigned bundle was not refused: exit %d\n%s", r.code, r.stderr)
+	}
+	f.publish(dir, "obj://ccm/wrongkey.tgz", motd("wrong key"), keys+"/other")
+	r = f.ccm("run", "--state-dir", t.TempDir(), "--trust", keys+"/signer.pub", "obj://ccm/wrongkey.tgz")
+	if r.code == 0 || !strings.Contains(r.stderr, "bad signature") {
+		t.Fatalf("a bundle signed by another key was not refused: exit %d\n%s", r.code, r.stderr)
+	}
+	if _, err := os.Stat(dir + "/motd"); !os.IsNotExist(err) {
+		t.Fatal("a refused bundle changed the host")
+	}
+
+	const loc = "obj://ccm/signed.tgz"
+	f.publish(dir, loc, motd("signed"), keys+"/signer")
+	w := f.watch("--state-dir", t.TempDir(), "--trust", keys+"/signer.pub", loc)
+	w.converged(1)
+	if !fileIs(dir+"/motd", "signed\n", 0o644) {
+		t.Fatal("the signed bundle was not applied")
+	}
+	// A new bundle carrying the old signature: tampered in transit.
+	good := packed(t, f, dir, motd("signed"))
+	f.must("bundle", "sign", good, "--key", keys+"/signer")
+	bad := packed(t, f, dir, motd("tampered"))
+	if err := os.Rename(good+".sig", bad+".sig"); err != nil {
+		t.Fatal(err)
+	}
+	f.must("bundle", "push", bad, loc)
+	eventually(t, "the tampered bundle refused", func() bool { return strings.Contains(w.logs(), "refused a new revision") })
+	if !fileIs(dir+"/motd", "signed\n", 0o644) {
+		t.Fatal("a tampered bundle was applied")
+	}
+}
+
+// js connects the test itself to the fleet's server.
+func (f *fleet) js() jetstream.JetStream {
+	f.t.Helper()
+	nc, err := nats.Connect(f.srv.URL())
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	f.t.Cleanup(nc.Close)
+	js, err := jetstream.New(nc)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return js
+}
+
+func (f *fleet) deleteObject(bucket, key string) {
+	f.t.Helper()
+	obs, err := f.js().ObjectStore(f.t.Context(), bucket)
+	if err == nil {
+		err = obs.Delete(f.t.Context(), key)
+	}
+	if err != nil {
+		f.t.Fatal(err)
+	}
+}

@@ -1,0 +1,109 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/reactive-ccm/ccm/engine/bundle"
+	"github.com/reactive-ccm/ccm/engine/natsconn"
+	"github.com/reactive-ccm/ccm/engine/source"
+	"github.com/reactive-ccm/ccm/engine/state"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+)
+
+// addSourceFlags registers the flags of remote sources and NATS.
+func addSourceFlags(fl *pflag.FlagSet) {
+	fl.String("context", "", "NATS context for obj:// and kv:// (default $NATS_CONTEXT; else $NATS_URL; else the context CCM)")
+	fl.String("trust", "", "require bundles signed by a key in this file (ed25519 public keys, hex or PEM)")
+	fl.Bool("allow-http", false, "accept plain http:// sources")
+	fl.Duration("http-interval", 30*time.Second, "how often watch mode asks an http(s) source whether it changed")
+	if fl.Lookup("state-dir") == nil {
+		var dir string
+		addStateFlag(fl, &dir)
+	}
+}
+
+// remote is a command's remote sources and NATS connection.
+type remote struct {
+	sources *source.Set
+	nats    *natsconn.Lazy
+}
+
+type remoteKey struct{}
+
+// remoteOf returns the command's remote sources, made on first use from
+// its flags and kept in its context for the rest of the command.
+func remoteOf(cmd *cobra.Command) (*remote, error) {
+	if r, ok := cmd.Context().Value(remoteKey{}).(*remote); ok {
+		return r, nil
+	}
+	log, err := setupLogging(cmd)
+	if err != nil {
+		return nil, err
+	}
+	name, _ := cmd.Flags().GetString("context")
+	r := &remote{nats: natsconn.NewLazy(natsconn.FromEnv(name), log)}
+	opts := source.Options{NATS: r.nats, Logger: log}
+	opts.AllowHTTP = boolFlag(cmd, "allow-http")
+	opts.HTTPInterval, _ = cmd.Flags().GetDuration("http-interval")
+	flag, _ := cmd.Flags().GetString("state-dir")
+	path, _ := statePath(flag)
+	opts.Cache = sync.OnceValues(func() (*state.Dir, error) {
+		d, err := state.Open(path)
+		if err != nil {
+			return nil, fmt.Errorf("--state-dir: %w", err)
+		}
+		defer d.Close()
+		return d.Sub("sources")
+	})
+	if trust, _ := cmd.Flags().GetString("trust"); trust != "" {
+		if opts.Trust, err = bundle.ReadPublicKeys(trust); err != nil {
+			return nil, usage(err)
+		}
+	}
+	r.sources = source.NewSet(cmd.Context(), opts)
+	cmd.SetContext(context.WithValue(cmd.Context(), remoteKey{}, r))
+	return r, nil
+}
+
+// manifestPaths maps the manifest arguments (paths, obj://, https://) to
+// local manifest files: remote bundles are fetched, or read from the cache
+// when their source is unreachable.
+func manifestPaths(cmd *cobra.Command, args []string) ([]string, error) {
+	r, err := remoteOf(cmd)
+	if err != nil {
+		return nil, err
+	}
+	paths := make([]string, len(args))
+	for i, a := range args {
+		if paths[i], err = r.sources.Manifest(a); err != nil {
+			return nil, sourceError(err)
+		}
+	}
+	return paths, nil
+}
+
+// sourceError makes a bad address unusable input (exit 2) and a source
+// that cannot be had a failure (exit 1).
+func sourceError(err error) error {
+	if errors.Is(err, source.ErrLocation) {
+		return usage(err)
+	}
+	return &exitError{code: exitFailed, err: err}
+}
+
+// localOnly drops the remote addresses from paths, leaving what inotify
+// can watch.
+func localOnly(paths []string) []string {
+	var out []string
+	for _, p := range paths {
+		if loc, err := source.Parse(p, true); err == nil && !loc.Remote() {
+			out = append(out, loc.Path)
+		}
+	}
+	return out
+}

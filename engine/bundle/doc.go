@@ -1,0 +1,14 @@
+// Package bundle makes, signs, checks and unpacks manifest bundles: gzipped
+// tarballs holding a manifest.yaml and the files it refers to, upstream
+// CCM's layout for manifests served from NATS object stores and HTTP.
+//
+// Guarantees:
+//   - Pack is deterministic: the same directory gives the same bytes (names
+//     sorted, times, owners and modes normalised), so republishing an
+//     unchanged bundle changes no digest and reloads nothing.
+//   - Extract writes only under the directory it is given, which it
+//     creates: absolute names, ".." components, links, devices and other
+//     special entries are refused, and size and entry counts are bounded.
+//   - A signature is ed25519 over the tarball's bytes. Verify refuses an
+//     unsigned or badly signed bundle when keys are given.
+package bundle

@@ -1,0 +1,166 @@
+package natsconn
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+	"github.com/synadia-io/orbit.go/natscontext"
+)
+
+// reconnectWait is the pause between reconnection attempts, with nats.go's
+// jitter on top.
+const reconnectWait = time.Second
+
+// Conn is one NATS connection for the whole process. It is safe for
+// concurrent use.
+type Conn struct {
+	nc  *nats.Conn
+	js  jetstream.JetStream
+	log *slog.Logger
+
+	mu sync.Mutex
+	// changed is closed and replaced whenever the connection comes up or
+	// goes down.
+	changed chan struct{}
+	// warned is set once a failed attempt was logged, so a server that
+	// stays down is reported once, not every second.
+	warned bool
+}
+
+// Dial starts connecting as s says and returns at once: the connection
+// comes up in the background and is re-established whenever it drops.
+// Only unusable settings (an unknown context, an unreadable key) are
+// errors.
+func Dial(s Settings, log *slog.Logger) (*Conn, error) {
+	if log == nil {
+		log = slog.Default()
+	}
+	c := &Conn{log: log, changed: make(chan struct{})}
+	name := s.Name
+	if name == "" {
+		name = "ccm"
+	}
+	opts := []nats.Option{
+		nats.Name(name), nats.MaxReconnects(-1), nats.ReconnectWait(reconnectWait),
+		nats.RetryOnFailedConnect(true), nats.Timeout(2 * time.Second),
+		nats.ConnectHandler(c.up), nats.ReconnectHandler(c.up),
+		nats.DisconnectErrHandler(c.down), nats.ReconnectErrHandler(c.failed),
+	}
+	ch := s.choose()
+	var err error
+	if ch.useCtx {
+		c.nc, _, err = natscontext.Connect(ch.context, opts...)
+	} else {
+		var env []nats.Option
+		if env, err = envOptions(); err == nil {
+			c.nc, err = nats.Connect(ch.url, append(env, opts...)...)
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("natsconn: %w", err)
+	}
+	if c.js, err = jetstream.New(c.nc); err != nil {
+		c.nc.Close()
+		return nil, fmt.Errorf("natsconn: %w", err)
+	}
+	return c, nil
+}
+
+func (c *Conn) up(nc *nats.Conn) {
+	c.log.Info("connected to NATS", "server", nc.ConnectedUrlRedacted())
+	c.mu.Lock()
+	c.warned = false
+	c.mu.Unlock()
+	c.signal()
+}
+
+func (c *Conn) down(_ *nats.Conn, err error) {
+	if err != nil {
+		c.log.Warn("disconnected from NATS; reconnecting in the background", "error", err)
+	}
+	c.signal()
+}
+
+func (c *Conn) failed(_ *nats.Conn, err error) {
+	c.mu.Lock()
+	first := !c.warned
+	c.warned = true
+	c.mu.Unlock()
+	if first {
+		c.log.Warn("NATS unreachable; retrying in the background", "error", err)
+	}
+}
+
+func (c *Conn) signal() {
+	c.mu.Lock()
+	close(c.changed)
+	c.changed = make(chan struct{})
+	c.mu.Unlock()
+}
+
+// Changed returns a channel closed at the next time the connection comes
+// up or goes down.
+func (c *Conn) Changed() <-chan struct{} {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.changed
+}
+
+// NATS is the underlying connection.
+func (c *Conn) NATS() *nats.Conn { return c.nc }
+
+// JetStream is the JetStream context of the connection.
+func (c *Conn) JetStream() jetstream.JetStream { return c.js }
+
+// Connected reports whether the connection is up now.
+func (c *Conn) Connected() bool { return c.nc.IsConnected() }
+
+// Wait returns once the connection is up, or ErrNotConnected when ctx
+// ends first.
+func (c *Conn) Wait(ctx context.Context) error {
+	for {
+		changed := c.Changed()
+		if c.nc.IsConnected() {
+			return nil
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return fmt.Errorf("%w: %w", ErrNotConnected, context.Cause(ctx))
+		}
+	}
+}
+
+// Up waits for the connection like Wait, then returns a context that is
+// cancelled with ErrNotConnected when the connection drops, so a request
+// in flight fails at once instead of waiting out its timeout.
+func (c *Conn) Up(ctx context.Context) (context.Context, context.CancelFunc, error) {
+	if err := c.Wait(ctx); err != nil {
+		return nil, nil, err
+	}
+	uctx, cancel := context.WithCancelCause(ctx)
+	go func() {
+		// Handlers run late: a change may be the "connected" already seen.
+		for {
+			changed := c.Changed()
+			if !c.nc.IsConnected() {
+				cancel(ErrNotConnected)
+				return
+			}
+			select {
+			case <-changed:
+			case <-uctx.Done():
+				return
+			}
+		}
+	}()
+	return uctx, func() { cancel(context.Canceled) }, nil
+}
+
+// Close drops the connection.
+func (c *Conn) Close() { c.nc.Close() }

@@ -1,0 +1,120 @@
+package natsconn_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/reactive-ccm/ccm/engine/natsconn"
+	"github.com/reactive-ccm/ccm/engine/natsconn/natstest"
+)
+
+// isolate points the nats CLI's configuration at an empty directory and
+// clears the variables Dial reads.
+func isolate(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", dir)
+	for _, v := range []string{"NATS_URL", "NATS_CONTEXT", "NATS_USER", "NATS_PASSWORD", "NATS_CREDS", "NATS_NKEY", "NATS_CERT", "NATS_KEY", "NATS_CA"} {
+		t.Setenv(v, "")
+	}
+	return dir
+}
+
+func writeContext(t *testing.T, cfg, name, body string) string {
+	t.Helper()
+	dir := filepath.Join(cfg, "nats", "context")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	f := filepath.Join(dir, name+".json")
+	if err := os.WriteFile(f, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+func waitUp(t *testing.T, c *natsconn.Conn) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+	if err := c.Wait(ctx); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func dial(t *testing.T, s natsconn.Settings) *natsconn.Conn {
+	t.Helper()
+	c, err := natsconn.Dial(s, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	return c
+}
+
+func TestDialChoosesTheServer(t *testing.T) {
+	srv := natstest.Start(t, natstest.Options{User: "ccm", Password: "s3cret"})
+	ctxJSON := fmt.Sprintf(`{"url": %q, "user": "ccm", "password": "s3cret"}`, srv.URL())
+
+	t.Run("named context", func(t *testing.T) {
+		cfg := isolate(t)
+		writeContext(t, cfg, "fleet", ctxJSON)
+		waitUp(t, dial(t, natsconn.FromEnv("fleet")))
+	})
+	t.Run("NATS_CONTEXT", func(t *testing.T) {
+		cfg := isolate(t)
+		writeContext(t, cfg, "fleet", ctxJSON)
+		t.Setenv("NATS_CONTEXT", "fleet")
+		waitUp(t, dial(t, natsconn.FromEnv("")))
+	})
+	t.Run("context file by absolute path", func(t *testing.T) {
+		cfg := isolate(t)
+		f := writeContext(t, cfg, "elsewhere", ctxJSON)
+		waitUp(t, dial(t, natsconn.FromEnv(f)))
+	})
+	t.Run("NATS_URL with NATS_USER", func(t *testing.T) {
+		isolate(t)
+		t.Setenv("NATS_URL", srv.URL())
+		t.Setenv("NATS_USER", "ccm")
+		t.Setenv("NATS_PASSWORD", "s3cret")
+		waitUp(t, dial(t, natsconn.FromEnv("")))
+	})
+	t.Run("upstream's default context CCM", func(t *testing.T) {
+		cfg := isolate(t)
+		writeContext(t, cfg, natsconn.DefaultContext, ctxJSON)
+		waitUp(t, dial(t, natsconn.FromEnv("")))
+	})
+	t.Run("unknown context", func(t *testing.T) {
+		isolate(t)
+		if _, err := natsconn.Dial(natsconn.FromEnv("nope"), nil); err == nil {
+			t.Fatal("an unknown context was accepted")
+		}
+	})
+}
+
+func TestConnectionComesBackAfterTheServer(t *testing.T) {
+	isolate(t)
+	srv := natstest.Start(t, natstest.Options{})
+	t.Setenv("NATS_URL", srv.URL())
+	c := dial(t, natsconn.FromEnv(""))
+	waitUp(t, c)
+	srv.Stop()
+	deadline := time.Now().Add(10 * time.Second)
+	for c.Connected() && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if c.Connected() {
+		t.Fatal("still connected 10s after the server stopped")
+	}
+	srv.Restart()
+	waitUp(t, c)
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+	if _, err := c.JetStream().AccountInfo(ctx); err != nil {
+		t.Fatalf("JetStream after the reconnect: %v", err)
+	}
+}

@@ -1,0 +1,143 @@
+package source
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/reactive-ccm/ccm/engine/bundle"
+	"github.com/reactive-ccm/ccm/engine/state"
+	"golang.org/x/sys/unix"
+)
+
+// Revision is one version of a source, as accepted.
+type Revision struct {
+	// ID identifies the version: the object's digest, the key's revision,
+	// the HTTP validator or content hash.
+	ID      string
+	Fetched time.Time
+	// Manifest is the extracted bundle's manifest.yaml (bundles).
+	Manifest string
+	// Data is the content (data sources).
+	Data []byte
+	// Cached is set when the revision was read from the cache because the
+	// source could not be reached.
+	Cached bool
+}
+
+// record is a revision as the cache stores it in current.json.
+type record struct {
+	ID      string    `json:"id"`
+	Fetched time.Time `json:"fetched"`
+	// Manifest is the manifest's path inside the bundle directory.
+	Manifest string `json:"manifest,omitempty"`
+}
+
+// cache is one source's directory under the state directory's "sources":
+// the revision in force, the directory "bundle" (extracted) or the file
+// "data", and current.json saying which revision that is. The bundle
+// directory keeps its path across revisions (a new one is swapped in
+// atomically), so a manifest's directory, and the resources that do not
+// change, stay the same from one revision to the next.
+type cache struct {
+	d *state.Dir
+}
+
+const (
+	bundleEntry   = "bundle"
+	dataEntry     = "data"
+	recordFile    = "current.json"
+	extractPrefix = ".extract-"
+)
+
+// openCache opens (creating) the cache directory name under root, and
+// removes extractions a crash interrupted.
+func openCache(root func() (*state.Dir, error), name string) (cache, error) {
+	if root == nil {
+		return cache{}, fmt.Errorf("%w: no state directory to cache remote sources in", ErrUnavailable)
+	}
+	r, err := root()
+	if err != nil {
+		return cache{}, err
+	}
+	d, err := r.Sub(name)
+	if err != nil {
+		return cache{}, err
+	}
+	left, _ := filepath.Glob(filepath.Join(d.Path(), extractPrefix+"*"))
+	for _, l := range left {
+		_ = os.RemoveAll(l)
+	}
+	return cache{d: d}, nil
+}
+
+// read returns the revision in force, as cached.
+func (c cache) read(data bool) (Revision, error) {
+	var r record
+	found, err := c.d.ReadJSON(recordFile, &r)
+	switch {
+	case err != nil:
+		return Revision{}, err
+	case !found:
+		return Revision{}, fs.ErrNotExist
+	case r.ID == "" || (!data && !filepath.IsLocal(r.Manifest)):
+		return Revision{}, fmt.Errorf("source: %s is damaged", filepath.Join(c.d.Path(), recordFile))
+	}
+	rev := Revision{ID: r.ID, Fetched: r.Fetched}
+	if data {
+		rev.Data, err = c.d.ReadFile(dataEntry)
+		return rev, err
+	}
+	rev.Manifest = filepath.Join(c.d.Path(), bundleEntry, r.Manifest)
+	_, err = os.Stat(rev.Manifest)
+	return rev, err
+}
+
+// storeBundle extracts tgz and swaps it in as the bundle in force.
+func (c cache) storeBundle(id string, tgz []byte, lim bundle.Limits) (Revision, error) {
+	rev := Revision{ID: id, Fetched: time.Now()}
+	tmp, err := os.MkdirTemp(c.d.Path(), extractPrefix)
+	if err != nil {
+		return rev, err
+	}
+	defer os.RemoveAll(tmp)
+	fresh := filepath.Join(tmp, bundleEntry)
+	manifest, err := bundle.Extract(bytes.NewReader(tgz), fresh, lim)
+	if err != nil {
+		return rev, err
+	}
+	rel, err := filepath.Rel(fresh, manifest)
+	if err != nil {
+		return rev, err
+	}
+	if err := swapIn(fresh, filepath.Join(c.d.Path(), bundleEntry)); err != nil {
+		return rev, fmt.Errorf("source: putting the bundle in place: %w", err)
+	}
+	rev.Manifest = filepath.Join(c.d.Path(), bundleEntry, rel)
+	return rev, c.d.WriteJSON(recordFile, record{ID: id, Fetched: rev.Fetched, Manifest: rel})
+}
+
+// swapIn puts the directory fresh at path: a rename when path is free, an
+// atomic exchange (the old tree ends up at fresh) when it is not, so
+// readers see the old tree or the new one, never a mix or nothing.
+func swapIn(fresh, path string) error {
+	err := unix.Renameat2(unix.AT_FDCWD, fresh, unix.AT_FDCWD, path, unix.RENAME_EXCHANGE)
+	if errors.Is(err, unix.ENOENT) {
+		return os.Rename(fresh, path)
+	}
+	return err
+}
+
+// storeData writes data, then the record: a crash in between leaves an
+// older ID, which only makes the next fetch download again.
+func (c cache) storeData(id string, data []byte) (Revision, error) {
+	rev := Revision{ID: id, Fetched: time.Now(), Data: data}
+	if err := c.d.WriteFile(dataEntry, data); err != nil {
+		return rev, err
+	}
+	return rev, c.d.WriteJSON(recordFile, record{ID: id, Fetched: rev.Fetched})
+}

@@ -1,0 +1,110 @@
+package source
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/nats-io/nats.go/jetstream"
+	"github.com/reactive-ccm/ccm/engine/natsconn"
+)
+
+// SignatureMeta is the object metadata key holding a bundle's signature,
+// so the bundle and its signature change in one atomic put.
+const SignatureMeta = "ccm-signature"
+
+// objectStore is a bundle in a JetStream object store.
+type objectStore struct {
+	loc  Location
+	conn func() (*natsconn.Conn, error)
+	max  int64
+}
+
+// store waits for NATS and opens the bucket; the context it returns ends
+// when the connection drops.
+func (o *objectStore) store(ctx context.Context) (context.Context, context.CancelFunc, jetstream.ObjectStore, error) {
+	c, err := o.conn()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	uctx, cancel, err := c.Up(ctx)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	obs, err := c.JetStream().ObjectStore(uctx, o.loc.Bucket)
+	if errors.Is(err, jetstream.ErrBucketNotFound) {
+		err = fmt.Errorf("%w: no object store bucket %s", ErrGone, o.loc.Bucket)
+	}
+	if err != nil {
+		cancel()
+		return nil, nil, nil, err
+	}
+	return uctx, cancel, obs, nil
+}
+
+func (o *objectStore) get(ctx context.Context, prev string) (blob, error) {
+	ctx, cancel, obs, err := o.store(ctx)
+	if err != nil {
+		return blob{}, err
+	}
+	defer cancel()
+	info, err := obs.GetInfo(ctx, o.loc.Key)
+	switch {
+	case errors.Is(err, jetstream.ErrObjectNotFound):
+		return blob{}, fmt.Errorf("%w: no object %s in bucket %s", ErrGone, o.loc.Key, o.loc.Bucket)
+	case err != nil:
+		return blob{}, err
+	case info.Digest == prev:
+		return blob{}, errUnchanged
+	case int64(info.Size) > o.max:
+		return blob{}, fmt.Errorf("%s is %d bytes, more than the %d allowed", o.loc, info.Size, o.max)
+	}
+	res, err := obs.Get(ctx, o.loc.Key)
+	if err != nil {
+		return blob{}, err
+	}
+	defer res.Close()
+	// The info read with the data is the one that counts: the object may
+	// have been replaced since GetInfo.
+	got, err := res.Info()
+	if err != nil {
+		return blob{}, err
+	}
+	data, err := io.ReadAll(io.LimitReader(res, o.max+1))
+	switch {
+	case err != nil:
+		return blob{}, err
+	case int64(len(data)) > o.max:
+		return blob{}, fmt.Errorf("%s is more than the %d bytes allowed", o.loc, o.max)
+	}
+	return blob{id: got.Digest, data: data, sig: []byte(got.Metadata[SignatureMeta])}, nil
+}
+
+func (o *objectStore) watch(ctx context.Context, changed func()) error {
+	ctx, cancel, obs, err := o.store(ctx)
+	if err != nil {
+		return err
+	}
+	defer cancel()
+	w, err := obs.Watch(ctx)
+	if err != nil {
+		return err
+	}
+	defer w.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			// The connection dropped (ErrNotConnected) or the caller stopped.
+			return context.Cause(ctx)
+		case info, ok := <-w.Updates():
+			switch {
+			case !ok:
+				return errors.New("the object store watcher stopped")
+			case info == nil || info.Name == o.loc.Key:
+				// nil ends the initial values: armed, so look once.
+				changed()
+			}
+		}
+	}
+}

@@ -1,0 +1,62 @@
+package source
+
+import (
+	"crypto/ed25519"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/reactive-ccm/ccm/engine/natsconn"
+	"github.com/reactive-ccm/ccm/engine/state"
+)
+
+// Options configure a Set.
+type Options struct {
+	// Cache opens the directory revisions are cached in (a subdirectory
+	// of the state directory), one subdirectory per source. It is called
+	// when the first remote source is used, so a run without one leaves
+	// the state directory alone.
+	Cache func() (*state.Dir, error)
+	// Trust lists the keys bundles must be signed with; empty requires no
+	// signature.
+	Trust []ed25519.PublicKey
+	// AllowHTTP accepts plain http:// sources.
+	AllowHTTP bool
+	// HTTPInterval is the poll interval of HTTP sources; default 30s.
+	HTTPInterval time.Duration
+	// NATS hands out the process's NATS connection, dialled on first use.
+	NATS *natsconn.Lazy
+	// ConnectWait bounds how long a first fetch waits for NATS before the
+	// cache is used; default 3s.
+	ConnectWait time.Duration
+	// FetchTimeout bounds one fetch; default 1 minute.
+	FetchTimeout time.Duration
+	// MaxBytes bounds a fetched object; default 256 MiB.
+	MaxBytes int64
+	// HTTPClient fetches http(s) sources; default one with a 1 minute
+	// timeout.
+	HTTPClient *http.Client
+	Logger     *slog.Logger
+}
+
+func (o Options) withDefaults() Options {
+	if o.HTTPInterval <= 0 {
+		o.HTTPInterval = 30 * time.Second
+	}
+	if o.ConnectWait <= 0 {
+		o.ConnectWait = 3 * time.Second
+	}
+	if o.FetchTimeout <= 0 {
+		o.FetchTimeout = time.Minute
+	}
+	if o.MaxBytes <= 0 {
+		o.MaxBytes = 256 << 20
+	}
+	if o.HTTPClient == nil {
+		o.HTTPClient = &http.Client{Timeout: time.Minute}
+	}
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	return o
+}

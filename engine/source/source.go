@@ -1,0 +1,145 @@
+package source
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/reactive-ccm/ccm/engine/bundle"
+	"github.com/reactive-ccm/ccm/engine/natsconn"
+)
+
+// Source is one remote bundle or data file: the revision in force, how to
+// fetch a newer one and where it is cached.
+type Source struct {
+	loc   Location
+	data  bool // a data file rather than a bundle
+	b     backend
+	cache cache
+	opts  *Options
+	log   *slog.Logger
+
+	mu  sync.Mutex
+	cur *Revision
+	// gone is set while the object is missing, so that is reported once.
+	gone bool
+	// refused is the ID of a revision refused, reported once.
+	refused string
+}
+
+func newSource(loc Location, data bool, opts *Options) *Source {
+	s := &Source{loc: loc, data: data, opts: opts}
+	s.log = opts.Logger.With("source", loc.String())
+	conn := func() (*natsconn.Conn, error) {
+		if opts.NATS == nil {
+			return nil, fmt.Errorf("%w: %s needs NATS, and none is configured", ErrUnavailable, loc)
+		}
+		return opts.NATS.Get()
+	}
+	switch loc.Scheme {
+	case Object:
+		s.b = &objectStore{loc: loc, conn: conn, max: opts.MaxBytes}
+	case KV:
+		s.b = &keyValue{loc: loc, conn: conn}
+	default:
+		s.b = &httpSource{loc: loc, client: opts.HTTPClient, interval: opts.HTTPInterval, max: opts.MaxBytes, signed: !data && len(opts.Trust) > 0}
+	}
+	return s
+}
+
+// Location is where the source lives.
+func (s *Source) Location() Location { return s.loc }
+
+// Current returns the revision in force; ok is false when there is none
+// (a kvGet key that does not exist).
+func (s *Source) Current() (Revision, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.cur == nil {
+		return Revision{}, false
+	}
+	return *s.cur, true
+}
+
+// load fetches the current revision, or takes the cached one when the
+// source cannot be reached or its revision is refused.
+func (s *Source) load(ctx context.Context) error {
+	var err error
+	if s.cache, err = openCache(s.opts.Cache, s.loc.cacheName()); err != nil {
+		return fmt.Errorf("%w: %s: caching: %w", ErrUnavailable, s.loc, err)
+	}
+	b, err := s.first(ctx)
+	if err == nil {
+		var rev Revision
+		if rev, err = s.accept(b); err == nil {
+			s.set(rev)
+			return nil
+		}
+		s.refused = b.id
+		s.log.Error("refused", "revision", b.id, "error", err)
+	}
+	rev, cerr := s.cache.read(s.data)
+	switch {
+	case cerr != nil && errors.Is(err, ErrGone):
+		return err
+	case errors.Is(cerr, fs.ErrNotExist):
+		return fmt.Errorf("%w: %s: %w; and nothing is cached", ErrUnavailable, s.loc, err)
+	case cerr != nil:
+		return fmt.Errorf("%w: %s: %w; and the cached copy is unreadable: %v", ErrUnavailable, s.loc, err, cerr)
+	}
+	rev.Cached = true
+	s.log.Warn("unreachable or refused; converging from the cached copy", "revision", rev.ID, "fetched", rev.Fetched.Format(time.RFC3339), "error", err)
+	s.set(rev)
+	return nil
+}
+
+// first fetches at start-up: it waits a little for NATS, not the whole
+// fetch timeout, so a host without NATS starts from its cache promptly.
+func (s *Source) first(ctx context.Context) (blob, error) {
+	if s.loc.NATS() && s.opts.NATS != nil {
+		c, err := s.opts.NATS.Get()
+		if err != nil {
+			return blob{}, err
+		}
+		wctx, cancel := context.WithTimeout(ctx, s.opts.ConnectWait)
+		err = c.Wait(wctx)
+		cancel()
+		if err != nil {
+			return blob{}, err
+		}
+	}
+	fctx, cancel := context.WithTimeout(ctx, s.opts.FetchTimeout)
+	defer cancel()
+	return s.b.get(fctx, "")
+}
+
+// accept verifies a fetched blob and caches it as the revision in force.
+func (s *Source) accept(b blob) (Revision, error) {
+	if s.data {
+		return s.cache.storeData(b.id, b.data)
+	}
+	if err := bundle.Verify(b.data, b.sig, s.opts.Trust); err != nil {
+		return Revision{}, err
+	}
+	return s.cache.storeBundle(b.id, b.data, bundle.Limits{})
+}
+
+// set puts rev in force.
+func (s *Source) set(rev Revision) {
+	s.mu.Lock()
+	s.cur = &rev
+	s.mu.Unlock()
+}
+
+func (s *Source) id() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.cur == nil {
+		return ""
+	}
+	return s.cur.ID
+}

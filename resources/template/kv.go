@@ -1,0 +1,74 @@
+package template
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+)
+
+// kvGet implements kvGet(bucket, key[, default]): the value of a key in a
+// NATS key-value bucket. A value holding a JSON object or array is
+// decoded (integral numbers become ints), anything else is a string. A
+// missing key gives the default, or ErrMissingKV.
+func (t *Templates) kvGet(args ...any) (any, error) {
+	if len(args) < 2 || len(args) > 3 {
+		return nil, fmt.Errorf("%w: kvGet(bucket, key[, default]) takes 2 or 3 arguments, got %d", ErrArgs, len(args))
+	}
+	bucket, err := stringArg("kvGet", "the bucket", args, 0)
+	if err != nil {
+		return nil, err
+	}
+	key, err := stringArg("kvGet", "the key", args, 1)
+	if err != nil {
+		return nil, err
+	}
+	if t.env.KV == nil {
+		return nil, ErrNoKV
+	}
+	v, found, err := t.env.KV.Get(bucket, key)
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("kvGet(%q, %q): %w", bucket, key, err)
+	case !found && len(args) == 3:
+		return args[2], nil
+	case !found:
+		return nil, fmt.Errorf("%w %s in bucket %s; give a default with kvGet(%q, %q, DEFAULT)", ErrMissingKV, key, bucket, bucket, key)
+	}
+	return kvValue(v), nil
+}
+
+// kvValue decodes a JSON object or array, and leaves anything else text.
+func kvValue(v []byte) any {
+	trimmed := bytes.TrimSpace(v)
+	if len(trimmed) == 0 || (trimmed[0] != '{' && trimmed[0] != '[') {
+		return string(v)
+	}
+	dec := json.NewDecoder(bytes.NewReader(trimmed))
+	dec.UseNumber()
+	var out any
+	if err := dec.Decode(&out); err != nil || dec.More() {
+		return string(v)
+	}
+	return numbers(out)
+}
+
+// numbers turns JSON numbers into ints when integral, else float64s.
+func numbers(v any) any {
+	switch v := v.(type) {
+	case json.Number:
+		if i, err := v.Int64(); err == nil {
+			return int(i)
+		}
+		f, _ := v.Float64()
+		return f
+	case map[string]any:
+		for k, x := range v {
+			v[k] = numbers(x)
+		}
+	case []any:
+		for i, x := range v {
+			v[i] = numbers(x)
+		}
+	}
+	return v
+}
