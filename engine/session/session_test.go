@@ -30,8 +30,10 @@ func TestStore(t *testing.T) {
 	if _, err := session.Create(dir); err == nil {
 		t.Fatal("a store was created over a non-empty directory")
 	}
-	first := event("file", "/etc/motd", "motd", func(ev *engine.Event) { ev.Changed = true })
-	second := event("file", "/etc/motd", "", nil)
+	// Recorded within one second: the ksuids may sort either way.
+	at := time.Now()
+	first := event("file", "/etc/motd", "motd", func(ev *engine.Event) { ev.Changed, ev.Timestamp = true, at })
+	second := event("file", "/etc/motd", "", func(ev *engine.Event) { ev.Timestamp = at.Add(time.Microsecond) })
 	for _, ev := range []*engine.Event{first, second, event("exec", "x", "", nil)} {
 		if err := s.Record(ev); err != nil {
 			t.Fatal(err)

@@ -132,6 +132,9 @@ func (s *Store) Events() (Events, error) {
 			return out, fmt.Errorf("session %s: %s: %w", s.dir, name, err)
 		}
 	}
+	// ksuids order events only to the second: the timestamps say which
+	// of two events in the same second came last.
+	sort.SliceStable(out.Resources, func(i, j int) bool { return out.Resources[i].Timestamp.Before(out.Resources[j].Timestamp) })
 	return out, nil
 }
 
