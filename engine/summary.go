@@ -51,6 +51,9 @@ type State struct {
 	Blocked   int
 	Contested int
 	Pending   int
+	// FailedIDs and ContestedIDs name the failed and contested vertices
+	// ("type#name"), in graph order.
+	FailedIDs, ContestedIDs []string
 }
 
 // stateLocked counts the vertices by standing. Callers hold e.mu.
@@ -60,8 +63,10 @@ func (e *Engine) stateLocked() State {
 		switch {
 		case n.contest.contested:
 			st.Contested++
+			st.ContestedIDs = append(st.ContestedIDs, n.v.ID())
 		case n.phase == failed:
 			st.Failed++
+			st.FailedIDs = append(st.FailedIDs, n.v.ID())
 		case n.blocked:
 			st.Blocked++
 		case n.dirty || n.phase == pending:

@@ -233,7 +233,7 @@ func TestWatchMarksAFightContestedAndBacksOff(t *testing.T) {
 	w.src.fire("/fake/fought")
 	w.idle()
 	w.none("a contested resource must back off", func(*engine.Event) bool { return true })
-	if st := w.e.State(); st.Contested != 1 {
+	if st := w.e.State(); st.Contested != 1 || len(st.ContestedIDs) != 1 || st.ContestedIDs[0] != "fake#fought" {
 		t.Fatalf("state = %+v", st)
 	}
 }

@@ -3,7 +3,6 @@ package graph
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 
 	"github.com/reactive-ccm/ccm/resources"
@@ -12,6 +11,9 @@ import (
 
 // jetRenderer is what resources_jet_file needs from a manifest's templates.
 type jetRenderer interface {
+	// ReadFile reads a file as the template functions do: bounded, regular
+	// files only.
+	ReadFile(path string) (string, error)
 	Jet(name, body, left, right string) (string, error)
 }
 
@@ -31,11 +33,11 @@ func JetResources(m *Manifest, t resources.Templates) (*yaml.Node, error) {
 	if !filepath.IsAbs(file) {
 		file = filepath.Join(m.Dir, file)
 	}
-	body, err := os.ReadFile(file)
+	body, err := jr.ReadFile(file)
 	if err != nil {
 		return nil, err
 	}
-	out, err := jr.Jet(file, string(body), "[[", "]]")
+	out, err := jr.Jet(file, body, "[[", "]]")
 	if err != nil {
 		return nil, err
 	}

@@ -1,15 +1,23 @@
 package main_test
 
 import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/reactive-ccm/ccm/engine"
+	ccmfleet "github.com/reactive-ccm/ccm/engine/fleet"
 	"github.com/reactive-ccm/ccm/engine/natsconn/natstest"
 )
 
@@ -241,4 +249,219 @@ func (f *fleet) deleteObject(bucket, key string) {
 	if err != nil {
 		f.t.Fatal(err)
 	}
+}
+
+func TestFleetStatusOverThreeHosts(t *testing.T) {
+	f := newFleet(t)
+	const loc = "obj://ccm/all.tgz"
+	dir := t.TempDir()
+	f.publish(dir, loc, motd("fleet"), "")
+	hosts := []string{"web-1", "web-2", "db-1"}
+	ws := map[string]*watcher{}
+	for _, h := range hosts {
+		ws[h] = f.watch("--state-dir", t.TempDir(), "--report", "nats", "--hostname", h, "--report-heartbeat", "300ms", loc)
+	}
+	for _, h := range hosts {
+		ws[h].converged(1)
+	}
+	eventually(t, "three converged hosts in fleet status", func() bool {
+		out := f.ccm("fleet", "status").stdout
+		return strings.Count(out, " converged ") == 3 && strings.Contains(out, "obj://ccm/all.tgz@")
+	})
+
+	c := f.js()
+	for _, h := range hosts {
+		evs := streamEvents(t, c, h)
+		if len(evs) == 0 || evs[0]["host"] != h || evs[0]["trigger"] != "startup" || evs[0]["type"] != "file" {
+			t.Fatalf("%s: events in JetStream = %v", h, evs)
+		}
+	}
+
+	ws["db-1"].stop()
+	eventually(t, "the stopped host marked stale", func() bool {
+		for _, line := range strings.Split(f.ccm("fleet", "status").stdout, "\n") {
+			if strings.HasPrefix(line, "db-1 ") && strings.Contains(line, "STALE") {
+				return true
+			}
+		}
+		return false
+	})
+	out := f.must("fleet", "status")
+	if strings.Count(out, " converged ") != 2 {
+		t.Fatalf("fleet status:\n%s", out)
+	}
+	t.Logf("fleet status:\n%s", out)
+}
+
+// streamEvents reads the events one host published.
+func streamEvents(t *testing.T, js jetstream.JetStream, host string) []map[string]any {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
+	defer cancel()
+	subject := ccmfleet.SubjectPrefix + ccmfleet.Token(host)
+	cons, err := js.OrderedConsumer(ctx, ccmfleet.Stream, jetstream.OrderedConsumerConfig{FilterSubjects: []string{subject}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []map[string]any
+	for {
+		m, err := cons.Next(jetstream.FetchMaxWait(500 * time.Millisecond))
+		if err != nil {
+			return out
+		}
+		var ev map[string]any
+		if err := json.Unmarshal(m.Data(), &ev); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, ev)
+	}
+}
+
+func TestFleetKVDataRerendersFiles(t *testing.T) {
+	f := newFleet(t)
+	dir := t.TempDir()
+	f.putKV("data", "common", "data:\n  greeting: hello\n")
+	f.putKV("cfg", "port", "8080")
+	m := manifest(t, dir, `
+- file:
+    - @/app.conf:
+        ensure: present
+        content: "{{ lookup('data.greeting') }} on {{ kvGet('cfg', 'port') }}\n"
+        owner: root
+        group: root
+        mode: "0644"
+`)
+	w := f.watch("--state-dir", t.TempDir(), "--hiera", "kv://data/common", m)
+	w.converged(1)
+	if got := read(t, dir+"/app.conf"); got != "hello on 8080\n" {
+		t.Fatalf("app.conf = %q", got)
+	}
+	f.putKV("cfg", "port", "9090")
+	eventually(t, "kvGet's new value rendered", func() bool { return fileIs(dir+"/app.conf", "hello on 9090\n", 0o644) })
+	f.putKV("data", "common", "data:\n  greeting: bonjour\n")
+	eventually(t, "the new hiera data rendered", func() bool { return fileIs(dir+"/app.conf", "bonjour on 9090\n", 0o644) })
+}
+
+func (f *fleet) putKV(bucket, key, value string) {
+	f.t.Helper()
+	ctx := f.t.Context()
+	js := f.js()
+	kv, err := js.KeyValue(ctx, bucket)
+	if errors.Is(err, jetstream.ErrBucketNotFound) {
+		kv, err = js.CreateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: bucket})
+	}
+	if err == nil {
+		_, err = kv.Put(ctx, key, []byte(value))
+	}
+	if err != nil {
+		f.t.Fatal(err)
+	}
+}
+
+func TestAgentRunsUpstreamsConfiguration(t *testing.T) {
+	f := newFleet(t)
+	dir, cache := t.TempDir(), t.TempDir()
+	const loc = "obj://ccm/agent.tgz"
+	f.putKV("data", "common", "data:\n  motd: from the agent\n")
+	f.publish(dir, loc, `
+- file:
+    - @/motd:
+        ensure: present
+        content: "{{ lookup('data.motd') }}\n"
+        owner: root
+        group: root
+        mode: "0644"
+`, "")
+	cfg := filepath.Join(t.TempDir(), "config.yaml")
+	if err := os.WriteFile(cfg, []byte(`
+interval: 45s
+manifests:
+  - `+loc+`
+external_data_url: kv://data/common
+cache_dir: `+cache+`
+log_level: info
+registration: jetstream
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "agent", "--config", cfg, "--json", "--state-dir", t.TempDir())
+	cmd.Env = f.env
+	w := startCmd(t, cmd)
+	w.converged(1)
+	if !fileIs(dir+"/motd", "from the agent\n", 0o644) {
+		t.Fatalf("motd = %q", read(t, dir+"/motd"))
+	}
+	if _, err := os.Stat(filepath.Join(cache)); err != nil {
+		t.Fatal(err)
+	}
+	if ents, _ := os.ReadDir(cache); len(ents) != 2 {
+		t.Fatalf("cache_dir holds %d entries, want the bundle's and the data's", len(ents))
+	}
+	if !strings.Contains(w.logs(), "registration is not supported") {
+		t.Fatalf("the unsupported registration setting was not reported:\n%s", w.logs())
+	}
+	f.putKV("data", "common", "data:\n  motd: changed in KV\n")
+	eventually(t, "the agent to follow the data", func() bool { return fileIs(dir+"/motd", "changed in KV\n", 0o644) })
+
+	r := f.ccm("agent", "--config", filepath.Join(t.TempDir(), "none.yaml"))
+	if r.code != 2 || !strings.Contains(r.stderr, "agent configuration") {
+		t.Fatalf("a missing configuration: exit %d\n%s", r.code, r.stderr)
+	}
+}
+
+// bundleServer serves one bundle with an ETag, answering 304 to a
+// request that names it.
+type bundleServer struct {
+	mu      sync.Mutex
+	tgz     []byte
+	etag    string
+	notMods int
+}
+
+func (s *bundleServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if r.Header.Get("If-None-Match") == s.etag {
+		s.notMods++
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	w.Header().Set("ETag", s.etag)
+	_, _ = w.Write(s.tgz)
+}
+
+func (s *bundleServer) put(t *testing.T, f *fleet, dir, src, etag string) {
+	t.Helper()
+	b, err := os.ReadFile(packed(t, f, dir, src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.mu.Lock()
+	s.tgz, s.etag = b, etag
+	s.mu.Unlock()
+}
+
+func (s *bundleServer) conditionalHits() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.notMods
+}
+
+func TestHTTPBundleWithETag(t *testing.T) {
+	f := newFleet(t)
+	dir := t.TempDir()
+	bs := &bundleServer{}
+	bs.put(t, f, dir, motd("v1"), `"1"`)
+	srv := httptest.NewServer(bs)
+	t.Cleanup(srv.Close)
+	url := srv.URL + "/bundle.tgz"
+
+	if r := f.ccm("run", "--state-dir", t.TempDir(), url); r.code != 2 || !strings.Contains(r.stderr, "--allow-http") {
+		t.Fatalf("plain http without --allow-http: exit %d\n%s", r.code, r.stderr)
+	}
+	w := f.watch("--state-dir", t.TempDir(), "--allow-http", "--http-interval", "50ms", url)
+	w.converged(1)
+	eventually(t, "conditional polls answered 304", func() bool { return bs.conditionalHits() >= 3 })
+	bs.put(t, f, dir, motd("v2"), `"2"`)
+	eventually(t, "the changed bundle converged", func() bool { return fileIs(dir+"/motd", "v2\n", 0o644) })
 }

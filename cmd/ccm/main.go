@@ -70,7 +70,7 @@ func newRoot() *cobra.Command {
 	root.PersistentFlags().String("log-level", "info", "log level on stderr: debug, info, warn or error")
 	root.PersistentFlags().Bool("debug", false, "same as --log-level debug (upstream CCM's flag)")
 	root.PersistentFlags().Bool("info", false, "same as --log-level info (upstream CCM's flag)")
-	root.AddCommand(newRunCmd(), newValidateCmd(), newGraphCmd(), newApplyCmd(), newFactsCmd(), newSchemaCmd(), newBundleCmd(),
+	root.AddCommand(newRunCmd(), newValidateCmd(), newGraphCmd(), newApplyCmd(), newFactsCmd(), newSchemaCmd(), newBundleCmd(), newFleetCmd(), newAgentCmd(),
 		newEnsureCmd(), newSessionCmd(), newStatusCmd(), newHieraCmd())
 	return root
 }

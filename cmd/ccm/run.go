@@ -27,6 +27,10 @@ type runFlags struct {
 	stateDir string
 	// noReport leaves out the summary (apply --no-report).
 	noReport bool
+	// report is where events and status are also published (--report).
+	report    string
+	hostname  string
+	heartbeat time.Duration
 }
 
 func newRunCmd() *cobra.Command {
@@ -48,6 +52,7 @@ func newRunCmd() *cobra.Command {
 	fl.DurationVar(&f.recheck, "recheck", 30*time.Minute, "period of the full re-check in watch mode (0 disables)")
 	fl.IntVar(&f.workers, "workers", 0, "resources checked at once (default: max(8, 2 x CPUs))")
 	addStateFlag(fl, &f.stateDir)
+	addReportFlags(fl, &f)
 	addDataFlags(fl)
 	return cmd
 }
@@ -81,13 +86,24 @@ func runManifests(cmd *cobra.Command, files []string, f runFlags) error {
 	defer stop()
 	out := newPrinter(cmd.OutOrStdout(), f.json, f.watch)
 	opts := engine.Options{Noop: f.noop, Watch: f.watch, Workers: f.workers, Events: out.event, Logger: log, State: dir, StateKey: key}
+	rep, err := newReporter(cmd, f, log)
+	if err != nil {
+		return err
+	}
+	if rep != nil {
+		reportEvents(&opts, rep)
+	}
 	for _, m := range g.Manifests {
 		out.message(m.PreMessage)
 	}
 	if f.watch {
-		return watch(ctx, cmd, files, g, opts, f)
+		return watch(ctx, cmd, files, g, opts, f, rep)
 	}
-	sum, err := engine.New(g, opts).Run(ctx)
+	e := engine.New(g, opts)
+	sum, err := e.Run(ctx)
+	if rep != nil {
+		flushReport(ctx, rep, e.State(), log)
+	}
 	if !f.noReport {
 		out.summary(sum, f.noop)
 	}

@@ -21,6 +21,7 @@ func addSourceFlags(fl *pflag.FlagSet) {
 	fl.String("trust", "", "require bundles signed by a key in this file (ed25519 public keys, hex or PEM)")
 	fl.Bool("allow-http", false, "accept plain http:// sources")
 	fl.Duration("http-interval", 30*time.Second, "how often watch mode asks an http(s) source whether it changed")
+	fl.String("cache-dir", "", "cache fetched bundles and data here (default STATE-DIR/sources)")
 	if fl.Lookup("state-dir") == nil {
 		var dir string
 		addStateFlag(fl, &dir)
@@ -50,16 +51,7 @@ func remoteOf(cmd *cobra.Command) (*remote, error) {
 	opts := source.Options{NATS: r.nats, Logger: log}
 	opts.AllowHTTP = boolFlag(cmd, "allow-http")
 	opts.HTTPInterval, _ = cmd.Flags().GetDuration("http-interval")
-	flag, _ := cmd.Flags().GetString("state-dir")
-	path, _ := statePath(flag)
-	opts.Cache = sync.OnceValues(func() (*state.Dir, error) {
-		d, err := state.Open(path)
-		if err != nil {
-			return nil, fmt.Errorf("--state-dir: %w", err)
-		}
-		defer d.Close()
-		return d.Sub("sources")
-	})
+	opts.Cache = sync.OnceValues(func() (*state.Dir, error) { return sourceCache(cmd) })
 	if trust, _ := cmd.Flags().GetString("trust"); trust != "" {
 		if opts.Trust, err = bundle.ReadPublicKeys(trust); err != nil {
 			return nil, usage(err)
@@ -68,6 +60,25 @@ func remoteOf(cmd *cobra.Command) (*remote, error) {
 	r.sources = source.NewSet(cmd.Context(), opts)
 	cmd.SetContext(context.WithValue(cmd.Context(), remoteKey{}, r))
 	return r, nil
+}
+
+// sourceCache opens --cache-dir, or the state directory's sources/.
+func sourceCache(cmd *cobra.Command) (*state.Dir, error) {
+	if dir, _ := cmd.Flags().GetString("cache-dir"); dir != "" {
+		d, err := state.Open(dir)
+		if err != nil {
+			return nil, fmt.Errorf("--cache-dir: %w", err)
+		}
+		return d, nil
+	}
+	flag, _ := cmd.Flags().GetString("state-dir")
+	path, _ := statePath(flag)
+	d, err := state.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("--state-dir: %w", err)
+	}
+	defer d.Close()
+	return d.Sub("sources")
 }
 
 // manifestPaths maps the manifest arguments (paths, obj://, https://) to

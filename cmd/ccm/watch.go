@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/reactive-ccm/ccm/engine"
+	"github.com/reactive-ccm/ccm/engine/fleet"
 	"github.com/reactive-ccm/ccm/graph"
 	"github.com/reactive-ccm/ccm/watchers/inotify"
 	"github.com/reactive-ccm/ccm/watchers/poll"
@@ -26,7 +27,7 @@ const defaultPoll = 10 * time.Second
 // watch runs the engine in watch mode until ctx ends: manifests are
 // watched and reloaded on change or SIGHUP, SIGUSR1 forces a full
 // re-check.
-func watch(ctx context.Context, cmd *cobra.Command, files []string, g *graph.Graph, opts engine.Options, f runFlags) error {
+func watch(ctx context.Context, cmd *cobra.Command, files []string, g *graph.Graph, opts engine.Options, f runFlags, rep *fleet.Reporter) error {
 	log := opts.Logger
 	srcs := newSources(ctx, log, f.poll, f.every)
 	opts.Watchers = srcs.watchers()
@@ -40,6 +41,9 @@ func watch(ctx context.Context, cmd *cobra.Command, files []string, g *graph.Gra
 	sdn := newSDNotifier(log)
 	opts.OnSettled = func(st engine.State) {
 		sdn.settled(st)
+		if rep != nil {
+			rep.Settled(st)
+		}
 		lvl := slog.LevelDebug
 		if first {
 			lvl, first = slog.LevelInfo, false
@@ -57,12 +61,16 @@ func watch(ctx context.Context, cmd *cobra.Command, files []string, g *graph.Gra
 	if err != nil {
 		return err
 	}
-	r := &reloader{cmd: cmd, files: files, engine: e, log: log, srcs: srcs, remote: rem, pending: make(chan struct{}, 1), sdn: sdn}
+	r := &reloader{cmd: cmd, files: files, engine: e, log: log, srcs: srcs, remote: rem, pending: make(chan struct{}, 1), now: make(chan struct{}, 1), sdn: sdn, reported: func(error) {}}
+	if rep != nil {
+		r.reported = rep.Reloaded
+		go rep.Run(ctx)
+	}
 	r.watch(inputsOf(cmd, paths, g, rem.sources.Sum))
 	defer func() { r.unwatch() }()
 	go r.loop(ctx)
 	// Remote sources feed the same reload path as local edits.
-	rem.sources.Watch(ctx, r.request)
+	rem.sources.Watch(ctx, r.requestNow)
 	go handleSignals(ctx, r, e)
 	_, err = e.Run(ctx)
 	if errors.Is(err, context.Canceled) {
@@ -145,10 +153,12 @@ type reloader struct {
 	// files are the manifest arguments: paths, obj:// or https:// bundles.
 	files  []string
 	remote *remote
-	engine *engine.Engine
-	log    *slog.Logger
-	srcs   *sources
-	sdn    *sdNotifier
+	// reported hears the outcome of every reload: nil or why it failed.
+	reported func(error)
+	engine   *engine.Engine
+	log      *slog.Logger
+	srcs     *sources
+	sdn      *sdNotifier
 
 	mu      sync.Mutex
 	in      inputs
@@ -156,6 +166,9 @@ type reloader struct {
 	unwatch func()
 	forced  bool
 	pending chan struct{}
+	// now asks for a reload without waiting for the inputs to settle: a
+	// remote revision arrives whole.
+	now chan struct{}
 }
 
 // watch starts watching in, dropping the watches of the previous inputs.
@@ -176,6 +189,14 @@ func (r *reloader) request() {
 	}
 }
 
+// requestNow asks for a reload at once, for a new remote revision.
+func (r *reloader) requestNow() {
+	select {
+	case r.now <- struct{}{}:
+	default:
+	}
+}
+
 // force asks for a reload even if the inputs look unchanged (SIGHUP).
 func (r *reloader) force() {
 	r.mu.Lock()
@@ -190,17 +211,22 @@ const quiet = 100 * time.Millisecond
 
 func (r *reloader) loop(ctx context.Context) {
 	for {
+		settled := false
 		select {
 		case <-ctx.Done():
 			return
 		case <-r.pending:
+		case <-r.now:
+			settled = true
 		}
 		// Let a burst of writes settle into one reload.
-		for settled := false; !settled; {
+		for !settled {
 			select {
 			case <-ctx.Done():
 				return
 			case <-r.pending:
+			case <-r.now:
+				settled = true
 			case <-time.After(quiet):
 				settled = true
 			}
@@ -229,6 +255,7 @@ func (r *reloader) reload(ctx context.Context) {
 	}
 	if err != nil {
 		r.log.Error("reload failed; the running manifests stay in force until this is fixed", "error", err)
+		r.reported(err)
 		r.mu.Lock()
 		// Remember what failed, so only a further change retries.
 		r.sum = r.in.sum()
@@ -242,5 +269,6 @@ func (r *reloader) reload(ctx context.Context) {
 	r.mu.Lock()
 	r.watch(inputsOf(r.cmd, paths, g, r.remote.sources.Sum))
 	r.mu.Unlock()
+	r.reported(nil)
 	r.log.Info("reloaded manifests", "kept", st.Kept, "added", st.Added, "removed", st.Removed)
 }

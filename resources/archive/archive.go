@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/reactive-ccm/ccm/resources"
+	"github.com/reactive-ccm/ccm/resources/internal/safepath"
 )
 
 func init() {
@@ -40,6 +41,10 @@ type props struct {
 	Username      string            `yaml:"username" help:"HTTP basic auth user"`
 	Password      string            `yaml:"password" help:"HTTP basic auth password" cli:"env=HTTP_PASSWORD"`
 	Headers       map[string]string `yaml:"headers" help:"extra HTTP request headers (on the command line NAME:VALUE)" cli:"flag=header,alias=headers,short=H,sep=:"`
+	// FollowSymlinks lists symlinks on the way to the archive,
+	// extract_parent or creates that may be followed although someone
+	// other than root controls them.
+	FollowSymlinks []string `yaml:"follow_symlinks" help:"symlinks on the way to the archive, extract_parent or creates that may be followed although a user other than root controls them"`
 }
 
 // archive is one archive resource. Its fields are fixed after New.
@@ -53,6 +58,9 @@ type archive struct {
 	auth    bool
 	format  format
 	secrets redactor
+	// links says which symlinks on the way to its paths may be followed
+	// besides root's own.
+	links safepath.Policy
 	// Timeouts are fields so tests can shorten them.
 	extractTimeout time.Duration
 	stallTimeout   time.Duration
@@ -106,6 +114,10 @@ func newArchive(spec *resources.Spec, p props, errs *resources.ErrorList) *archi
 		stallTimeout:   stallTimeout,
 	}
 	a.url, a.user, a.pass, a.auth = credentials(u, p.Username, p.Password)
+	var err error
+	if a.links, err = safepath.Allow(p.FollowSymlinks...); err != nil {
+		errs.Addf(spec.KeyPos("follow_symlinks"), "follow_symlinks: %v", err)
+	}
 	return a
 }
 

@@ -7,14 +7,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"net/http"
 	"net/url"
-	"os"
 	"path/filepath"
 	"time"
 
 	"github.com/reactive-ccm/ccm/resources/internal/ids"
+	"github.com/reactive-ccm/ccm/resources/internal/safepath"
+	"golang.org/x/sys/unix"
 )
 
 // client is shared by every archive, so downloads from one host reuse
@@ -40,7 +40,7 @@ func dropHeadersOffHost(req *http.Request, via []*http.Request) error {
 // the requested owner and group before any content is written, verifies
 // the checksum, and renames it into place. On any failure the temporary
 // file is removed and the archive's path is left as it was.
-func (a *archive) download(ctx context.Context) (err error) {
+func (a *archive) download(ctx context.Context) error {
 	uid, gid, err := ids.Resolve(a.p.Owner, a.p.Group)
 	if err != nil {
 		return err
@@ -57,15 +57,30 @@ func (a *archive) download(ctx context.Context) (err error) {
 		return err
 	}
 	defer body.Close()
-	tmp, err := a.tempFile(uid, gid)
+	dir, base, err := a.links.OpenParent(a.name)
+	if errors.Is(err, unix.ENOENT) {
+		return fmt.Errorf("directory %s does not exist; create it first, for example with a file resource with ensure: directory", filepath.Dir(a.name))
+	}
 	if err != nil {
 		return err
 	}
-	defer func() {
-		if err != nil {
-			err = errors.Join(err, removeTemp(tmp.Name()))
-		}
-	}()
+	defer dir.Close()
+	tmp, err := dir.CreateTemp(base)
+	if err != nil {
+		return err
+	}
+	if err := a.fill(ctx, tmp, body, uid, gid); err != nil {
+		return errors.Join(err, tmp.Abort())
+	}
+	return tmp.Commit()
+}
+
+// fill gives the temporary file its owner before any content, then writes
+// the body into it, synced, and verifies the checksum.
+func (a *archive) fill(ctx context.Context, tmp *safepath.Temp, body io.Reader, uid, gid int) error {
+	if err := tmp.Chown(uid, gid); err != nil {
+		return fmt.Errorf("setting the owner of %s: %w", tmp.Name(), err)
+	}
 	sum, err := copyAndHash(tmp, body)
 	if err != nil {
 		if cause := context.Cause(ctx); cause != nil {
@@ -76,7 +91,7 @@ func (a *archive) download(ctx context.Context) (err error) {
 	if a.p.Checksum != "" && sum != a.p.Checksum {
 		return fmt.Errorf("%w: %s from %s: expected %q got %q", ErrChecksumMismatch, a.name, displayURL(a.url), a.p.Checksum, sum)
 	}
-	return os.Rename(tmp.Name(), a.name)
+	return nil
 }
 
 // get sends the request and returns the body of a 200 response. Each read
@@ -110,42 +125,13 @@ func (a *archive) get(ctx context.Context, stall *time.Timer) (io.ReadCloser, er
 	return progressReader{resp.Body, stall, a.stallTimeout}, nil
 }
 
-// tempFile creates the temporary file in the archive's directory, so the
-// final rename is atomic, and gives it its owner before it has content.
-func (a *archive) tempFile(uid, gid int) (*os.File, error) {
-	dir := filepath.Dir(a.name)
-	tmp, err := os.CreateTemp(dir, filepath.Base(a.name)+"-*")
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("directory %s does not exist; create it first, for example with a file resource with ensure: directory", dir)
-	}
-	if err != nil {
-		return nil, err
-	}
-	if err := tmp.Chown(uid, gid); err != nil {
-		err = fmt.Errorf("setting the owner of %s: %w", tmp.Name(), err)
-		return nil, errors.Join(err, tmp.Close(), removeTemp(tmp.Name()))
-	}
-	return tmp, nil
-}
-
-// removeTemp removes the temporary file of a failed download.
-func removeTemp(name string) error {
-	if err := os.Remove(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("removing the temporary file: %w", err)
-	}
-	return nil
-}
-
-// copyAndHash writes r to f, syncs and closes f, and returns the SHA-256
-// of what was written.
-func copyAndHash(f *os.File, r io.Reader) (string, error) {
+// copyAndHash writes r to f, syncs f, and returns the SHA-256 of what
+// was written.
+func copyAndHash(f *safepath.Temp, r io.Reader) (string, error) {
 	h := sha256.New()
 	_, err := io.Copy(io.MultiWriter(f, h), r)
 	if err == nil {
 		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
 	}
 	return hex.EncodeToString(h.Sum(nil)), err
 }

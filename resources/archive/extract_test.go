@@ -12,21 +12,38 @@ import (
 	"github.com/reactive-ccm/ccm/resources/internal/command"
 )
 
-func TestExtractionTimeoutKillsTar(t *testing.T) {
+func TestExtractionTimeoutKillsTheTool(t *testing.T) {
 	dir := t.TempDir()
 	name := filepath.Join(dir, "app.tar")
-	// tar blocks opening a FIFO that nobody writes to: it would wait forever.
-	if err := syscall.Mkfifo(name, 0o600); err != nil {
+	if err := os.WriteFile(name, nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
 	a := buildArchive(t, name, "url: http://127.0.0.1:1/app.tar\nextract_parent: "+filepath.Join(dir, "out"))
+	// A tool that never finishes, marked so its processes can be found.
+	marker := "ccm-extract-" + filepath.Base(dir)
+	a.format.tool = "/bin/sh"
+	a.format.args = func(string, string) []string { return []string{"-c", "sleep 60; : " + marker} }
 	a.extractTimeout = 200 * time.Millisecond
 	err := a.extract(t.Context())
 	if !errors.Is(err, command.ErrTimeout) || !errors.Is(err, ErrExtract) {
 		t.Fatalf("got %v, want an extraction timeout", err)
 	}
-	if pids := processesUsing(t, name); len(pids) > 0 {
-		t.Errorf("tar still running after the timeout: pids %v", pids)
+	if pids := processesUsing(t, marker); len(pids) > 0 {
+		t.Errorf("the tool still runs after the timeout: pids %v", pids)
+	}
+}
+
+func TestExtractionRefusesAFIFO(t *testing.T) {
+	dir := t.TempDir()
+	name := filepath.Join(dir, "app.tar")
+	// tar would block opening a FIFO nobody writes to.
+	if err := syscall.Mkfifo(name, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	a := buildArchive(t, name, "url: http://127.0.0.1:1/app.tar\nextract_parent: "+filepath.Join(dir, "out"))
+	err := a.extract(t.Context())
+	if !errors.Is(err, ErrExtract) || !strings.Contains(err.Error(), "is a special file, not an archive file") {
+		t.Fatalf("got %v", err)
 	}
 }
 
@@ -43,8 +60,8 @@ func TestExtractionFailureGivesTheToolsError(t *testing.T) {
 	}
 }
 
-// processesUsing lists the pids whose command line mentions path.
-func processesUsing(t *testing.T, path string) []string {
+// processesUsing lists the pids whose command line mentions text.
+func processesUsing(t *testing.T, text string) []string {
 	t.Helper()
 	procs, err := filepath.Glob("/proc/[0-9]*/cmdline")
 	if err != nil {
@@ -53,7 +70,7 @@ func processesUsing(t *testing.T, path string) []string {
 	var pids []string
 	for _, p := range procs {
 		b, err := os.ReadFile(p)
-		if err == nil && strings.Contains(string(b), path) {
+		if err == nil && strings.Contains(string(b), text) {
 			pids = append(pids, filepath.Base(filepath.Dir(p)))
 		}
 	}

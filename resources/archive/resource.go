@@ -4,10 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 
 	"github.com/reactive-ccm/ccm/resources"
+	"golang.org/x/sys/unix"
 )
 
 // Watch asks for the archive's path and the creates marker: a deleted or
@@ -69,9 +68,18 @@ func (a *archive) run(ctx context.Context, p plan) (bool, error) {
 	return changed, nil
 }
 
-// remove deletes the archive file; extracted content is never removed.
+// remove deletes the archive file, relative to its directory opened by a
+// safe walk; extracted content is never removed.
 func (a *archive) remove(context.Context) error {
-	if err := os.Remove(a.name); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	dir, base, err := a.links.OpenParent(a.name)
+	if errors.Is(err, unix.ENOENT) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	defer dir.Close()
+	if err := dir.Unlink(base); err != nil && !errors.Is(err, unix.ENOENT) {
 		return fmt.Errorf("removing %s: %w", a.name, err)
 	}
 	return nil

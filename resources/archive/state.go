@@ -7,11 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
-	"syscall"
 
 	"github.com/reactive-ccm/ccm/resources/internal/ids"
+	"github.com/reactive-ccm/ccm/resources/internal/safepath"
+	"golang.org/x/sys/unix"
 )
 
 // observed is what a check found on the host.
@@ -24,34 +23,56 @@ type observed struct {
 	createsExists bool
 }
 
-// observe reads the archive's state. It changes nothing.
+// observe reads the archive's state, through a safe walk to its
+// directory, after removing the temporary files a killed download left.
+// It changes nothing else.
 func (a *archive) observe(ctx context.Context) (observed, error) {
 	var o observed
-	fi, err := os.Stat(a.name)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-	case err != nil:
+	if err := a.observeArchive(ctx, &o); err != nil {
 		return o, err
-	case !fi.Mode().IsRegular():
-		return o, fmt.Errorf("%s is a %s, not an archive file; remove it", a.name, kindOf(fi))
-	default:
-		o.exists = true
-		st := fi.Sys().(*syscall.Stat_t)
-		o.uid, o.gid = int(st.Uid), int(st.Gid)
-		if a.p.Checksum != "" {
-			if o.sum, err = sha256File(ctx, a.name); err != nil {
-				return o, err
-			}
-		}
 	}
 	if a.p.Creates != "" {
-		_, err := os.Lstat(a.p.Creates)
-		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return o, err
+		var err error
+		if o.createsExists, err = a.links.Exists(a.p.Creates); err != nil {
+			return o, fmt.Errorf("creates: %w", err)
 		}
-		o.createsExists = err == nil
 	}
 	return o, nil
+}
+
+func (a *archive) observeArchive(ctx context.Context, o *observed) error {
+	dir, base, err := a.links.OpenParent(a.name)
+	if errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ENOTDIR) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	defer dir.Close()
+	if err := dir.RemoveLeftovers(base); err != nil {
+		return err
+	}
+	st, err := dir.Stat(base)
+	switch {
+	case errors.Is(err, unix.ENOENT):
+		return nil
+	case err != nil:
+		return err
+	case st.Mode&unix.S_IFMT != unix.S_IFREG:
+		return fmt.Errorf("%s is a %s, not an archive file; remove it", a.name, kindOf(st.Mode))
+	}
+	o.exists = true
+	o.uid, o.gid = int(st.Uid), int(st.Gid)
+	if a.p.Checksum == "" {
+		return nil
+	}
+	f, err := dir.Open(base, unix.O_RDONLY|unix.O_NONBLOCK)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	o.sum, err = sha256Of(ctx, f)
+	return err
 }
 
 // verdict applies the seed's state checks: ensure absent, the creates
@@ -101,16 +122,12 @@ func (a *archive) mismatch(o observed) (reason string, ownerOnly bool) {
 	return "", false
 }
 
-// sha256File hashes a file, stopping early when ctx is cancelled.
-func sha256File(ctx context.Context, path string) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
+// sha256Of hashes what f holds from its offset on, stopping early when
+// ctx is cancelled.
+func sha256Of(ctx context.Context, f *safepath.File) (string, error) {
 	h := sha256.New()
 	if _, err := io.Copy(h, ctxReader{ctx, f}); err != nil {
-		return "", fmt.Errorf("hashing %s: %w", path, err)
+		return "", fmt.Errorf("hashing %s: %w", f.Name(), err)
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
@@ -129,9 +146,12 @@ func (c ctxReader) Read(p []byte) (int, error) {
 	return c.r.Read(p)
 }
 
-func kindOf(fi fs.FileInfo) string {
-	if fi.IsDir() {
+func kindOf(mode uint32) string {
+	switch mode & unix.S_IFMT {
+	case unix.S_IFDIR:
 		return "directory"
+	case unix.S_IFLNK:
+		return "symlink"
 	}
 	return "special file"
 }

@@ -2,10 +2,8 @@ package exec
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
+	"path/filepath"
 
 	"github.com/reactive-ccm/ccm/resources"
 )
@@ -88,20 +86,20 @@ func (e *exec) guard(ctx context.Context, st resources.Status) (resources.Status
 	return st, nil
 }
 
-// marker reports whether the creates path exists.
+// marker reports whether the creates path exists, a symlink there
+// included. The way to it is walked like any managed path: a symlink
+// someone other than root controls is an error, not a way to make the
+// command run or stop running.
 func (e *exec) marker() (string, bool, error) {
 	path, err := e.creates.Resolve()
 	if err != nil {
 		return "", false, err
 	}
-	_, err = os.Lstat(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return path, false, nil
-	}
+	found, err := e.links.Exists(filepath.Clean(path))
 	if err != nil {
 		return path, false, fmt.Errorf("creates: %w", err)
 	}
-	return path, true, nil
+	return path, found, nil
 }
 
 // takeExit consumes the exit code of the last run, if any.

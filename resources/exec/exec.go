@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/reactive-ccm/ccm/resources"
+	"github.com/reactive-ccm/ccm/resources/internal/safepath"
 )
 
 func init() {
@@ -30,6 +31,9 @@ type exec struct {
 	returns                      []int
 	timeout                      time.Duration
 	refreshOnly, logOutput       bool
+	// links says which symlinks on the way to creates may be followed
+	// besides root's own.
+	links safepath.Policy
 
 	mu sync.Mutex
 	// exit is the exit code of the last run, until a Check consumes it.
@@ -56,8 +60,11 @@ func New(spec *resources.Spec) (resources.Instance, error) {
 		e.argv = posixArgv
 	}
 	e.deferreds(spec, &p, &errs)
+	var err error
+	if e.links, err = safepath.Allow(p.FollowSymlinks...); err != nil {
+		errs.Addf(spec.KeyPos("follow_symlinks"), "follow_symlinks: %v", err)
+	}
 	if spec.Has("timeout") {
-		var err error
 		if e.timeout, err = parseTimeout(p.Timeout); err != nil {
 			errs.Addf(spec.KeyPos("timeout"), "timeout: %v", err)
 		}

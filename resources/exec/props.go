@@ -26,6 +26,9 @@ type props struct {
 	RefreshOnly bool     `yaml:"refreshonly" help:"run only when a subscribed resource changed" cli:"flag=refresh-only"`
 	LogOutput   bool     `yaml:"logoutput" help:"log each line of the command's output"`
 	Provider    string   `yaml:"provider" help:"posix (no shell, the default) or shell (/bin/sh -c)" enum:"posix,shell"`
+	// FollowSymlinks lists symlinks on the way to creates that may be
+	// followed although someone other than root controls them.
+	FollowSymlinks []string `yaml:"follow_symlinks" help:"symlinks on the way to creates that may be followed although a user other than root controls them"`
 }
 
 // validate reports the problems of the properties that are not deferred;

@@ -2,6 +2,7 @@ package file
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -23,19 +24,23 @@ const (
 // trusting req.Status, which may be stale by the time Apply runs.
 //
 // Errors do not repeat the resource's id: the engine reports it.
-func (f *file) Apply(ctx context.Context, req resources.Request) (resources.Change, error) {
-	o, d, err := f.inspect(ctx)
-	if err != nil || d.none() {
+func (f *file) Apply(ctx context.Context, req resources.Request) (_ resources.Change, err error) {
+	v, err := f.inspect(ctx)
+	if err != nil {
 		return resources.Change{}, err
 	}
-	msg, err := f.plan(o, d)
+	defer func() { err = errors.Join(err, v.close()) }()
+	if v.d.none() {
+		return resources.Change{}, nil
+	}
+	msg, err := f.plan(v.o, v.d)
 	if err != nil {
 		return resources.Change{}, err
 	}
 	if req.Noop {
 		return resources.Change{Changed: true, NoopMessage: msg}, nil
 	}
-	if err := f.act(o, d); err != nil {
+	if err := f.act(v); err != nil {
 		return resources.Change{}, err
 	}
 	return resources.Change{Changed: true}, nil
@@ -56,36 +61,40 @@ func (f *file) plan(o observed, d drift) (string, error) {
 	return msgAttrs + joinAnd(d.attrs), nil
 }
 
-// act changes the host as plan described.
-func (f *file) act(o observed, d drift) error {
+// act changes the host as plan described, relative to the parent
+// directory the check opened.
+func (f *file) act(v *view) error {
 	if f.ensure == Absent {
-		return remove(f.path, o.kind == Directory, f.force)
+		return remove(v, f.force)
 	}
 	uid, gid, err := ids.Resolve(f.owner, f.group)
 	if err != nil {
 		return err
 	}
 	switch {
-	case f.ensure == Directory && d.kind:
-		return makeDir(f.path, o.kind != Absent, uid, gid, f.mode)
-	case d.kind || d.content:
-		return f.write(uid, gid)
+	case f.ensure == Directory && v.d.kind:
+		return f.makeDir(v, uid, gid)
+	case v.d.kind || v.d.content:
+		return f.write(v, uid, gid)
 	}
-	return setAttrs(f.path, uid, gid, f.mode)
+	return v.dir.SetAttrs(v.base, uid, gid, uint32(f.mode))
 }
 
 // write stores the wanted content, or an empty file when the content is
 // not managed and the file is missing.
-func (f *file) write(uid, gid int) error {
-	if f.content == nil {
-		return writeAtomic(f.path, strings.NewReader(""), uid, gid, f.mode)
+func (f *file) write(v *view, uid, gid int) error {
+	if v.dir == nil {
+		return noParent(f.path, v.noParent)
 	}
-	r, err := f.content.open()
+	if f.content == nil {
+		return writeAtomic(v.dir, v.base, strings.NewReader(""), uid, gid, f.mode)
+	}
+	r, err := f.content.open(f.links)
 	if err != nil {
 		return err
 	}
 	defer r.Close()
-	return writeAtomic(f.path, r, uid, gid, f.mode)
+	return writeAtomic(v.dir, v.base, r, uid, gid, f.mode)
 }
 
 // joinAnd lists words as "owner", "owner and mode", "owner, group and mode".

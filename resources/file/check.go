@@ -5,10 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"syscall"
 
 	"github.com/reactive-ccm/ccm/resources"
 	"github.com/reactive-ccm/ccm/resources/internal/ids"
+	"github.com/reactive-ccm/ccm/resources/internal/safepath"
+	"golang.org/x/sys/unix"
 )
 
 // Kinds of path a check can observe, in the ensure vocabulary where one
@@ -18,7 +19,7 @@ const (
 	kindSpecial = "special"
 )
 
-// observed is what one lstat of the path found.
+// observed is what one look at the path found.
 type observed struct {
 	kind     string
 	uid, gid uint32
@@ -28,29 +29,57 @@ type observed struct {
 	size int64
 }
 
-// observe looks at the path without following a symlink: a link where a
-// file or directory is wanted is drift, not the thing it points to.
-func (f *file) observe() (observed, error) {
-	var st syscall.Stat_t
-	err := syscall.Lstat(f.path, &st)
-	if errors.Is(err, syscall.ENOENT) || errors.Is(err, syscall.ENOTDIR) {
-		return observed{kind: Absent}, nil
+// view is one look at the path: its parent directory, opened by a safe
+// walk and kept open for the apply that follows, and what is in it.
+type view struct {
+	// dir is nil when the parent does not exist; noParent then says why.
+	dir      *safepath.Dir
+	noParent error
+	base     string
+	o        observed
+	d        drift
+}
+
+func (v *view) close() error { return v.dir.Close() }
+
+// look opens the parent directory and observes the path in it. A symlink
+// on the way that someone other than root controls is an error; a symlink
+// at the path itself is drift, never followed. Temporary files a killed
+// run left beside the path are removed first.
+func (f *file) look() (*view, error) {
+	dir, base, err := f.links.OpenParent(f.path)
+	if errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ENOTDIR) {
+		return &view{noParent: err, base: base, o: observed{kind: Absent}}, nil
 	}
 	if err != nil {
-		return observed{}, fmt.Errorf("lstat %s: %w", f.path, err)
+		return nil, err
 	}
-	o := observed{uid: st.Uid, gid: st.Gid, mode: Mode(st.Mode & 0o7777), size: st.Size}
-	switch st.Mode & syscall.S_IFMT {
-	case syscall.S_IFREG:
-		o.kind = Present
-	case syscall.S_IFDIR:
-		o.kind = Directory
-	case syscall.S_IFLNK:
-		o.kind = kindSymlink
-	default:
-		o.kind = kindSpecial
+	v := &view{dir: dir, base: base}
+	if err := dir.RemoveLeftovers(base); err != nil {
+		return nil, errors.Join(err, dir.Close())
 	}
-	return o, nil
+	st, err := dir.Stat(base)
+	switch {
+	case errors.Is(err, unix.ENOENT):
+		v.o.kind = Absent
+		return v, nil
+	case err != nil:
+		return nil, errors.Join(err, dir.Close())
+	}
+	v.o = observed{uid: st.Uid, gid: st.Gid, mode: Mode(st.Mode & 0o7777), size: st.Size, kind: kindOf(st.Mode)}
+	return v, nil
+}
+
+func kindOf(mode uint32) string {
+	switch mode & unix.S_IFMT {
+	case unix.S_IFREG:
+		return Present
+	case unix.S_IFDIR:
+		return Directory
+	case unix.S_IFLNK:
+		return kindSymlink
+	}
+	return kindSpecial
 }
 
 // drift is how the observed path differs from the wanted one.
@@ -68,41 +97,41 @@ type drift struct {
 
 func (d drift) none() bool { return len(d.reasons) == 0 }
 
-// compare finds the drift of o. Attributes are compared before content
+// compare finds the drift of v. Attributes are compared before content
 // because they are free once the path is stat'ed.
-func (f *file) compare(ctx context.Context, o observed) (drift, error) {
-	var d drift
+func (f *file) compare(ctx context.Context, v *view) error {
+	o, d := v.o, &v.d
 	if o.kind != f.ensure {
 		d.kind = true
 		d.reasons = append(d.reasons, fmt.Sprintf("is %s, want %s", describe(o.kind), describe(f.ensure)))
-		return d, nil
+		return nil
 	}
 	if f.ensure == Absent {
-		return d, nil
+		return nil
 	}
-	if err := f.compareAttrs(o, &d); err != nil {
-		return d, err
+	if err := f.compareAttrs(o, d); err != nil {
+		return err
 	}
 	if f.content == nil {
-		return d, nil
+		return nil
 	}
-	want, err := f.content.digest(ctx)
+	want, err := f.content.digest(ctx, f.links)
 	if err != nil {
-		return d, err
+		return err
 	}
 	if o.size != want.size {
 		d.content = true
 	} else {
-		have, err := hashFile(ctx, f.path)
+		have, err := hashTarget(ctx, v.dir, v.base, o.size)
 		if err != nil {
-			return d, err
+			return err
 		}
 		d.content = have != want
 	}
 	if d.content {
 		d.reasons = append([]string{"content differs"}, d.reasons...)
 	}
-	return d, nil
+	return nil
 }
 
 func (f *file) compareAttrs(o observed, d *drift) error {
@@ -139,22 +168,27 @@ func describe(kind string) string {
 	return kind
 }
 
-// inspect observes the path and compares it with the wanted state.
-func (f *file) inspect(ctx context.Context) (observed, drift, error) {
-	o, err := f.observe()
+// inspect looks at the path and compares it with the wanted state. The
+// caller closes the view.
+func (f *file) inspect(ctx context.Context) (*view, error) {
+	v, err := f.look()
 	if err != nil {
-		return o, drift{}, err
+		return nil, err
 	}
-	d, err := f.compare(ctx, o)
-	return o, d, err
+	if err := f.compare(ctx, v); err != nil {
+		return nil, errors.Join(err, v.close())
+	}
+	return v, nil
 }
 
 // Check reports the kind of path found (present, absent, directory,
-// symlink or special) and whether it is the wanted state. It never writes.
+// symlink or special) and whether it is the wanted state. It changes
+// nothing but the leftovers of a killed run.
 func (f *file) Check(ctx context.Context) (resources.Status, error) {
-	o, d, err := f.inspect(ctx)
+	v, err := f.inspect(ctx)
 	if err != nil {
-		return resources.Status{Ensure: o.kind}, err
+		return resources.Status{}, err
 	}
-	return resources.Status{Ensure: o.kind, Desired: d.none(), Reason: strings.Join(d.reasons, "; ")}, nil
+	st := resources.Status{Ensure: v.o.kind, Desired: v.d.none(), Reason: strings.Join(v.d.reasons, "; ")}
+	return st, v.close()
 }

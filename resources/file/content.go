@@ -6,14 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 
 	"github.com/reactive-ccm/ccm/resources"
+	"github.com/reactive-ccm/ccm/resources/internal/safepath"
+	"golang.org/x/sys/unix"
 )
 
 // digest identifies content: its size, compared first because it is free,
@@ -25,10 +24,11 @@ type digest struct {
 
 // content is what a file with managed content must hold.
 type content interface {
-	// digest returns the wanted content's digest.
-	digest(ctx context.Context) (digest, error)
+	// digest returns the wanted content's digest; links is the resource's
+	// symlink policy, for files it reads.
+	digest(ctx context.Context, links safepath.Policy) (digest, error)
 	// open returns the wanted content, for writing it.
-	open() (io.ReadCloser, error)
+	open(links safepath.Policy) (io.ReadCloser, error)
 	// watch returns the paths whose change changes the wanted content.
 	watch() []string
 }
@@ -59,12 +59,12 @@ func (c *inline) resolve() (string, digest, error) {
 	return c.last, c.sum, nil
 }
 
-func (c *inline) digest(context.Context) (digest, error) {
+func (c *inline) digest(context.Context, safepath.Policy) (digest, error) {
 	_, d, err := c.resolve()
 	return d, err
 }
 
-func (c *inline) open() (io.ReadCloser, error) {
+func (c *inline) open(safepath.Policy) (io.ReadCloser, error) {
 	text, _, err := c.resolve()
 	return io.NopCloser(strings.NewReader(text)), err
 }
@@ -74,6 +74,10 @@ func (c *inline) watch() []string { return nil }
 func digestOf(s string) digest {
 	return digest{size: int64(len(s)), sum: sha256.Sum256([]byte(s))}
 }
+
+// MaxSourceSize bounds a source file: it is hashed on every check and
+// copied whole.
+const MaxSourceSize = 1 << 30
 
 // source is the source property: a local file copied verbatim, its path
 // relative to the manifest's directory. It is hashed on every check, so an
@@ -106,26 +110,33 @@ func (s *source) resolve() (string, error) {
 	return p, nil
 }
 
-func (s *source) digest(ctx context.Context) (digest, error) {
-	p, err := s.resolve()
+func (s *source) digest(ctx context.Context, links safepath.Policy) (digest, error) {
+	r, err := s.open(links)
 	if err != nil {
 		return digest{}, err
 	}
-	d, err := hashFile(ctx, p)
+	defer r.Close()
+	d, err := hashReader(ctx, r, MaxSourceSize)
 	if err != nil {
 		return digest{}, fmt.Errorf("source: %w", err)
 	}
 	return d, nil
 }
 
-func (s *source) open() (io.ReadCloser, error) {
+// open opens the source, a regular file of at most MaxSourceSize bytes,
+// through the resource's symlink policy.
+func (s *source) open(links safepath.Policy) (io.ReadCloser, error) {
 	p, err := s.resolve()
 	if err != nil {
 		return nil, err
 	}
-	f, err := os.Open(p)
+	f, size, err := links.OpenRegular(p)
 	if err != nil {
 		return nil, fmt.Errorf("source: %w", err)
+	}
+	if size > MaxSourceSize {
+		err := fmt.Errorf("source: %s: %w: %d bytes, at most %d", p, safepath.ErrTooLarge, size, MaxSourceSize)
+		return nil, errors.Join(err, f.Close())
 	}
 	return f, nil
 }
@@ -142,16 +153,23 @@ func (s *source) watch() []string {
 
 var bufPool = sync.Pool{New: func() any { return new([32 << 10]byte) }}
 
-// hashFile digests the file at path, stopping early when ctx is cancelled.
-// It uses the raw system calls: an os.File's bookkeeping costs as much as
-// reading a small file. O_NONBLOCK keeps a FIFO swapped in after the lstat
-// from blocking the check; it does not change reads of regular files.
-func hashFile(ctx context.Context, path string) (digest, error) {
-	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC|syscall.O_NONBLOCK, 0)
+// hashTarget digests the file base in dir, which a check found to be a
+// regular file of size bytes. It reads at most one byte more: a file
+// swapped for a FIFO or one that grows cannot keep the check reading, and
+// a file that grew differs anyway. O_NONBLOCK keeps a FIFO swapped in
+// after the stat from blocking the open.
+func hashTarget(ctx context.Context, dir *safepath.Dir, base string, size int64) (digest, error) {
+	f, err := dir.Open(base, unix.O_RDONLY|unix.O_NONBLOCK)
 	if err != nil {
-		return digest{}, &fs.PathError{Op: "open", Path: path, Err: err}
+		return digest{}, err
 	}
-	defer syscall.Close(fd)
+	defer f.Close()
+	return hashReader(ctx, io.LimitReader(f, size+1), size+1)
+}
+
+// hashReader digests r, stopping early when ctx is cancelled, and refuses
+// content longer than max bytes.
+func hashReader(ctx context.Context, r io.Reader, max int64) (digest, error) {
 	buf := bufPool.Get().(*[32 << 10]byte)
 	defer bufPool.Put(buf)
 	h := sha256.New()
@@ -160,18 +178,18 @@ func hashFile(ctx context.Context, path string) (digest, error) {
 		if err := ctx.Err(); err != nil {
 			return digest{}, err
 		}
-		n, err := syscall.Read(fd, buf[:])
-		if errors.Is(err, syscall.EINTR) {
-			continue
-		}
-		if err != nil {
-			return digest{}, &fs.PathError{Op: "read", Path: path, Err: err}
-		}
-		if n == 0 {
-			break
-		}
+		n, err := r.Read(buf[:int(min(int64(len(buf)), max-d.size+1))])
 		h.Write(buf[:n])
 		d.size += int64(n)
+		if d.size > max {
+			return digest{}, fmt.Errorf("%w: more than %d bytes", safepath.ErrTooLarge, max)
+		}
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return digest{}, err
+		}
 	}
 	h.Sum(d.sum[:0])
 	return d, nil

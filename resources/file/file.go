@@ -2,6 +2,7 @@ package file
 
 import (
 	"github.com/reactive-ccm/ccm/resources"
+	"github.com/reactive-ccm/ccm/resources/internal/safepath"
 )
 
 // providers are the ways of managing files; posix is the only one.
@@ -22,6 +23,9 @@ type file struct {
 	// mode is the wanted mode, already widened for directories.
 	mode  Mode
 	force bool
+	// links says which symlinks on the way to the path (and the source)
+	// may be followed besides root's own.
+	links safepath.Policy
 	// content is nil when the content is not managed: absent, directory,
 	// or a present file with neither content nor source.
 	content content
@@ -35,6 +39,10 @@ func New(spec *resources.Spec) (resources.Instance, error) {
 	var errs resources.ErrorList
 	errs.Add(spec.Pos, spec.Decode(&p))
 	validate(spec, &p, &errs)
+	links, err := safepath.Allow(p.FollowSymlinks...)
+	if err != nil {
+		errs.Addf(spec.KeyPos("follow_symlinks"), "follow_symlinks: %v", err)
+	}
 	if err := errs.Err(); err != nil {
 		return resources.Instance{}, err
 	}
@@ -44,7 +52,7 @@ func New(spec *resources.Spec) (resources.Instance, error) {
 	}
 	f := &file{
 		path: spec.Name, ensure: p.Ensure,
-		owner: p.Owner, group: p.Group, mode: p.Mode, force: p.Force,
+		owner: p.Owner, group: p.Group, mode: p.Mode, force: p.Force, links: links,
 	}
 	switch {
 	case p.Ensure == Directory:

@@ -3,11 +3,13 @@ package file
 import (
 	"context"
 	"encoding/hex"
+	"errors"
 	"path/filepath"
-	"syscall"
 	"time"
 
 	"github.com/reactive-ccm/ccm/resources/internal/ids"
+	"github.com/reactive-ccm/ccm/resources/internal/safepath"
+	"golang.org/x/sys/unix"
 )
 
 // metadata is what `ccm status file NAME` shows: upstream's file
@@ -24,29 +26,35 @@ type metadata struct {
 	Size     int64     `json:"size,omitempty" yaml:"size,omitempty"`
 }
 
-// inspect reports the path as a check sees it: without following a
-// symlink, with the SHA-256 of a regular file's content.
+// inspect reports the path as a check sees it: reached by the same safe
+// walk, a symlink at the path not followed, a regular file's content
+// digested. Unlike a check it removes nothing.
 func inspect(ctx context.Context, name string) (any, error) {
 	path, err := filepath.Abs(name)
 	if err != nil {
 		return nil, err
 	}
-	f := &file{path: path}
-	o, err := f.observe()
+	md := metadata{Name: path, Ensure: Absent, Provider: providers[0].Name}
+	dir, base, err := safepath.Policy{}.OpenParent(path)
+	if errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ENOTDIR) {
+		return md, nil
+	}
 	if err != nil {
 		return nil, err
 	}
-	md := metadata{Name: path, Ensure: o.kind, Provider: providers[0].Name}
-	if o.kind == Absent {
+	defer dir.Close()
+	st, err := dir.Stat(base)
+	if errors.Is(err, unix.ENOENT) {
 		return md, nil
 	}
-	md.Owner, md.Group, md.Mode, md.Size = ids.UserName(int(o.uid)), ids.GroupName(int(o.gid)), o.mode.String(), o.size
-	var st syscall.Stat_t
-	if err := syscall.Lstat(path, &st); err == nil {
-		md.MTime = time.Unix(st.Mtim.Unix()).UTC()
+	if err != nil {
+		return nil, err
 	}
-	if o.kind == Present {
-		d, err := hashFile(ctx, path)
+	md.Ensure = kindOf(st.Mode)
+	md.Owner, md.Group, md.Mode, md.Size = ids.UserName(int(st.Uid)), ids.GroupName(int(st.Gid)), Mode(st.Mode&0o7777).String(), st.Size
+	md.MTime = time.Unix(st.Mtim.Unix()).UTC()
+	if md.Ensure == Present {
+		d, err := hashTarget(ctx, dir, base, st.Size)
 		if err != nil {
 			return nil, err
 		}

@@ -25,6 +25,9 @@ type props struct {
 	Mode     Mode   `yaml:"mode" help:"octal permission mode, at most 0777; a directory also gets x wherever r or w is set" cli:"default=0644"`
 	Force    bool   `yaml:"force" help:"with ensure absent: remove a non-empty directory with its contents"`
 	Provider string `yaml:"provider" help:"the provider: posix" enum:"posix"`
+	// FollowSymlinks lists symlinks on the way to the path that may be
+	// followed although someone other than root controls them.
+	FollowSymlinks []string `yaml:"follow_symlinks" help:"symlinks on the way to the path (or the source) that may be followed although a user other than root controls them"`
 }
 
 // validate reports every problem with the properties. Presence is asked of
@@ -49,9 +52,6 @@ func validate(spec *resources.Spec, p *props, errs *resources.ErrorList) {
 	if p.Force && p.Ensure != Absent {
 		errs.Addf(spec.KeyPos("force"), "force: only valid with ensure: absent")
 	}
-	if p.Force && spec.Name == "/" {
-		errs.Addf(spec.KeyPos("force"), "force: refused for /")
-	}
 	if err := resources.KnownProvider(p.Provider, providers); err != nil {
 		errs.Addf(spec.KeyPos("provider"), "provider: %v", err)
 	}
@@ -61,6 +61,8 @@ func validatePath(spec *resources.Spec, errs *resources.ErrorList) {
 	switch {
 	case !filepath.IsAbs(spec.Name):
 		errs.Addf(spec.Pos, "%s: the path must be absolute", spec.ID())
+	case spec.Name == "/":
+		errs.Addf(spec.Pos, "%s: / has no parent directory to manage it in", spec.ID())
 	case filepath.Clean(spec.Name) != spec.Name:
 		errs.Addf(spec.Pos, "%s: the path must be clean (no ., .., // or trailing /): write %s", spec.ID(), filepath.Clean(spec.Name))
 	}

@@ -1,13 +1,16 @@
 package file_test
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
+	"syscall"
 	"testing"
 
 	"github.com/reactive-ccm/ccm/resources"
+	"github.com/reactive-ccm/ccm/resources/internal/safepath"
 	"github.com/reactive-ccm/ccm/resources/resourcetest"
 )
 
@@ -119,5 +122,36 @@ func TestInstance(t *testing.T) {
 				t.Errorf("watching %v, want [/srv/x]", got)
 			}
 		})
+	}
+}
+
+func TestSourceMustBeARegularFile(t *testing.T) {
+	manifestDir, target := t.TempDir(), filepath.Join(t.TempDir(), "f")
+	if err := syscall.Mkfifo(filepath.Join(manifestDir, "fifo"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, src := range []string{"/dev/zero", "fifo", manifestDir} {
+		r := resourcetest.MustBuild(t, "file", target, "ensure: present\nsource: "+src+"\nowner: root\ngroup: root\nmode: \"0644\"\n", manifestDir).Resource
+		if _, err := resources.Converge(t.Context(), r, false, false); !errors.Is(err, safepath.ErrNotRegular) {
+			t.Errorf("source %s: error %v, want %v", src, err, safepath.ErrNotRegular)
+		}
+	}
+	if resourcetest.Exists(target) {
+		t.Error("the target was written")
+	}
+}
+
+func TestCheckRemovesLeftovers(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "f")
+	resourcetest.WriteFile(t, path, "x", 0o644)
+	resourcetest.WriteFile(t, filepath.Join(dir, ".f.ccm-1234"), "a killed run's", 0o644)
+	resourcetest.WriteFile(t, filepath.Join(dir, ".g.ccm-1234"), "another file's", 0o644)
+	r := build(t, path, "ensure: present\ncontent: x\nowner: root\ngroup: root\nmode: \"0644\"\n")
+	if st, err := r.Check(t.Context()); err != nil || !st.Desired {
+		t.Fatalf("%+v %v", st, err)
+	}
+	if got := entries(t, dir); !slices.Equal(got, []string{".g.ccm-1234", "f"}) {
+		t.Errorf("left %v", got)
 	}
 }

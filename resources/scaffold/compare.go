@@ -4,10 +4,11 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io/fs"
+	"io"
 	"os"
-	"path/filepath"
-	"strings"
+
+	"github.com/reactive-ccm/ccm/resources/internal/safepath"
+	"golang.org/x/sys/unix"
 )
 
 // state is how the target compares with a rendering. Paths are relative
@@ -26,12 +27,20 @@ type state struct {
 	purged []string
 }
 
-// compare classifies every rendered file against the target. It reads and
-// never writes.
-func (s *scaffold) compare(r *rendering) (state, error) {
+// compare classifies every rendered file against the target, open as
+// target (nil when missing: every file is added). It reads and never
+// writes, but removes the temporary files a killed apply left. No symlink
+// below the target is followed.
+func (s *scaffold) compare(r *rendering, target *safepath.Dir) (state, error) {
 	var st state
+	if target == nil {
+		st.added = r.sorted()
+		return st, nil
+	}
+	subs := target.Subdirs()
+	defer subs.Close()
 	for _, rel := range r.sorted() {
-		c, err := compareFile(r.path(rel), r.files[rel], filepath.Join(s.target, rel))
+		c, err := compareFile(r, rel, subs)
 		if err != nil {
 			return st, err
 		}
@@ -48,7 +57,7 @@ func (s *scaffold) compare(r *rendering) (state, error) {
 		return st, nil
 	}
 	var err error
-	st.purged, err = s.strays(r)
+	st.purged, err = strays(r, target)
 	return st, err
 }
 
@@ -61,26 +70,42 @@ const (
 	differs
 )
 
-// compareFile compares the target file with the rendered one: content and
-// permission bits.
-func compareFile(rendered string, want fs.FileInfo, target string) (comparison, error) {
-	fi, err := os.Lstat(target)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
+// compareFile compares the target file rel with its rendering: content
+// and permission bits.
+func compareFile(r *rendering, rel string, subs *safepath.Subdirs) (comparison, error) {
+	dir, base, err := subs.Parent(rel)
+	if errors.Is(err, unix.ENOENT) {
 		return missing, nil
-	case err != nil:
-		return differs, err
-	case fi.IsDir():
-		return differs, fmt.Errorf("%s is a directory where the scaffold renders a file; remove it", target)
-	case !fi.Mode().IsRegular() || fi.Mode().Perm() != want.Mode().Perm() || fi.Size() != want.Size():
-		return differs, nil
 	}
-	// Scaffolds render configuration: files small enough to compare whole.
-	a, err := os.ReadFile(rendered)
 	if err != nil {
 		return differs, err
 	}
-	b, err := os.ReadFile(target)
+	if err := dir.RemoveLeftovers(base); err != nil {
+		return differs, err
+	}
+	st, err := dir.Stat(base)
+	want := r.files[rel]
+	switch {
+	case errors.Is(err, unix.ENOENT):
+		return missing, nil
+	case err != nil:
+		return differs, err
+	case st.Mode&unix.S_IFMT == unix.S_IFDIR:
+		return differs, fmt.Errorf("%s is a directory where the scaffold renders a file; remove it", dir.Join(base))
+	case st.Mode&unix.S_IFMT != unix.S_IFREG || st.Mode&0o777 != want.perm || st.Size != want.size:
+		return differs, nil
+	}
+	// Scaffolds render configuration: files small enough to compare whole.
+	a, err := os.ReadFile(r.path(rel))
+	if err != nil {
+		return differs, err
+	}
+	f, err := dir.Open(base, unix.O_RDONLY|unix.O_NONBLOCK)
+	if err != nil {
+		return differs, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, want.size+1))
 	if err != nil {
 		return differs, err
 	}
@@ -91,20 +116,12 @@ func compareFile(rendered string, want fs.FileInfo, target string) (comparison, 
 }
 
 // strays lists the target's files that the rendering does not produce.
-func (s *scaffold) strays(r *rendering) ([]string, error) {
+// A symlink is listed as the file it is; the walk enters no link and no
+// mount point.
+func strays(r *rendering, target *safepath.Dir) ([]string, error) {
 	var out []string
-	// The trailing slash follows a target that is a symbolic link to a
-	// directory, as every other operation on the target does.
-	root := s.target + string(filepath.Separator)
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil // no target yet, or a file removed while walking
-		}
-		if err != nil || path == root || d.IsDir() {
-			return err
-		}
-		rel := strings.TrimPrefix(path, root)
-		if _, ok := r.files[rel]; !ok {
+	err := target.Walk(func(_ *safepath.Dir, _, rel string, isDir bool) error {
+		if _, ok := r.files[rel]; !ok && !isDir {
 			out = append(out, rel)
 		}
 		return nil

@@ -15,6 +15,11 @@
 //     a chmod of a rendered file is drift too;
 //   - purge and ensure: absent, which the library does not do.
 //
+// The target and the source are opened through package safepath: no
+// symlink someone other than root controls is followed on the way to them,
+// and below the target none at all; every write, purge and removal is
+// made relative to the descriptor of the directory it happens in.
+//
 // A purging scaffold never targets / or a top-level system directory, and
 // source and target never overlap in a way that would make a render feed
 // on its own output or purge its own templates.

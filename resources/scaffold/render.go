@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
@@ -15,6 +14,8 @@ import (
 
 	"github.com/CloudyKit/jet/v6"
 	lib "github.com/choria-io/scaffold"
+	"github.com/reactive-ccm/ccm/resources/internal/safepath"
+	"golang.org/x/sys/unix"
 )
 
 // rendering is the source rendered into a private temporary directory,
@@ -24,24 +25,19 @@ type rendering struct {
 	// root holds the rendered tree.
 	root string
 	// files maps each rendered file's path relative to root to its
-	// mode and size.
-	files map[string]fs.FileInfo
+	// permission bits and size.
+	files map[string]renderedFile
 	// dirs lists the rendered directories relative to root, parents first.
 	dirs []string
 }
 
-func (r *rendering) Close() error { return os.RemoveAll(r.tmp) }
-
-// closeRendering removes r, if any, reporting a failure through err
-// unless err already holds one.
-func closeRendering(r *rendering, err *error) {
-	if r == nil {
-		return
-	}
-	if cerr := r.Close(); cerr != nil && *err == nil {
-		*err = fmt.Errorf("removing the rendering: %w", cerr)
-	}
+// renderedFile is what a target file is compared with, besides content.
+type renderedFile struct {
+	perm uint32
+	size int64
 }
+
+func (r *rendering) Close() error { return os.RemoveAll(r.tmp) }
 
 // sorted lists the rendered files in order.
 func (r *rendering) sorted() []string {
@@ -53,13 +49,17 @@ func (r *rendering) path(rel string) string { return filepath.Join(r.root, rel) 
 
 // render renders the source with a Scaffold made for this call alone (a
 // Scaffold is not safe for concurrent use) and runs the post commands.
+// The source is opened by a safe walk and handed to the library through
+// its descriptor.
 func (s *scaffold) render(ctx context.Context) (*rendering, error) {
-	if ok, err := isDir(s.source); !ok {
-		if err == nil {
-			err = fmt.Errorf("the source %s does not exist", s.source)
-		}
+	src, err := s.links.OpenDir(s.source)
+	if errors.Is(err, unix.ENOENT) {
+		err = fmt.Errorf("the source %s does not exist", s.source)
+	}
+	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrRender, err)
 	}
+	defer src.Close()
 	tmp, err := os.MkdirTemp("", "ccm-scaffold-")
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrRender, err)
@@ -68,7 +68,7 @@ func (s *scaffold) render(ctx context.Context) (*rendering, error) {
 	if within(tmp, s.target) || within(tmp, s.source) {
 		err = fmt.Errorf("%w: the temporary directory %s is inside the scaffold's target or source; set TMPDIR elsewhere", ErrRender, os.TempDir())
 	} else {
-		err = s.renderInto(ctx, r)
+		err = s.renderInto(ctx, src, r)
 	}
 	if err != nil {
 		return nil, errors.Join(err, r.Close())
@@ -76,13 +76,16 @@ func (s *scaffold) render(ctx context.Context) (*rendering, error) {
 	return r, nil
 }
 
-func (s *scaffold) renderInto(ctx context.Context, r *rendering) error {
-	sc, err := s.newLib(r.root)
+func (s *scaffold) renderInto(ctx context.Context, src *safepath.Dir, r *rendering) error {
+	// The trailing slash makes the library's walk enter the directory the
+	// descriptor path leads to.
+	srcPath := src.FdPath() + "/"
+	sc, err := s.newLib(srcPath, r.root)
 	if err != nil {
-		return fmt.Errorf("%w: %s: %w", ErrRender, s.source, err)
+		return fmt.Errorf("%w: %s: %s", ErrRender, s.source, strings.ReplaceAll(err.Error(), srcPath, s.source+"/"))
 	}
 	if _, err := sc.Render(s.data()); err != nil {
-		return fmt.Errorf("%w: %s: %w", ErrRender, s.source, err)
+		return fmt.Errorf("%w: %s: %s", ErrRender, s.source, strings.ReplaceAll(err.Error(), srcPath, s.source+"/"))
 	}
 	if err := r.scan(); err != nil {
 		return err
@@ -97,12 +100,12 @@ func (s *scaffold) renderInto(ctx context.Context, r *rendering) error {
 	return r.scan()
 }
 
-// newLib configures the library for one render into root. Post commands
+// newLib configures the library for one render of source into root. Post commands
 // are not given to it: runPost runs them under a timeout.
-func (s *scaffold) newLib(root string) (*lib.Scaffold, error) {
+func (s *scaffold) newLib(source, root string) (*lib.Scaffold, error) {
 	cfg := lib.Config{
 		TargetDirectory:      root,
-		SourceDirectory:      s.source,
+		SourceDirectory:      source,
 		MergeTargetDirectory: true,
 		SkipEmpty:            s.p.SkipEmpty,
 		CustomLeftDelimiter:  s.p.LeftDelimiter,
@@ -171,21 +174,22 @@ func capitalise(s string) string {
 
 // scan lists the rendered tree.
 func (r *rendering) scan() error {
-	r.files, r.dirs = map[string]fs.FileInfo{}, nil
-	return filepath.WalkDir(r.root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || path == r.root {
-			return err
-		}
-		rel := strings.TrimPrefix(path, r.root+string(filepath.Separator))
-		if d.IsDir() {
+	r.files, r.dirs = map[string]renderedFile{}, nil
+	root, err := safepath.Policy{}.OpenDir(r.root)
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	return root.Walk(func(in *safepath.Dir, name, rel string, isDir bool) error {
+		if isDir {
 			r.dirs = append(r.dirs, rel)
 			return nil
 		}
-		fi, err := d.Info()
+		st, err := in.Stat(name)
 		if err != nil {
 			return err
 		}
-		r.files[rel] = fi
+		r.files[rel] = renderedFile{perm: st.Mode & 0o777, size: st.Size}
 		return nil
 	})
 }

@@ -4,12 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"slices"
 	"strings"
 
 	"github.com/reactive-ccm/ccm/resources"
+	"github.com/reactive-ccm/ccm/resources/internal/safepath"
+	"golang.org/x/sys/unix"
 )
 
 // Watch asks for the target and source trees, recursively: a hand-edited,
@@ -18,33 +18,71 @@ func (s *scaffold) Watch() resources.WatchSpec {
 	return resources.WatchSpec{Trees: []string{s.target, s.source}}
 }
 
+// view is one look: the target opened by a safe walk (nil when it does
+// not exist), the rendering, and how they compare. close releases them.
+type view struct {
+	st     state
+	r      *rendering
+	target *safepath.Dir
+}
+
+// close releases the view, reporting a failure through err unless err
+// already holds one.
+func (v *view) close(err *error) {
+	var errs []error
+	if v.r != nil {
+		if cerr := v.r.Close(); cerr != nil {
+			errs = append(errs, fmt.Errorf("removing the rendering: %w", cerr))
+		}
+	}
+	errs = append(errs, v.target.Close())
+	if cerr := errors.Join(errs...); cerr != nil && *err == nil {
+		*err = cerr
+	}
+}
+
 // Check renders the templates into a private temporary directory and
-// compares them with the target. It never writes to the target; post
-// commands run, on the temporary files.
+// compares them with the target. It never writes to the target (but
+// removes the temporary files a killed apply left); post commands run, on
+// the temporary files.
 func (s *scaffold) Check(ctx context.Context) (_ resources.Status, err error) {
-	st, r, err := s.observe(ctx)
-	defer closeRendering(r, &err)
+	v, err := s.observe(ctx)
+	defer v.close(&err)
 	if err != nil {
 		return resources.Status{}, err
 	}
-	reason := s.verdict(st)
-	return resources.Status{Ensure: ensureOf(st), Desired: reason == "", Reason: reason}, nil
+	reason := s.verdict(v.st)
+	return resources.Status{Ensure: ensureOf(v.st), Desired: reason == "", Reason: reason}, nil
 }
 
-// observe renders and compares. With ensure: absent and no target there is
-// nothing to compare, and nothing is rendered: the source may be gone too.
-func (s *scaffold) observe(ctx context.Context) (state, *rendering, error) {
-	exists, err := isDir(s.target)
-	if err != nil || (!exists && s.p.Ensure == ensureAbsent) {
-		return state{}, nil, err
+// observe opens the target, renders and compares. With ensure: absent and
+// no target there is nothing to compare, and nothing is rendered: the
+// source may be gone too.
+func (s *scaffold) observe(ctx context.Context) (*view, error) {
+	v := &view{}
+	var err error
+	if v.target, err = s.openTarget(); err != nil || (v.target == nil && s.p.Ensure == ensureAbsent) {
+		return v, err
 	}
-	r, err := s.render(ctx)
-	if err != nil {
-		return state{}, nil, err
+	if v.r, err = s.render(ctx); err != nil {
+		return v, err
 	}
-	st, err := s.compare(r)
-	st.targetExists = exists
-	return st, r, err
+	v.st, err = s.compare(v.r, v.target)
+	v.st.targetExists = v.target != nil
+	return v, err
+}
+
+// openTarget opens the target directory, or returns nil when it does not
+// exist; anything else at the target is an error.
+func (s *scaffold) openTarget() (*safepath.Dir, error) {
+	d, err := s.links.OpenDir(s.target)
+	switch {
+	case errors.Is(err, unix.ENOENT):
+		return nil, nil
+	case errors.Is(err, unix.ENOTDIR):
+		return nil, fmt.Errorf("%s exists and is not a directory", s.target)
+	}
+	return d, err
 }
 
 // verdict applies the seed's stability rules and says what differs.
@@ -85,40 +123,40 @@ func sample(paths []string) string {
 // Apply renders into the target, or removes the rendered files for ensure:
 // absent; in noop it only counts the files it would touch.
 func (s *scaffold) Apply(ctx context.Context, req resources.Request) (_ resources.Change, err error) {
-	st, r, err := s.observe(ctx)
-	defer closeRendering(r, &err)
+	v, err := s.observe(ctx)
+	defer v.close(&err)
 	if err != nil {
 		return resources.Change{}, err
 	}
 	if s.p.Ensure == ensureAbsent {
-		return s.applyAbsent(st, r, req.Noop)
+		return s.applyAbsent(v, req.Noop)
 	}
-	return s.applyPresent(st, r, req.Noop)
+	return s.applyPresent(v, req.Noop)
 }
 
-func (s *scaffold) applyPresent(st state, r *rendering, noop bool) (resources.Change, error) {
-	n := len(st.added) + len(st.updated) + len(st.purged)
+func (s *scaffold) applyPresent(v *view, noop bool) (resources.Change, error) {
+	n := len(v.st.added) + len(v.st.updated) + len(v.st.purged)
 	if noop {
 		return noopChange(n, "Would have changed %d scaffold files"), nil
 	}
-	if err := s.write(st, r); err != nil {
+	if err := s.write(v); err != nil {
 		return resources.Change{Changed: true}, err
 	}
-	if err := s.purge(st.purged); err != nil {
+	if err := s.purge(v.target, v.st.purged); err != nil {
 		return resources.Change{Changed: true}, err
 	}
-	return resources.Change{Changed: n > 0 || !st.targetExists}, nil
+	return resources.Change{Changed: n > 0 || !v.st.targetExists}, nil
 }
 
-func (s *scaffold) applyAbsent(st state, r *rendering, noop bool) (resources.Change, error) {
-	files := managed(st)
+func (s *scaffold) applyAbsent(v *view, noop bool) (resources.Change, error) {
+	files := managed(v.st)
 	if noop {
-		return noopChange(len(files)+len(st.purged), "Would have removed %d scaffold files"), nil
+		return noopChange(len(files)+len(v.st.purged), "Would have removed %d scaffold files"), nil
 	}
-	if !st.targetExists {
+	if v.target == nil {
 		return resources.Change{}, nil
 	}
-	return resources.Change{Changed: len(files) > 0}, s.remove(files, r.dirs)
+	return resources.Change{Changed: len(files) > 0}, s.remove(v.target, files, v.r.dirs)
 }
 
 // noopChange reports n affected files; nothing is changed when n is zero.
@@ -135,19 +173,4 @@ func ensureOf(st state) string {
 		return ensurePresent
 	}
 	return ensureAbsent
-}
-
-// isDir reports whether path is a directory (following symbolic links);
-// anything else at path is an error.
-func isDir(path string) (bool, error) {
-	fi, err := os.Stat(path)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return false, nil
-	case err != nil:
-		return false, err
-	case !fi.IsDir():
-		return false, fmt.Errorf("%s exists and is not a directory", path)
-	}
-	return true, nil
 }

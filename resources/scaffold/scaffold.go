@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/reactive-ccm/ccm/resources"
+	"github.com/reactive-ccm/ccm/resources/internal/safepath"
 )
 
 func init() {
@@ -37,6 +38,9 @@ type props struct {
 	// Data, when set, replaces the manifest's data for this scaffold's
 	// templates, as upstream CCM does.
 	Data map[string]any `yaml:"data" help:"data replacing the manifest's for these templates" cli:"-"`
+	// FollowSymlinks lists symlinks on the way to the target or the source
+	// that may be followed although someone other than root controls them.
+	FollowSymlinks []string `yaml:"follow_symlinks" help:"symlinks on the way to the target or the source that may be followed although a user other than root controls them"`
 }
 
 // scaffold is one scaffold resource. Its fields are fixed after New.
@@ -51,6 +55,9 @@ type scaffold struct {
 	tmpl resources.Templates
 	// postTimeout is a field so tests can shorten it.
 	postTimeout time.Duration
+	// links says which symlinks on the way to the target and the source
+	// may be followed besides root's own. Below the target none is.
+	links safepath.Policy
 }
 
 var _ resources.Resource = (*scaffold)(nil)
@@ -63,6 +70,10 @@ func New(spec *resources.Spec) (resources.Instance, error) {
 	errs.Add(spec.Pos, spec.Decode(&p))
 	s := newScaffold(spec, p)
 	s.validate(spec, &errs)
+	var err error
+	if s.links, err = safepath.Allow(p.FollowSymlinks...); err != nil {
+		errs.Addf(spec.KeyPos("follow_symlinks"), "follow_symlinks: %v", err)
+	}
 	if err := errs.Err(); err != nil {
 		return resources.Instance{}, err
 	}

@@ -4,71 +4,80 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
-	"syscall"
+
+	"github.com/reactive-ccm/ccm/resources/internal/safepath"
+	"golang.org/x/sys/unix"
 )
 
 // write creates the target and the rendered directories, and installs
-// every added and updated file.
-func (s *scaffold) write(st state, r *rendering) error {
-	for _, d := range append([]string{"."}, r.dirs...) {
-		if err := os.MkdirAll(filepath.Join(s.target, d), 0o755); err != nil {
+// every added and updated file, relative to the target's descriptor:
+// nothing below the target is reached through a symlink.
+func (s *scaffold) write(v *view) error {
+	if v.target == nil {
+		var err error
+		if v.target, err = s.links.MkdirAll(s.target, 0o755); err != nil {
 			return err
 		}
 	}
-	for _, rel := range slices.Concat(st.added, st.updated) {
-		if err := install(r.path(rel), filepath.Join(s.target, rel), r.files[rel].Mode().Perm()); err != nil {
+	for _, d := range v.r.dirs {
+		sub, err := v.target.MkdirAll(d, 0o755)
+		if err != nil {
+			return err
+		}
+		if err := sub.Close(); err != nil {
+			return err
+		}
+	}
+	subs := v.target.Subdirs()
+	defer subs.Close()
+	for _, rel := range slices.Concat(v.st.added, v.st.updated) {
+		if err := install(v.r, rel, subs); err != nil {
 			return fmt.Errorf("writing %s: %w", filepath.Join(s.target, rel), err)
 		}
 	}
 	return nil
 }
 
-// install copies src to dst atomically: a synced temporary file in dst's
-// directory, renamed over dst.
-func install(src, dst string, perm fs.FileMode) (err error) {
-	in, err := os.Open(src)
+// install copies the rendering of rel into the target atomically: a
+// synced temporary file beside it, renamed over it.
+func install(r *rendering, rel string, subs *safepath.Subdirs) error {
+	dir, base, err := subs.Parent(rel)
+	if err != nil {
+		return err
+	}
+	in, err := os.Open(r.path(rel))
 	if err != nil {
 		return err
 	}
 	defer in.Close()
-	tmp, err := os.CreateTemp(filepath.Dir(dst), ".ccm-scaffold-*")
+	tmp, err := dir.CreateTemp(base)
 	if err != nil {
 		return err
 	}
-	defer func() {
-		if err != nil {
-			if rerr := os.Remove(tmp.Name()); rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
-				err = errors.Join(err, rerr)
-			}
-		}
-	}()
 	_, err = io.Copy(tmp, in)
 	if err == nil {
-		err = tmp.Chmod(perm)
+		err = tmp.Chmod(r.files[rel].perm)
 	}
 	if err == nil {
 		err = tmp.Sync()
 	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
 	if err != nil {
-		return err
+		return errors.Join(err, tmp.Abort())
 	}
-	return os.Rename(tmp.Name(), dst)
+	return tmp.Commit()
 }
 
-// purge deletes the files the templates do not produce.
-func (s *scaffold) purge(rels []string) error {
+// purge deletes the files the templates do not produce; a symlink is
+// removed itself.
+func (s *scaffold) purge(target *safepath.Dir, rels []string) error {
+	subs := target.Subdirs()
+	defer subs.Close()
 	var errs []error
 	for _, rel := range rels {
-		if err := os.Remove(filepath.Join(s.target, rel)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			errs = append(errs, err)
-		}
+		errs = append(errs, unlink(subs, rel))
 	}
 	return errors.Join(errs...)
 }
@@ -77,27 +86,46 @@ func (s *scaffold) purge(rels []string) error {
 // are left empty, deepest first, then the target if it is empty. Files the
 // scaffold does not render are never touched, and keep their directories.
 // A failure does not stop the rest; every failure is returned.
-func (s *scaffold) remove(files, dirs []string) error {
+func (s *scaffold) remove(target *safepath.Dir, files, dirs []string) error {
+	subs := target.Subdirs()
+	defer subs.Close()
 	var errs []error
 	for _, rel := range files {
-		if err := os.Remove(filepath.Join(s.target, rel)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			errs = append(errs, err)
-		}
+		errs = append(errs, unlink(subs, rel))
 	}
 	// dirs lists parents before children; backwards, children come first.
-	for _, d := range slices.Backward(append([]string{"."}, dirs...)) {
-		if err := removeIfEmpty(filepath.Join(s.target, d)); err != nil {
-			errs = append(errs, err)
+	for _, d := range slices.Backward(dirs) {
+		dir, base, err := subs.Parent(d)
+		if err == nil {
+			err = dir.Rmdir(base)
 		}
+		errs = append(errs, emptyOrGone(err))
 	}
+	parent, base, err := s.links.OpenParent(s.target)
+	if err == nil {
+		err = parent.Rmdir(base)
+		errs = append(errs, parent.Close())
+	}
+	errs = append(errs, emptyOrGone(err))
 	return errors.Join(errs...)
 }
 
-// removeIfEmpty removes an empty directory; a directory that is not empty,
-// or not there, is left alone without error.
-func removeIfEmpty(dir string) error {
-	err := os.Remove(dir)
-	if err == nil || errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTEMPTY) || errors.Is(err, syscall.EEXIST) {
+// unlink removes rel below the target; one already gone is no error.
+func unlink(subs *safepath.Subdirs, rel string) error {
+	dir, base, err := subs.Parent(rel)
+	if err == nil {
+		err = dir.Unlink(base)
+	}
+	if errors.Is(err, unix.ENOENT) {
+		return nil
+	}
+	return err
+}
+
+// emptyOrGone drops the errors of removing a directory that is not empty,
+// or not there: such a directory is left alone.
+func emptyOrGone(err error) error {
+	if errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ENOTEMPTY) || errors.Is(err, unix.EEXIST) {
 		return nil
 	}
 	return err

@@ -2,9 +2,10 @@ package template
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/reactive-ccm/ccm/resources/internal/safepath"
 )
 
 // stringArg returns args[i] as a string, or an error naming fn.
@@ -37,12 +38,25 @@ func (t *Templates) readFile(args ...any) (any, error) {
 	return t.read(p)
 }
 
+// MaxFileSize bounds every file templates read: readFile, file, the
+// files of template() and jet(), and resources_jet_file.
+const MaxFileSize = 16 << 20
+
 func (t *Templates) read(p string) (string, error) {
-	b, err := os.ReadFile(t.path(p))
+	s, err := t.ReadFile(p)
 	if err != nil {
 		return "", fmt.Errorf("readFile: %w", err)
 	}
-	return string(b), nil
+	return s, nil
+}
+
+// ReadFile returns the content of the file at p, relative to the
+// manifest's directory, as readFile() reads it: a regular file of at most
+// MaxFileSize bytes, reached without following a symlink someone other
+// than root controls. A FIFO, a device or a larger file is an error.
+func (t *Templates) ReadFile(p string) (string, error) {
+	b, err := safepath.Policy{}.ReadFile(t.path(p), MaxFileSize)
+	return string(b), err
 }
 
 // template implements template(s): a name ending in .templ is read and

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -37,6 +38,8 @@ type Cmd struct {
 	Timeout time.Duration
 	// Stdin is fed to the program when set.
 	Stdin io.Reader
+	// ExtraFiles are open files the program gets as descriptors 3, 4...
+	ExtraFiles []*os.File
 	// OnLine, when set, receives each line of stdout and stderr as it is
 	// produced, tagged with the stream name.
 	OnLine func(stream, line string)
@@ -81,6 +84,7 @@ func Run(ctx context.Context, c Cmd) (Result, error) {
 	}
 	cmd.Env = append([]string{"PATH=" + path, "LANG=C", "LC_ALL=C"}, c.Env...)
 	cmd.Stdin = c.Stdin
+	cmd.ExtraFiles = c.ExtraFiles
 	// A process group of its own lets a timeout kill the program's children
 	// too; killing only the direct child leaves grandchildren holding pipes.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}

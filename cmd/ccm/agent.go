@@ -1,0 +1,72 @@
+package main
+
+import (
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/reactive-ccm/ccm/engine/agent"
+	"github.com/spf13/cobra"
+)
+
+// newAgentCmd is upstream CCM's `ccm agent --config FILE`: the watch
+// engine run on upstream's agent configuration. It is `ccm run --watch`
+// with the file's settings as defaults, so every run flag works here too
+// and wins over the file.
+func newAgentCmd() *cobra.Command {
+	cmd := newRunCmd()
+	run := cmd.RunE
+	var config string
+	cmd.Use = "agent [--config FILE] [flags]"
+	cmd.Short = "Run continuously on upstream CCM's agent configuration (" + agent.DefaultPath + ")"
+	cmd.Args = cobra.NoArgs
+	cmd.Flags().StringVar(&config, "config", agent.DefaultPath, "upstream CCM's agent configuration file")
+	// The agent always watches.
+	_ = cmd.Flags().MarkHidden("watch")
+	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
+		c, err := agent.Read(config)
+		if err != nil {
+			return usage(err)
+		}
+		if err := applyAgentConfig(cmd, c); err != nil {
+			return err
+		}
+		return run(cmd, c.Manifests)
+	}
+	return cmd
+}
+
+// applyAgentConfig sets the flags the configuration speaks for, unless
+// they were given on the command line.
+func applyAgentConfig(cmd *cobra.Command, c *agent.Config) error {
+	set := map[string]string{
+		"watch":     "true",
+		"recheck":   time.Duration(c.Interval).String(),
+		"log-level": c.LogLevel,
+		"context":   c.NATSContext,
+		"hiera":     c.ExternalDataURL,
+		"cache-dir": c.CacheDir,
+	}
+	if c.HealthCheckInterval > 0 {
+		set["health-interval"] = time.Duration(c.HealthCheckInterval).String()
+	}
+	if c.MonitorPort > 0 {
+		set["metrics-listen"] = ":" + strconv.Itoa(c.MonitorPort)
+	}
+	for name, v := range set {
+		fl := cmd.Flags().Lookup(name)
+		switch {
+		case v == "" || (fl != nil && fl.Changed):
+		case fl == nil:
+			fmt.Fprintf(cmd.ErrOrStderr(), "ccm: the agent setting for --%s is not supported by this ccm; ignored\n", name)
+		default:
+			if err := cmd.Flags().Set(name, v); err != nil {
+				return usage(fmt.Errorf("%s: %w", name, err))
+			}
+		}
+	}
+	if c.Registration != "" {
+		fmt.Fprintln(cmd.ErrOrStderr(), "ccm: registration is not supported by this ccm; ignored")
+	}
+	return nil
+}

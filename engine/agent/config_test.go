@@ -1,0 +1,61 @@
+package agent_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/reactive-ccm/ccm/engine/agent"
+)
+
+func TestParseUpstreamExample(t *testing.T) {
+	c, err := agent.Parse("config.yaml", []byte(`
+interval: 5m
+health_check_interval: 1m
+manifests:
+  - /etc/choria/ccm/manifests/base.yaml
+  - obj://ccm-manifests/app.tar.gz
+  - https://config.example.com/manifests/web.tar.gz
+log_level: info
+nats_context: CCM
+external_data_url: kv://ccm-data/common
+cache_dir: /etc/choria/ccm/source
+monitor_port: 9100
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Manifests) != 3 || c.ExternalDataURL != "kv://ccm-data/common" || time.Duration(c.HealthCheckInterval) != time.Minute ||
+		c.MonitorPort != 9100 || c.NATSContext != "CCM" || c.CacheDir != "/etc/choria/ccm/source" {
+		t.Fatalf("config = %+v", c)
+	}
+}
+
+func TestDefaults(t *testing.T) {
+	c, err := agent.Parse("c.yaml", []byte("manifests: [/m.yaml]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if time.Duration(c.Interval) != agent.DefaultInterval || c.LogLevel != "info" {
+		t.Fatalf("defaults = %+v", c)
+	}
+}
+
+func TestBadConfigs(t *testing.T) {
+	for _, c := range []struct{ name, src, want string }{
+		{"unknown key", "manifests: [/m]\nintervall: 5m\n", "intervall"},
+		{"short interval", "manifests: [/m]\ninterval: 10s\n", "at least 30s"},
+		{"bad duration", "manifests: [/m]\ninterval: soon\n", "not a duration"},
+		{"no manifests", "interval: 5m\n", "manifests"},
+		{"log level", "manifests: [/m]\nlog_level: loud\n", "log_level"},
+		{"registration", "manifests: [/m]\nregistration: carrier-pigeon\n", "registration"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := agent.Parse("c.yaml", []byte(c.src))
+			if !errors.Is(err, agent.ErrConfig) || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("err = %v, want one mentioning %q", err, c.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,168 @@
+package fleet_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+	"github.com/reactive-ccm/ccm/engine"
+	"github.com/reactive-ccm/ccm/engine/fleet"
+	"github.com/reactive-ccm/ccm/engine/natsconn"
+	"github.com/reactive-ccm/ccm/engine/natsconn/natstest"
+)
+
+func lazy(t *testing.T, srv *natstest.Server) *natsconn.Lazy {
+	t.Helper()
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	t.Setenv("NATS_CONTEXT", "")
+	t.Setenv("NATS_URL", srv.URL())
+	l := natsconn.NewLazy(natsconn.FromEnv(""), slog.New(slog.DiscardHandler))
+	t.Cleanup(l.Close)
+	return l
+}
+
+func conn(t *testing.T, l *natsconn.Lazy) *natsconn.Conn {
+	t.Helper()
+	c, err := l.Get()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// eventually polls cond until it holds.
+func eventually(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out: %s", what)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// events reads every event of host from the stream.
+func events(t *testing.T, c *natsconn.Conn, host string) []map[string]any {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
+	defer cancel()
+	s, err := c.JetStream().Stream(ctx, fleet.Stream)
+	if err != nil {
+		return nil
+	}
+	cons, err := s.OrderedConsumer(ctx, jetstream.OrderedConsumerConfig{FilterSubjects: []string{fleet.SubjectPrefix + fleet.Token(host)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, err := s.Info(ctx, jetstream.WithSubjectFilter(fleet.SubjectPrefix+fleet.Token(host)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := int(info.State.Subjects[fleet.SubjectPrefix+fleet.Token(host)])
+	var out []map[string]any
+	if n == 0 {
+		return nil
+	}
+	batch, err := cons.Fetch(n, jetstream.FetchMaxWait(2*time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for m := range batch.Messages() {
+		var ev map[string]any
+		if err := json.Unmarshal(m.Data(), &ev); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, ev)
+	}
+	return out
+}
+
+func status(t *testing.T, c *natsconn.Conn, host string) (fleet.Status, bool) {
+	t.Helper()
+	all, err := fleet.Statuses(t.Context(), c)
+	if err != nil {
+		return fleet.Status{}, false
+	}
+	for _, st := range all {
+		if st.Host == host {
+			return st, true
+		}
+	}
+	return fleet.Status{}, false
+}
+
+func TestReporterPublishesEventsAndStatus(t *testing.T) {
+	srv := natstest.Start(t, natstest.Options{})
+	l := lazy(t, srv)
+	c := conn(t, l)
+	if _, err := fleet.Statuses(t.Context(), c); !errors.Is(err, fleet.ErrNoFleet) {
+		t.Fatalf("an empty server: %v", err)
+	}
+	r := fleet.New(fleet.Options{Host: "web.example.com", NATS: l, Heartbeat: time.Hour,
+		Sources: func() []fleet.Revision {
+			return []fleet.Revision{{Source: "obj://ccm/web.tgz", Revision: "SHA-256=abc"}}
+		}})
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan struct{})
+	go func() { r.Run(ctx); close(done) }()
+	t.Cleanup(func() { cancel(); <-done })
+
+	r.Event(&engine.Event{Protocol: engine.EventProtocol, Type: "file", Name: "/etc/motd", Changed: true, Trigger: engine.TriggerDrift})
+	r.Settled(engine.State{Resources: 3, Converged: 1, Failed: 1, Contested: 1, FailedIDs: []string{"exec#x"}, ContestedIDs: []string{"file#/etc/motd"}})
+	r.Reloaded(errors.New("manifest.yaml:3:5: unknown property colour"))
+
+	eventually(t, "the event in the stream", func() bool { return len(events(t, c, "web.example.com")) == 1 })
+	ev := events(t, c, "web.example.com")[0]
+	if ev["host"] != "web.example.com" || ev["name"] != "/etc/motd" || ev["trigger"] != "drift" || ev["changed"] != true {
+		t.Fatalf("event = %v", ev)
+	}
+	eventually(t, "the status in the bucket", func() bool {
+		st, ok := status(t, c, "web.example.com")
+		return ok && st.ReloadError != ""
+	})
+	st, _ := status(t, c, "web.example.com")
+	if st.Resources != 3 || st.Failed != 1 || st.FailedResources[0] != "exec#x" || st.ContestedResources[0] != "file#/etc/motd" ||
+		len(st.Sources) != 1 || st.Sources[0].Revision != "SHA-256=abc" || st.LastSettled.IsZero() || !st.LastConverged.IsZero() {
+		t.Fatalf("status = %+v", st)
+	}
+	if st.Stale(time.Now()) || !st.Stale(time.Now().Add(4*time.Hour)) {
+		t.Fatal("staleness is not three missed heartbeats")
+	}
+}
+
+func TestReporterKeepsEventsWhileNATSIsAway(t *testing.T) {
+	srv := natstest.Start(t, natstest.Options{})
+	l := lazy(t, srv)
+	c := conn(t, l)
+	r := fleet.New(fleet.Options{Host: "db1", NATS: l, Heartbeat: time.Hour})
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan struct{})
+	go func() { r.Run(ctx); close(done) }()
+	t.Cleanup(func() { cancel(); <-done })
+	r.Event(&engine.Event{Type: "file", Name: "/a"})
+	eventually(t, "the first event", func() bool { return len(events(t, c, "db1")) == 1 })
+
+	srv.Stop()
+	eventually(t, "the client to notice", func() bool { return !c.Connected() })
+	r.Event(&engine.Event{Type: "file", Name: "/b"})
+	r.Event(&engine.Event{Type: "file", Name: "/c"})
+	srv.Restart()
+	eventually(t, "the queued events after the reconnect", func() bool { return len(events(t, c, "db1")) == 3 })
+	got := events(t, c, "db1")
+	if got[1]["name"] != "/b" || got[2]["name"] != "/c" {
+		t.Fatalf("events out of order: %v", got)
+	}
+}
+
+func TestTokens(t *testing.T) {
+	for in, want := range map[string]string{"web-1": "web-1", "web.example.com": "web_example_com", "a b*>": "a_b__"} {
+		if got := fleet.Token(in); got != want {
+			t.Errorf("Token(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -1,0 +1,313 @@
+package fleet
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+	"github.com/reactive-ccm/ccm/engine"
+	"github.com/reactive-ccm/ccm/engine/natsconn"
+)
+
+// DefaultHeartbeat is the longest a host waits between two status
+// publications.
+const DefaultHeartbeat = 30 * time.Second
+
+// queueSize bounds the events kept while NATS is away.
+const queueSize = 10_000
+
+// Options configure a Reporter.
+type Options struct {
+	// Host names the host in subjects, keys and events.
+	Host string
+	NATS *natsconn.Lazy
+	// Heartbeat is the longest between two status publications; default
+	// DefaultHeartbeat.
+	Heartbeat time.Duration
+	// Sources returns the source revisions in force, read at each status
+	// publication.
+	Sources func() []Revision
+	Logger  *slog.Logger
+}
+
+// Reporter publishes one host's events and status. Its methods other than
+// Run and Flush never block, so the engine's event path stays fast.
+type Reporter struct {
+	opts    Options
+	subject string
+	key     string
+	kick    chan struct{}
+
+	mu      sync.Mutex
+	queue   []queued // events not yet published, oldest first
+	seq     uint64   // sequence number of the last event queued
+	dropped uint64
+	status  Status
+	dirty   bool // status changed since it was last published
+	// ready is set once the stream and bucket are known to exist.
+	ready  bool
+	failed bool // the last attempt failed; logged once per outage
+}
+
+// New returns a reporter for opts.Host.
+func New(opts Options) *Reporter {
+	if opts.Heartbeat <= 0 {
+		opts.Heartbeat = DefaultHeartbeat
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	tok := Token(opts.Host)
+	return &Reporter{
+		opts: opts, subject: SubjectPrefix + tok, key: tok, kick: make(chan struct{}, 1),
+		status: Status{Host: opts.Host, Heartbeat: opts.Heartbeat}, dirty: true,
+	}
+}
+
+// queued is an event waiting to be published.
+type queued struct {
+	seq  uint64
+	data []byte
+}
+
+// hostEvent is an event with the name of the host it happened on.
+type hostEvent struct {
+	Host string `json:"host"`
+	*engine.Event
+}
+
+// Event queues ev for publication.
+func (r *Reporter) Event(ev *engine.Event) {
+	b, err := json.Marshal(hostEvent{Host: r.opts.Host, Event: ev})
+	if err != nil {
+		return
+	}
+	r.mu.Lock()
+	if len(r.queue) >= queueSize {
+		r.queue = r.queue[1:]
+		r.dropped++
+	}
+	r.seq++
+	r.queue = append(r.queue, queued{seq: r.seq, data: b})
+	r.mu.Unlock()
+	r.poke()
+}
+
+// Settled records the engine's standing after it went idle.
+func (r *Reporter) Settled(st engine.State) {
+	now := time.Now()
+	r.update(func(s *Status) {
+		s.Resources, s.Converged, s.Failed, s.Blocked, s.Contested, s.Pending = st.Resources, st.Converged, st.Failed, st.Blocked, st.Contested, st.Pending
+		s.FailedResources, s.ContestedResources = st.FailedIDs, st.ContestedIDs
+		s.LastSettled = now
+		if st.Converged == st.Resources {
+			s.LastConverged = now
+		}
+	})
+}
+
+// Reloaded records the outcome of a reload: err is why it failed, nil
+// once one succeeded.
+func (r *Reporter) Reloaded(err error) {
+	r.update(func(s *Status) {
+		s.ReloadError = ""
+		if err != nil {
+			s.ReloadError = err.Error()
+		}
+	})
+}
+
+func (r *Reporter) update(f func(*Status)) {
+	r.mu.Lock()
+	f(&r.status)
+	r.dirty = true
+	r.mu.Unlock()
+	r.poke()
+}
+
+func (r *Reporter) poke() {
+	select {
+	case r.kick <- struct{}{}:
+	default:
+	}
+}
+
+// Run publishes until ctx ends: queued events and status changes at once,
+// the status at least every heartbeat. While NATS is away it waits for
+// it, keeping the newest events.
+func (r *Reporter) Run(ctx context.Context) {
+	beat := time.NewTicker(r.opts.Heartbeat)
+	defer beat.Stop()
+	for failures := 0; ; {
+		select {
+		case <-ctx.Done():
+			return
+		case <-r.kick:
+		case <-beat.C:
+			r.mu.Lock()
+			r.dirty = true
+			r.mu.Unlock()
+		}
+		if err := r.publish(ctx); err != nil {
+			if ctx.Err() != nil {
+				return
+			}
+			r.report(err)
+			d := min(time.Second<<min(failures, 5), 30*time.Second)
+			failures++
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(d):
+			}
+			r.poke()
+			continue
+		}
+		failures = 0
+	}
+}
+
+// Flush publishes everything queued and the status now, for a one-shot
+// run about to exit.
+func (r *Reporter) Flush(ctx context.Context) error {
+	return r.publish(ctx)
+}
+
+// report logs a failure once per outage.
+func (r *Reporter) report(err error) {
+	r.mu.Lock()
+	first := !r.failed
+	r.failed = true
+	r.mu.Unlock()
+	if first {
+		r.opts.Logger.Warn("reporting to NATS failed; events are kept and sent when it is back", "error", err)
+	}
+}
+
+// publish sends the queued events, then the status if it changed.
+func (r *Reporter) publish(ctx context.Context) error {
+	c, err := r.opts.NATS.Get()
+	if err != nil {
+		return err
+	}
+	ctx, cancel, err := c.Up(ctx)
+	if err != nil {
+		return err
+	}
+	defer cancel()
+	js := c.JetStream()
+	kv, err := r.setup(ctx, js)
+	if err != nil {
+		return err
+	}
+	if err := r.sendEvents(ctx, js); err != nil {
+		return err
+	}
+	if err := r.sendStatus(ctx, kv); err != nil {
+		return err
+	}
+	r.mu.Lock()
+	r.failed = false
+	r.mu.Unlock()
+	return nil
+}
+
+// setup makes sure the stream and the bucket exist, once per process.
+func (r *Reporter) setup(ctx context.Context, js jetstream.JetStream) (jetstream.KeyValue, error) {
+	r.mu.Lock()
+	ready := r.ready
+	r.mu.Unlock()
+	if !ready {
+		if _, err := EnsureStream(ctx, js); err != nil {
+			return nil, err
+		}
+	}
+	kv, err := EnsureBucket(ctx, js)
+	if err != nil {
+		return nil, err
+	}
+	r.mu.Lock()
+	r.ready = true
+	r.mu.Unlock()
+	return kv, nil
+}
+
+func (r *Reporter) sendEvents(ctx context.Context, js jetstream.JetStream) error {
+	for {
+		r.mu.Lock()
+		if len(r.queue) == 0 {
+			r.mu.Unlock()
+			return nil
+		}
+		next := r.queue[0]
+		r.mu.Unlock()
+		if _, err := js.Publish(ctx, r.subject, next.data); err != nil {
+			return fmt.Errorf("publishing an event to %s: %w", r.subject, err)
+		}
+		r.mu.Lock()
+		// A full queue may have dropped it meanwhile.
+		if len(r.queue) > 0 && r.queue[0].seq == next.seq {
+			r.queue = r.queue[1:]
+		}
+		r.mu.Unlock()
+	}
+}
+
+func (r *Reporter) sendStatus(ctx context.Context, kv jetstream.KeyValue) error {
+	r.mu.Lock()
+	if !r.dirty {
+		r.mu.Unlock()
+		return nil
+	}
+	st := r.status
+	st.Updated, st.DroppedEvents = time.Now(), r.dropped
+	r.dirty = false
+	r.mu.Unlock()
+	if r.opts.Sources != nil {
+		st.Sources = r.opts.Sources()
+	}
+	b, err := json.Marshal(st)
+	if err == nil {
+		_, err = kv.Put(ctx, r.key, b)
+	}
+	if err != nil {
+		r.mu.Lock()
+		r.dirty = true
+		r.mu.Unlock()
+		return fmt.Errorf("publishing the status to %s/%s: %w", Bucket, r.key, err)
+	}
+	return nil
+}
+
+// EnsureStream returns the events stream, creating it when missing: a
+// week of events, at most 100,000 per host.
+func EnsureStream(ctx context.Context, js jetstream.JetStream) (jetstream.Stream, error) {
+	s, err := js.Stream(ctx, Stream)
+	if errors.Is(err, jetstream.ErrStreamNotFound) {
+		s, err = js.CreateStream(ctx, jetstream.StreamConfig{
+			Name: Stream, Subjects: []string{SubjectPrefix + ">"}, Description: "ccm events, one subject per host",
+			MaxAge: 7 * 24 * time.Hour, MaxMsgsPerSubject: 100_000, Discard: jetstream.DiscardOld,
+		})
+	}
+	if err != nil {
+		return nil, fmt.Errorf("fleet: stream %s: %w", Stream, err)
+	}
+	return s, nil
+}
+
+// EnsureBucket returns the status bucket, creating it when missing.
+func EnsureBucket(ctx context.Context, js jetstream.JetStream) (jetstream.KeyValue, error) {
+	kv, err := js.KeyValue(ctx, Bucket)
+	if errors.Is(err, jetstream.ErrBucketNotFound) {
+		kv, err = js.CreateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: Bucket, Description: "ccm status, one key per host"})
+	}
+	if err != nil {
+		return nil, fmt.Errorf("fleet: bucket %s: %w", Bucket, err)
+	}
+	return kv, nil
+}

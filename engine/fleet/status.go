@@ -1,0 +1,72 @@
+package fleet
+
+import (
+	"strings"
+	"time"
+)
+
+// Names of what the reports live in.
+const (
+	Stream        = "CCM_EVENTS"
+	SubjectPrefix = "ccm.events."
+	Bucket        = "CCM_STATUS"
+)
+
+// Revision is a source and the revision of it in force.
+type Revision struct {
+	Source   string `json:"source"`
+	Revision string `json:"revision"`
+	Cached   bool   `json:"cached,omitempty"`
+}
+
+// Status is what a host reports about itself.
+type Status struct {
+	Host string `json:"host"`
+	// Updated is when the status was published.
+	Updated   time.Time `json:"updated"`
+	Resources int       `json:"resources"`
+	Converged int       `json:"converged"`
+	Failed    int       `json:"failed"`
+	Blocked   int       `json:"blocked"`
+	Contested int       `json:"contested"`
+	Pending   int       `json:"pending"`
+	// FailedResources and ContestedResources name them ("type#name").
+	FailedResources    []string `json:"failed_resources,omitempty"`
+	ContestedResources []string `json:"contested_resources,omitempty"`
+	// Sources are the remote sources and their revisions in force.
+	Sources []Revision `json:"sources,omitempty"`
+	// LastSettled is when the engine last went idle after a change;
+	// LastConverged when it last did so with every resource converged.
+	LastSettled   time.Time `json:"last_settled,omitzero"`
+	LastConverged time.Time `json:"last_converged,omitzero"`
+	// ReloadError is why the last reload failed, while the running graph
+	// stays in force; empty once a reload succeeds.
+	ReloadError string `json:"reload_error,omitempty"`
+	// Heartbeat is the longest the host waits between two publications.
+	Heartbeat time.Duration `json:"heartbeat"`
+	// DroppedEvents counts events lost while NATS was away and the queue
+	// was full.
+	DroppedEvents uint64 `json:"dropped_events,omitempty"`
+}
+
+// Stale reports whether the host has missed its heartbeats: nothing
+// published for three of them.
+func (s Status) Stale(now time.Time) bool {
+	hb := s.Heartbeat
+	if hb <= 0 {
+		hb = DefaultHeartbeat
+	}
+	return now.Sub(s.Updated) > 3*hb
+}
+
+// Token makes a host name usable as a NATS subject token and key: dots,
+// wildcards, spaces and other characters NATS reserves become '_'.
+func Token(host string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '_':
+			return r
+		}
+		return '_'
+	}, host)
+}

@@ -1,0 +1,121 @@
+package safepath
+
+import (
+	"github.com/reactive-ccm/ccm/resources/resourcetest"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"golang.org/x/sys/unix"
+)
+
+func TestSetAttrs(t *testing.T) {
+	needRoot(t)
+	bothWays(t, func(t *testing.T) {
+		dir := tree(t)
+		d := openDir(t, filepath.Join(dir, "real"))
+		if err := d.SetAttrs("file", nobody, nobody, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if st := stat(t, d, "file"); st.Uid != nobody || st.Mode&0o7777 != 0o600 {
+			t.Fatalf("uid %d mode %o", st.Uid, st.Mode&0o7777)
+		}
+		symlink(t, filepath.Join(dir, "victim"), filepath.Join(dir, "real", "link"), nobody)
+		resourcetest.WriteFile(t, filepath.Join(dir, "victim"), "root's", 0o644)
+		chmod(t, filepath.Join(dir, "victim"), 0o600)
+		wantErr(t, d.SetAttrs("link", nobody, nobody, 0o644), unix.ELOOP)
+		if fi, _ := os.Stat(filepath.Join(dir, "victim")); fi.Mode().Perm() != 0o600 {
+			t.Fatalf("the link's target became %v", fi.Mode())
+		}
+	})
+}
+
+func TestSetAttrsHardLinked(t *testing.T) {
+	needRoot(t)
+	dir := tree(t)
+	if err := os.Link(filepath.Join(dir, "real", "file"), filepath.Join(dir, "real", "other")); err != nil {
+		t.Fatal(err)
+	}
+	d := openDir(t, filepath.Join(dir, "real"))
+	if err := d.SetAttrs("file", 0, 0, 0o640); err != nil {
+		t.Fatalf("a hard link in a root-only directory: %v", err)
+	}
+	chmod(t, filepath.Join(dir, "real"), 0o777)
+	wantErr(t, d.SetAttrs("file", nobody, nobody, 0o666), ErrHardLinked)
+	if st := stat(t, d, "other"); st.Uid != 0 || st.Mode&0o777 != 0o640 {
+		t.Fatalf("uid %d mode %o", st.Uid, st.Mode&0o777)
+	}
+}
+
+func TestTempCommitAndAbort(t *testing.T) {
+	bothWays(t, func(t *testing.T) {
+		dir := tree(t)
+		d := openDir(t, filepath.Join(dir, "real"))
+		tmp, err := d.CreateTemp("file")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := io.WriteString(tmp, "new"); err != nil {
+			t.Fatal(err)
+		}
+		if err := tmp.Commit(); err != nil {
+			t.Fatal(err)
+		}
+		if got := resourcetest.ReadFile(t, filepath.Join(dir, "real", "file")); got != "new" {
+			t.Fatalf("content %q", got)
+		}
+		tmp, err = d.CreateTemp("file")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := tmp.Abort(); err != nil {
+			t.Fatal(err)
+		}
+		if names := list(t, filepath.Join(dir, "real")); len(names) != 1 {
+			t.Fatalf("left %v", names)
+		}
+	})
+}
+
+func TestRemoveLeftovers(t *testing.T) {
+	dir := tree(t)
+	real := filepath.Join(dir, "real")
+	resourcetest.WriteFile(t, filepath.Join(real, ".file.ccm-123"), "killed run", 0o644)
+	resourcetest.WriteFile(t, filepath.Join(real, ".file.ccm-x"), "not ours", 0o644)
+	resourcetest.WriteFile(t, filepath.Join(real, ".other.ccm-9"), "another file's", 0o644)
+	d := openDir(t, real)
+	// A writer at work holds its lock: its file stays.
+	busy, err := d.CreateTemp("file")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := d.RemoveLeftovers("file"); err != nil {
+		t.Fatal(err)
+	}
+	if resourcetest.Exists(filepath.Join(real, ".file.ccm-123")) {
+		t.Fatal("the leftover stayed")
+	}
+	for _, name := range []string{".file.ccm-x", ".other.ccm-9", filepath.Base(busy.Name())} {
+		if !resourcetest.Exists(filepath.Join(real, name)) {
+			t.Fatalf("%s was removed", name)
+		}
+	}
+	if err := busy.Commit(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// list returns the names in dir.
+func list(t *testing.T, dir string) []string {
+	t.Helper()
+	des, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, de := range des {
+		out = append(out, de.Name())
+	}
+	return out
+}

@@ -1,0 +1,155 @@
+package resourcetest
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"testing"
+
+	"golang.org/x/sys/unix"
+)
+
+// Nobody is the uid and gid attacks run as: an unprivileged local user.
+const Nobody = 65534
+
+// attackEnv names the attack step a copy of the test binary runs instead
+// of the tests.
+const attackEnv = "CCM_TEST_ATTACK"
+
+// Main runs the tests or, in a copy of the test binary started by
+// AsNobody or Race, the attack step it was asked for. Packages with attack
+// tests call it from TestMain: os.Exit(resourcetest.Main(m)).
+func Main(m *testing.M) int {
+	if op := os.Getenv(attackEnv); op != "" {
+		return attack(op, os.Args[1:])
+	}
+	return m.Run()
+}
+
+// NobodyHome returns a new directory owned by Nobody, as a user's home
+// is, that Nobody can reach. It skips the test unless run as root.
+func NobodyHome(t testing.TB) string {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		t.Skip("attack tests run as root, attacking as uid 65534")
+	}
+	dir := t.TempDir()
+	// t.TempDir's directories are private to root.
+	for _, d := range []string{filepath.Dir(dir), dir} {
+		if err := os.Chmod(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	home := filepath.Join(dir, "home")
+	if err := os.Mkdir(home, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chown(home, Nobody, Nobody); err != nil {
+		t.Fatal(err)
+	}
+	return home
+}
+
+// AsNobody runs one attack step as Nobody, failing the test when it fails:
+// "symlink TARGET LINK", "mkdir DIR", "write FILE TEXT", "rename FROM TO",
+// "fifo PATH".
+func AsNobody(t testing.TB, op string, args ...string) {
+	t.Helper()
+	out, err := nobodyCmd(op, args).CombinedOutput()
+	if err != nil {
+		t.Fatalf("as uid %d: %s %s: %v\n%s", Nobody, op, strings.Join(args, " "), err, out)
+	}
+}
+
+// Race starts an attack loop as Nobody until stop is called; stop returns
+// how many times it acted. "exchange A B" swaps A and B atomically
+// (renameat2 RENAME_EXCHANGE), so each path is always either one.
+func Race(t testing.TB, op string, args ...string) (stop func() int) {
+	t.Helper()
+	cmd := nobodyCmd(op, args)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	stopped := false
+	stop = func() int {
+		t.Helper()
+		if stopped {
+			return 0
+		}
+		stopped = true
+		if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Wait(); err != nil {
+			t.Fatalf("attack %s: %v\n%s", op, err, out.String())
+		}
+		n, err := strconv.Atoi(strings.TrimSpace(out.String()))
+		if err != nil {
+			t.Fatalf("attack %s: %q", op, out.String())
+		}
+		return n
+	}
+	t.Cleanup(func() { stop() })
+	return stop
+}
+
+// nobodyCmd runs this test binary again as Nobody; /proc/self/exe reaches
+// it even though the build directory is private to root.
+func nobodyCmd(op string, args []string) *exec.Cmd {
+	cmd := exec.Command("/proc/self/exe", args...)
+	cmd.Env = []string{attackEnv + "=" + op}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: Nobody, Gid: Nobody}}
+	return cmd
+}
+
+// attack runs one step in the attacking process and returns its exit code.
+func attack(op string, args []string) int {
+	var err error
+	switch {
+	case op == "symlink" && len(args) == 2:
+		err = os.Symlink(args[0], args[1])
+	case op == "mkdir" && len(args) == 1:
+		err = os.Mkdir(args[0], 0o755)
+	case op == "write" && len(args) == 2:
+		err = os.WriteFile(args[0], []byte(args[1]), 0o644)
+	case op == "rename" && len(args) == 2:
+		err = os.Rename(args[0], args[1])
+	case op == "fifo" && len(args) == 1:
+		err = unix.Mkfifo(args[0], 0o644)
+	case op == "exchange" && len(args) == 2:
+		err = exchange(args[0], args[1])
+	default:
+		err = fmt.Errorf("unknown attack %s %v", op, args)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	return 0
+}
+
+// exchange swaps a and b until SIGTERM, then prints how many times.
+func exchange(a, b string) error {
+	var done atomic.Bool
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, syscall.SIGTERM)
+	go func() { <-sig; done.Store(true) }()
+	n := 0
+	for !done.Load() {
+		if err := unix.Renameat2(unix.AT_FDCWD, a, unix.AT_FDCWD, b, unix.RENAME_EXCHANGE); err != nil {
+			return err
+		}
+		n++
+	}
+	fmt.Println(n)
+	return nil
+}
