@@ -12,16 +12,6 @@ type RetryPolicy struct {
 	Base, Max time.Duration
 }
 
-// ContestPolicy decides when a vertex is fighting another program: more
-// than Limit repairs within Window marks it contested, and it is then left
-// alone for Backoff, doubling up to MaxBackoff while the fight goes on.
-type ContestPolicy struct {
-	Window     time.Duration
-	Limit      int
-	Backoff    time.Duration
-	MaxBackoff time.Duration
-}
-
 // jitter spreads d by ±20% so many vertices failing together do not
 // retry in lockstep.
 func jitter(d time.Duration) time.Duration {
@@ -47,45 +37,3 @@ func (r *retryState) fail(now time.Time, p RetryPolicy) time.Time {
 }
 
 func (r *retryState) reset() { *r = retryState{} }
-
-type contestState struct {
-	repairs   []time.Time
-	contested bool
-	backoff   time.Duration
-	until     time.Time
-}
-
-func (c *contestState) waiting(now time.Time) bool { return c.contested && now.Before(c.until) }
-
-// repaired records a repair of drift. It reports whether the vertex just
-// became contested; while contested each further repair doubles the
-// back-off.
-func (c *contestState) repaired(now time.Time, p ContestPolicy) (became bool) {
-	keep := c.repairs[:0]
-	for _, t := range c.repairs {
-		if now.Sub(t) < p.Window {
-			keep = append(keep, t)
-		}
-	}
-	c.repairs = append(keep, now)
-	if len(c.repairs) <= p.Limit {
-		return false
-	}
-	became = !c.contested
-	if became {
-		c.backoff = p.Backoff
-	} else {
-		c.backoff = min(2*c.backoff, p.MaxBackoff)
-	}
-	c.contested = true
-	c.until = now.Add(jitter(c.backoff))
-	return became
-}
-
-// calm records a run that found nothing to repair; a contested vertex
-// left alone recovers.
-func (c *contestState) calm() (recovered bool) {
-	recovered = c.contested
-	*c = contestState{}
-	return recovered
-}

@@ -20,9 +20,12 @@ type Engine struct {
 	byID  map[string]*node
 	ready readyQueue
 	// timed holds dirty vertices waiting for a retry or contest back-off.
-	timed    map[*node]struct{}
-	running  int
-	stopping bool
+	timed map[*node]struct{}
+	// contested holds the contested vertices, for the timer loop to find
+	// when they become calm.
+	contested map[*node]struct{}
+	running   int
+	stopping  bool
 	// halted stops scheduling after a failure under fail_on_error.
 	halted bool
 	// changed is set when a vertex's standing changed or something was
@@ -54,12 +57,13 @@ type Engine struct {
 func New(g *graph.Graph, opts Options) *Engine {
 	e := &Engine{
 		// The first convergence is always reported, even of an empty graph.
-		changed: true,
-		opts:    opts.withDefaults(),
-		timed:   map[*node]struct{}{},
-		idle:    make(chan struct{}),
-		wake:    make(chan struct{}, 1),
-		pings:   make(chan chan struct{}),
+		changed:   true,
+		opts:      opts.withDefaults(),
+		timed:     map[*node]struct{}{},
+		contested: map[*node]struct{}{},
+		idle:      make(chan struct{}),
+		wake:      make(chan struct{}, 1),
+		pings:     make(chan chan struct{}),
 	}
 	e.cond = sync.NewCond(&e.mu)
 	e.install(g, nil)

@@ -25,6 +25,12 @@ type world struct {
 	checks    map[string]int
 	// failing makes a resource's Check fail until cleared.
 	failing map[string]bool
+	// undo sets a resource's value back right after each apply, before
+	// its re-check: another writer faster than ccm.
+	undo map[string]string
+	// applied, when set, is called after each apply, outside the lock:
+	// the echo a watch sees of ccm's own write.
+	applied func(name string)
 	running atomic.Int32
 	peak    atomic.Int32
 }
@@ -35,7 +41,7 @@ var (
 )
 
 func newWorld(t *testing.T) *world {
-	w := &world{values: map[string]string{}, refreshes: map[string]int{}, checks: map[string]int{}, failing: map[string]bool{}}
+	w := &world{values: map[string]string{}, refreshes: map[string]int{}, checks: map[string]int{}, failing: map[string]bool{}, undo: map[string]string{}}
 	worldMu.Lock()
 	current = w
 	worldMu.Unlock()
@@ -57,6 +63,16 @@ func (w *world) set(k, v string) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.values[k] = v
+}
+
+// echo calls the applied hook, if any.
+func (w *world) echo(name string) {
+	w.mu.Lock()
+	fn := w.applied
+	w.mu.Unlock()
+	if fn != nil {
+		fn(name)
+	}
 }
 
 // checked returns how many times name was checked.
@@ -141,6 +157,7 @@ func (f *fake) Apply(_ context.Context, req resources.Request) (resources.Change
 	for p := f.w.peak.Load(); n > p && !f.w.peak.CompareAndSwap(p, n); p = f.w.peak.Load() {
 	}
 	time.Sleep(f.sleep)
+	defer f.w.echo(f.name)
 	f.w.mu.Lock()
 	defer f.w.mu.Unlock()
 	if req.Refresh {
@@ -152,6 +169,9 @@ func (f *fake) Apply(_ context.Context, req resources.Request) (resources.Change
 	f.w.applies = append(f.w.applies, f.name)
 	if !f.p.Stuck {
 		f.w.values[f.name] = f.p.Value
+	}
+	if v, ok := f.w.undo[f.name]; ok {
+		f.w.values[f.name] = v
 	}
 	return resources.Change{Changed: !req.Status.Desired || req.Refresh, Refreshed: req.Refresh}, nil
 }

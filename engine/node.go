@@ -54,8 +54,11 @@ type node struct {
 	// predecessor is the vertex this one replaces, while it still runs.
 	predecessor *node
 
-	retry   retryState
-	contest contestState
+	// convergedOnce is set once the vertex converged in this graph; only
+	// then is an apply a repair.
+	convergedOnce bool
+	retry         retryState
+	contest       contestState
 	// lastError is the error last reported, so a failure repeating the
 	// same way in watch mode is reported once.
 	lastError string

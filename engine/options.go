@@ -108,5 +108,8 @@ func (o Options) withDefaults() Options {
 	if o.Contest.Window <= 0 {
 		o.Contest = ContestPolicy{Window: time.Minute, Limit: 5, Backoff: 30 * time.Second, MaxBackoff: 10 * time.Minute}
 	}
+	if o.Contest.Calm <= 0 {
+		o.Contest.Calm = o.Contest.Window
+	}
 	return o
 }

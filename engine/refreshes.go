@@ -131,15 +131,22 @@ func (e *Engine) replay() error {
 	return nil
 }
 
-// pendingIDs lists the vertices owed a refresh, including those whose
-// refresh is being consumed right now, sorted. Callers hold e.mu.
+// pendingIDs lists the vertices owed a refresh, sorted: those whose
+// refresh is pending or being consumed right now, and the subscribers of
+// contested vertices holding one. Callers hold e.mu.
 func (e *Engine) pendingIDs() []string {
 	var ids []string
 	for _, n := range e.nodes {
-		if n.refresh || n.refreshing {
+		// A refresh owed to a vertex in noop predicts; it is not kept.
+		if (n.refresh || n.refreshing) && !e.noop(n) {
 			ids = append(ids, n.v.ID())
+		}
+		if n.contest.held {
+			for _, s := range n.subs {
+				ids = append(ids, s.v.ID())
+			}
 		}
 	}
 	slices.Sort(ids)
-	return ids
+	return slices.Compact(ids)
 }

@@ -86,4 +86,9 @@ func (e *Engine) drop(n *node) {
 		n.queued = false
 	}
 	delete(e.timed, n)
+	delete(e.contested, n)
+	if n.contest.held {
+		// Its replacement, or its subscribers' successors, still owe it.
+		e.refreshSubscribers(n)
+	}
 }

@@ -186,12 +186,17 @@ func (e *Engine) nextWake() time.Time {
 	defer e.mu.Unlock()
 	now := e.opts.Clock.Now()
 	next := now.Add(time.Hour)
-	for n := range e.timed {
-		for _, t := range []time.Time{n.retry.until, n.contest.until} {
-			if t.After(now) && t.Before(next) {
-				next = t
-			}
+	soonest := func(t time.Time) {
+		if t.After(now) && t.Before(next) {
+			next = t
 		}
+	}
+	for n := range e.timed {
+		soonest(n.retry.until)
+		soonest(n.contest.until)
+	}
+	for n := range e.contested {
+		soonest(n.contest.calmAt(e.opts.Contest))
 	}
 	return next
 }
@@ -208,6 +213,12 @@ func (e *Engine) wakeExpired() {
 		if !n.retry.waiting(now) && !n.contest.waiting(now) {
 			delete(e.timed, n)
 			e.schedule(n, now)
+		}
+	}
+	// A contested vertex left alone, with no check pending, is calm.
+	for n := range e.contested {
+		if !n.dirty && !n.running {
+			e.tryCalm(n, now)
 		}
 	}
 	e.checkIdle()

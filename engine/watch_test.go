@@ -64,7 +64,9 @@ func startWatching(t *testing.T, g *graph.Graph, opts engine.Options) *watching 
 		clock: clock.NewFake(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))}
 	opts.Watch = true
 	opts.Clock = w.clock
-	opts.Logger = slog.New(slog.DiscardHandler)
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
 	opts.Events = func(ev *engine.Event) { w.events <- ev }
 	opts.Watchers = engine.Watchers{Paths: w.src.watch, Poll: func(time.Duration, func()) func() { return func() {} }}
 	w.e = engine.New(g, opts)

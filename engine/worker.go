@@ -87,6 +87,9 @@ func (e *Engine) finish(n *node, ev *Event, out resources.Outcome, err error, re
 		return
 	}
 	before := n.standing()
+	if e.isRepair(n, out) {
+		e.repaired(n, ev, now)
+	}
 	emit := true
 	switch parent := n.unpreparedBy(); {
 	case err != nil && e.noop(n) && parent != "":
@@ -101,7 +104,7 @@ func (e *Engine) finish(n *node, ev *Event, out resources.Outcome, err error, re
 	default:
 		e.succeeded(n, ev, out, now)
 	}
-	if emit {
+	if emit || ev.Contested {
 		e.outbox = append(e.outbox, ev)
 	}
 	if out.Applied || n.standing() != before {
@@ -141,18 +144,25 @@ func (e *Engine) succeeded(n *node, ev *Event, out resources.Outcome, now time.T
 		e.opts.Logger.Info("recovered", "resource", n.v.ID())
 	}
 	n.phase = converged
+	n.convergedOnce = true
 	n.lastError = ""
 	n.retry.reset()
 	n.wouldChange = e.noop(n) && out.Change.Changed
-	if !out.Applied {
-		if n.contest.calm() {
-			e.opts.Logger.Info("no longer contested", "resource", n.v.ID())
-		}
+	if !out.Applied || !out.Change.Changed {
+		e.tryCalm(n, now)
 		return
 	}
-	if !out.Change.Changed {
+	if n.contest.contested {
+		n.contest.held = true
+		e.pendingChanged = true
 		return
 	}
+	e.refreshSubscribers(n)
+}
+
+// refreshSubscribers owes every subscriber of n a refresh. Callers hold
+// e.mu.
+func (e *Engine) refreshSubscribers(n *node) {
 	for _, s := range n.subs {
 		// A change noop only predicts refreshes only what runs in noop too.
 		if e.noop(n) && !e.noop(s) {
@@ -162,17 +172,6 @@ func (e *Engine) succeeded(n *node, ev *Event, out resources.Outcome, now time.T
 		s.markDirty(TriggerRefresh)
 		e.pendingChanged = true
 	}
-	if e.opts.Watch && !e.noop(n) && isDrift(ev.Trigger) && n.contest.repaired(now, e.opts.Contest) {
-		ev.Contested = true
-		e.opts.Logger.Warn("contested: repaired too often, another program may be changing it; backing off",
-			"resource", n.v.ID(), "repairs", len(n.contest.repairs), "window", e.opts.Contest.Window, "backoff", n.contest.backoff)
-	}
-}
-
-// isDrift reports whether a trigger means the host changed under us, as
-// opposed to a change we were asked to make.
-func isDrift(t Trigger) bool {
-	return t == TriggerDrift || t == TriggerPoll || t == TriggerRecheck
 }
 
 // reportBlocked emits a skipped event for n, whose parents failed.

@@ -465,3 +465,20 @@ func TestHTTPBundleWithETag(t *testing.T) {
 	bs.put(t, f, dir, motd("v2"), `"2"`)
 	eventually(t, "the changed bundle converged", func() bool { return fileIs(dir+"/motd", "v2\n", 0o644) })
 }
+
+func TestOneShotRunReportsBeforeExiting(t *testing.T) {
+	f := newFleet(t)
+	dir := t.TempDir()
+	m := manifest(t, dir, motd("once"))
+	f.must("run", "--state-dir", t.TempDir(), "--report", "nats", "--hostname", "batch-1", m)
+	out := f.must("fleet", "status")
+	if !strings.Contains(out, "batch-1") || !strings.Contains(out, " converged ") {
+		t.Fatalf("fleet status after a one-shot run:\n%s", out)
+	}
+	if evs := streamEvents(t, f.js(), "batch-1"); len(evs) != 1 || evs[0]["changed"] != true {
+		t.Fatalf("events = %v", evs)
+	}
+	if r := f.ccm("run", "--report", "carrier-pigeon", m); r.code != 2 {
+		t.Fatalf("--report carrier-pigeon: exit %d", r.code)
+	}
+}

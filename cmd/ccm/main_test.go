@@ -60,14 +60,14 @@ func ccm(t *testing.T, args ...string) result {
 }
 
 // manifest writes a manifest into dir, replacing @ with dir.
-func manifest(t *testing.T, dir, src string) string {
+func manifest(t testing.TB, dir, src string) string {
 	t.Helper()
 	f := filepath.Join(dir, "manifest.yaml")
 	writeManifest(t, f, dir, src)
 	return f
 }
 
-func writeManifest(t *testing.T, f, dir, src string) {
+func writeManifest(t testing.TB, f, dir, src string) {
 	t.Helper()
 	if err := os.WriteFile(f, []byte(strings.ReplaceAll(src, "@", dir)), 0o644); err != nil {
 		t.Fatal(err)

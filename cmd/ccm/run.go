@@ -25,6 +25,7 @@ type runFlags struct {
 	workers int
 	// stateDir is --state-dir; empty for the default.
 	stateDir string
+	contest  engine.ContestPolicy
 	// noReport leaves out the summary (apply --no-report).
 	noReport bool
 	// report is where events and status are also published (--report).
@@ -52,6 +53,9 @@ func newRunCmd() *cobra.Command {
 	fl.DurationVar(&f.recheck, "recheck", 30*time.Minute, "period of the full re-check in watch mode (0 disables)")
 	fl.IntVar(&f.workers, "workers", 0, "resources checked at once (default: max(8, 2 x CPUs))")
 	addStateFlag(fl, &f.stateDir)
+	fl.IntVar(&f.contest.Limit, "contest-limit", 5, "in watch mode, repairs within --contest-window that mark a resource contested")
+	fl.DurationVar(&f.contest.Window, "contest-window", time.Minute, "window of --contest-limit, and how long a contested resource must be left alone to be calm")
+	fl.DurationVar(&f.contest.Backoff, "contest-backoff", 30*time.Second, "first back-off of a contested resource, doubling up to 10m (or 20 times this) while the fight goes on")
 	addReportFlags(fl, &f)
 	addDataFlags(fl)
 	return cmd
@@ -65,7 +69,11 @@ func runManifests(cmd *cobra.Command, files []string, f runFlags) error {
 	if f.poll < 0 || f.every <= 0 || f.recheck < 0 || f.workers < 0 {
 		return usage(errors.New("--poll, --recheck and --workers must not be negative, --poll-interval must be positive"))
 	}
-	for _, name := range []string{"poll", "poll-interval", "recheck"} {
+	if f.watch && (f.contest.Limit < 1 || f.contest.Window <= 0 || f.contest.Backoff <= 0) {
+		return usage(errors.New("--contest-limit, --contest-window and --contest-backoff must be positive"))
+	}
+	f.contest.MaxBackoff = max(10*time.Minute, 20*f.contest.Backoff)
+	for _, name := range []string{"poll", "poll-interval", "recheck", "contest-limit", "contest-window", "contest-backoff"} {
 		if cmd.Flags().Changed(name) && !f.watch {
 			return usage(fmt.Errorf("--%s needs --watch", name))
 		}

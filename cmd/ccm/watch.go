@@ -34,6 +34,7 @@ func watch(ctx context.Context, cmd *cobra.Command, files []string, g *graph.Gra
 	opts.PollInterval = srcs.interval
 	opts.ForcePoll = f.poll > 0
 	opts.Recheck = f.recheck
+	opts.Contest = f.contest
 	if f.recheck == 0 {
 		opts.Recheck = -1
 	}

@@ -54,7 +54,9 @@ func reloads(dir string) int {
 func TestWatchRepairsEveryKindOfFileDrift(t *testing.T) {
 	dir := t.TempDir()
 	m := manifest(t, dir, watched)
-	w := startWatch(t, m)
+	// Seven tamperings within a minute would make app.conf contested
+	// (and hold its refreshes); this test is about repairing each kind.
+	w := startWatch(t, "--contest-limit", "100", m)
 	w.converged(5)
 	conf := dir + "/srv/app/app.conf"
 	good := func() bool { return fileIs(conf, "port = 80\n", 0o644) }

@@ -48,7 +48,7 @@ func Dial(s Settings, log *slog.Logger) (*Conn, error) {
 	opts := []nats.Option{
 		nats.Name(name), nats.MaxReconnects(-1), nats.ReconnectWait(reconnectWait),
 		nats.RetryOnFailedConnect(true), nats.Timeout(2 * time.Second),
-		nats.ConnectHandler(c.up), nats.ReconnectHandler(c.up),
+		nats.ConnectHandler(c.connected), nats.ReconnectHandler(c.up),
 		nats.DisconnectErrHandler(c.down), nats.ReconnectErrHandler(c.failed),
 	}
 	ch := s.choose()
@@ -69,6 +69,20 @@ func Dial(s Settings, log *slog.Logger) (*Conn, error) {
 		return nil, fmt.Errorf("natsconn: %w", err)
 	}
 	return c, nil
+}
+
+// connected is the first connection: worth a line only after NATS was
+// reported unreachable.
+func (c *Conn) connected(nc *nats.Conn) {
+	c.mu.Lock()
+	warned := c.warned
+	c.mu.Unlock()
+	if !warned {
+		c.log.Debug("connected to NATS", "server", nc.ConnectedUrlRedacted())
+		c.signal()
+		return
+	}
+	c.up(nc)
 }
 
 func (c *Conn) up(nc *nats.Conn) {

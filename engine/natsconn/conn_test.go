@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -93,6 +94,31 @@ func TestDialChoosesTheServer(t *testing.T) {
 		if _, err := natsconn.Dial(natsconn.FromEnv("nope"), nil); err == nil {
 			t.Fatal("an unknown context was accepted")
 		}
+	})
+}
+
+func TestDialOverTLSWithTheContextsCA(t *testing.T) {
+	cfg, ca := natstest.SelfSigned(t)
+	srv := natstest.Start(t, natstest.Options{TLS: cfg})
+	dir := isolate(t)
+	writeContext(t, dir, "tls", fmt.Sprintf(`{"url": %q, "ca": %q}`, strings.Replace(srv.URL(), "nats://", "tls://", 1), ca))
+	waitUp(t, dial(t, natsconn.FromEnv("tls")))
+
+	t.Run("without the CA the server is not trusted", func(t *testing.T) {
+		isolate(t)
+		t.Setenv("NATS_URL", srv.URL())
+		c := dial(t, natsconn.FromEnv(""))
+		ctx, cancel := context.WithTimeout(t.Context(), 500*time.Millisecond)
+		defer cancel()
+		if err := c.Wait(ctx); err == nil {
+			t.Fatal("connected to a server whose certificate no CA vouches for")
+		}
+	})
+	t.Run("NATS_CA", func(t *testing.T) {
+		isolate(t)
+		t.Setenv("NATS_URL", srv.URL())
+		t.Setenv("NATS_CA", ca)
+		waitUp(t, dial(t, natsconn.FromEnv("")))
 	})
 }
 

@@ -397,3 +397,64 @@ func TestHTTPSourcePollsWithETag(t *testing.T) {
 		t.Fatalf("a 404 gave %v", err)
 	}
 }
+
+// flaky answers 500 until healed, then serves body.
+type flaky struct {
+	mu     sync.Mutex
+	broken bool
+	body   string
+	errors int // 500s served
+}
+
+func (f *flaky) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.broken {
+		f.errors++
+		http.Error(w, "down for maintenance", http.StatusInternalServerError)
+		return
+	}
+	_, _ = w.Write([]byte(f.body))
+}
+
+func (f *flaky) set(broken bool, body string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.broken, f.body = broken, body
+}
+
+func TestHTTPDataBacksOffAndRecovers(t *testing.T) {
+	fl := &flaky{body: "data: {a: 1}\n"}
+	srv := httptest.NewTLSServer(fl)
+	t.Cleanup(srv.Close)
+	lg := &logs{}
+	set := source.NewSet(t.Context(), source.Options{
+		Cache: cacheIn(t.TempDir()), HTTPClient: srv.Client(), HTTPInterval: 20 * time.Millisecond,
+		Logger: slog.New(slog.NewTextHandler(lg, nil)),
+	})
+	loc := srv.URL + "/data.yaml"
+	if data, _, err := set.Data(loc); err != nil || string(data) != "data: {a: 1}\n" {
+		t.Fatalf("data = %q, %v", data, err)
+	}
+	n := make(notified, 1)
+	set.Watch(t.Context(), n.notify)
+	fl.set(true, "")
+	eventually(t, "two failures, the second after the back-off", func() bool {
+		return strings.Count(lg.String(), "fetching failed; the revision in force stays") >= 2
+	})
+	if data, _, _ := set.Data(loc); string(data) != "data: {a: 1}\n" {
+		t.Fatalf("a failing server changed the data in force: %q", data)
+	}
+	fl.mu.Lock()
+	errs := fl.errors
+	fl.mu.Unlock()
+	// Polls every 20ms did not defeat the back-off (1s, then 2s).
+	if errs > 3 {
+		t.Fatalf("the failing server was asked %d times during two back-offs", errs)
+	}
+	fl.set(false, "data: {a: 2}\n")
+	n.wait(t, "the data after the server recovered")
+	if data, _, _ := set.Data(loc); string(data) != "data: {a: 2}\n" {
+		t.Fatalf("data after recovery = %q", data)
+	}
+}

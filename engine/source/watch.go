@@ -22,10 +22,16 @@ func (s *Source) run(ctx context.Context, notify func()) {
 	go s.watchLoop(ctx, look)
 	var retry <-chan time.Time
 	for failures := 0; ; {
+		// While backing off, only the retry looks: it fetches the latest
+		// anyway, and polls must not defeat the back-off.
+		looks := kick
+		if retry != nil {
+			looks = nil
+		}
 		select {
 		case <-ctx.Done():
 			return
-		case <-kick:
+		case <-looks:
 		case <-retry:
 		}
 		retry = nil

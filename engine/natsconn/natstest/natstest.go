@@ -5,6 +5,7 @@
 package natstest
 
 import (
+	"crypto/tls"
 	"net"
 	"testing"
 	"time"
@@ -23,6 +24,8 @@ type Server struct {
 type Options struct {
 	// User and Password, when set, are required of clients.
 	User, Password string
+	// TLS, when set, makes the server speak TLS only.
+	TLS *tls.Config
 }
 
 // Start runs a server until the test ends.
@@ -31,6 +34,7 @@ func Start(t testing.TB, o Options) *Server {
 	s := &Server{t: t, opts: server.Options{
 		Host: "127.0.0.1", Port: -1, JetStream: true, StoreDir: t.TempDir(),
 		NoLog: true, NoSigs: true, Username: o.User, Password: o.Password,
+		TLS: o.TLS != nil, TLSConfig: o.TLS, TLSTimeout: 5,
 	}}
 	s.start()
 	// The second start reuses the port the first one got.

@@ -1,0 +1,178 @@
+package main_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/reactive-ccm/ccm/engine"
+)
+
+// fastContest shrinks the contest policy so fights are decided in
+// seconds: contested after 3 repairs within 3s, backed off from 1s, calm
+// after 3s alone.
+var fastContest = []string{"--contest-limit", "3", "--contest-window", "3s", "--contest-backoff", "1s"}
+
+const foughtFile = `
+- file:
+    - @/fought.conf:
+        ensure: present
+        content: "ours\n"
+        owner: root
+        group: root
+        mode: "0644"
+`
+
+// writer rewrites path every interval until the test ends or stop is
+// called.
+func writer(t testing.TB, path string, every time.Duration) (stop func()) {
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		tick := time.NewTicker(every)
+		defer tick.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+				_ = os.WriteFile(path, []byte("theirs\n"), 0o644)
+			}
+		}
+	})
+	var once sync.Once
+	stop = func() { once.Do(func() { close(done); wg.Wait() }) }
+	t.Cleanup(stop)
+	return stop
+}
+
+// shellLoop runs script in sh until the test ends.
+func shellLoop(t *testing.T, script string) {
+	cmd := exec.Command("sh", "-c", script)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+	})
+}
+
+// contested waits for the event reporting path contested and returns how
+// many repairs of path came before it.
+func (w *watcher) contested(path string) int {
+	w.t.Helper()
+	repairs := 0
+	w.waitFor(path+" reported contested", func(ev engine.Event) bool {
+		if ev.Name != path || ev.Trigger == engine.TriggerStartup {
+			return false
+		}
+		if ev.Changed {
+			repairs++
+		}
+		return ev.Contested
+	})
+	return repairs
+}
+
+func startFight(t *testing.T, manifestSrc string) (*watcher, string) {
+	t.Helper()
+	dir := t.TempDir()
+	w := startWatch(t, append(fastContest, manifest(t, dir, manifestSrc))...)
+	w.waitFor("the first convergence", func(ev engine.Event) bool { return ev.Trigger == engine.TriggerStartup })
+	return w, dir
+}
+
+func TestFightsAreContested(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		fight func(t *testing.T, path string)
+	}{
+		{"slow writer", func(t *testing.T, path string) { writer(t, path, 300*time.Millisecond) }},
+		{"tight writer", func(t *testing.T, path string) {
+			shellLoop(t, "while :; do echo theirs > "+path+"; sleep 0.005; done")
+		}},
+		{"chmod loop", func(t *testing.T, path string) { shellLoop(t, "while :; do chmod 600 "+path+"; sleep 0.005; done") }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w, dir := startFight(t, foughtFile)
+			path := filepath.Join(dir, "fought.conf")
+			tc.fight(t, path)
+			if n := w.contested(path); n > 3+1 {
+				t.Errorf("%d repairs before the contest was reported, want at most 4", n)
+			}
+			eventually(t, "the contest logged", func() bool { return strings.Contains(w.logs(), "contested: repaired too often") })
+			if got := strings.Count(w.logs(), "contested: repaired too often"); got != 1 {
+				t.Errorf("the contest was logged %d times, want once:\n%s", got, w.logs())
+			}
+		})
+	}
+}
+
+func TestTwoDaemonsOnOneFileBothBackOff(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "fought.conf")
+	one := filepath.Join(dir, "one.yaml")
+	writeManifest(t, one, dir, foughtFile)
+	two := filepath.Join(dir, "two.yaml")
+	writeManifest(t, two, dir, strings.Replace(foughtFile, `content: "ours\n"`, `content: "theirs\n"`, 1))
+	a := startWatch(t, append(fastContest, "--state-dir", t.TempDir(), one)...)
+	b := startWatch(t, append(fastContest, "--state-dir", t.TempDir(), two)...)
+	for name, w := range map[string]*watcher{"first": a, "second": b} {
+		if n := w.contested(path); n > 3+1 {
+			t.Errorf("the %s daemon repaired %d times before reporting the contest", name, n)
+		}
+	}
+}
+
+// chained is a fought config file with a refreshonly exec subscribed to it
+// and a second one subscribed to the first.
+const chained = foughtFile + `
+- exec:
+    - reload:
+        command: /bin/sh -c "echo x >> @/reloads"
+        refreshonly: true
+        subscribe: [file#@/fought.conf]
+    - notify:
+        command: /bin/sh -c "echo x >> @/notified"
+        refreshonly: true
+        subscribe: [exec#reload]
+`
+
+func count(path string) int {
+	b, _ := os.ReadFile(path)
+	return strings.Count(string(b), "x")
+}
+
+func TestRefreshesOfAContestedFileWaitForCalm(t *testing.T) {
+	w, dir := startFight(t, chained)
+	path := filepath.Join(dir, "fought.conf")
+	stop := writer(t, path, 300*time.Millisecond)
+	w.contested(path)
+	atContest := count(filepath.Join(dir, "reloads"))
+	// Two more back-off steps of fighting: refreshes are held.
+	for range 2 {
+		w.waitFor("a repair while contested", func(ev engine.Event) bool { return ev.Name == path && ev.Changed })
+	}
+	if got := count(filepath.Join(dir, "reloads")); got != atContest {
+		t.Fatalf("the exec ran %d times while its file was contested", got-atContest)
+	}
+	stop()
+	w.waitFor("the held refresh released once calm", func(ev engine.Event) bool { return ev.Name == "reload" && ev.Refreshed })
+	w.waitFor("the chain going on", func(ev engine.Event) bool { return ev.Name == "notify" && ev.Refreshed })
+	if !strings.Contains(w.logs(), "no longer contested") {
+		t.Fatalf("calm not logged:\n%s", w.logs())
+	}
+	// At most: the first convergence, one per repair before the contest,
+	// and the held one.
+	if got := count(filepath.Join(dir, "reloads")); got != atContest+1 || got > 1+3+1 {
+		t.Fatalf("the exec ran %d times in all (%d by the contest), want %d", got, atContest, atContest+1)
+	}
+	if got, want := count(filepath.Join(dir, "notified")), count(filepath.Join(dir, "reloads")); got != want {
+		t.Fatalf("the chained exec ran %d times, want %d", got, want)
+	}
+}
