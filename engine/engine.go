@@ -91,6 +91,9 @@ func (e *Engine) install(g *graph.Graph, keep map[string]*node) []*node {
 		n.parents = pick(nodes, g.Parents(i))
 		n.children = pick(nodes, g.Children(i))
 		n.subs = pick(nodes, g.Subscribers(i))
+		n.after = pick(nodes, g.After(i))
+		n.before = pick(nodes, g.Before(i))
+		n.afterSeen = 0
 	}
 	e.g, e.nodes = g, nodes
 	e.byID = make(map[string]*node, len(nodes))

@@ -7,40 +7,6 @@ import (
 	"github.com/reactive-ccm/ccm/engine"
 )
 
-func TestOneShotKeepsManifestOrderWhereUnconstrained(t *testing.T) {
-	w := newWorld(t)
-	g := load(t, `
-- fake:
-    - a: {value: "1", require: [fake#d]}
-    - b: {value: "1"}
-    - c: {value: "1"}
-    - d: {value: "1"}
-`)
-	sum, _ := runOnce(t, g, engine.Options{Workers: 1})
-	if want := []string{"b", "c", "d", "a"}; !slices.Equal(w.order(), want) {
-		t.Fatalf("order = %v, want %v (a require on a later resource is scheduled after it)", w.order(), want)
-	}
-	if sum.Changed != 4 || !sum.OK() {
-		t.Fatalf("summary = %+v", sum)
-	}
-}
-
-func TestOneShotRunsIndependentResourcesInParallel(t *testing.T) {
-	w := newWorld(t)
-	g := load(t, `
-- fake:
-    - defaults: {sleep: 50ms}
-    - a: {value: "1"}
-    - b: {value: "1"}
-    - c: {value: "1"}
-    - d: {value: "1"}
-`)
-	runOnce(t, g, engine.Options{Workers: 4})
-	if p := w.peak.Load(); p < 2 {
-		t.Fatalf("at most %d applies ran at once; independent resources should overlap", p)
-	}
-}
-
 func TestParentsConvergeBeforeChildren(t *testing.T) {
 	w := newWorld(t)
 	g := load(t, `
@@ -79,29 +45,6 @@ func TestFailureBlocksDependentsAndNotOthers(t *testing.T) {
 		t.Fatalf("child must not run, other must: %v", w.values)
 	}
 	if sum.OK() || sum.Failed != 1 || sum.Blocked != 2 || sum.Changed != 1 {
-		t.Fatalf("summary = %+v", sum)
-	}
-}
-
-func TestFailOnErrorStopsTheRun(t *testing.T) {
-	w := newWorld(t)
-	g := load(t, `
-ccm:
-  fail_on_error: true
-  resources:
-    - fake:
-        - broken: {value: "1", fail: true}
-        - later: {value: "1", require: [fake#first]}
-        - first: {value: "1", require: [fake#broken]}
-`)
-	sum, rec := runOnce(t, g, engine.Options{Workers: 1})
-	if w.get("later") != "" {
-		t.Fatal("later ran after a failure under fail_on_error")
-	}
-	if ev := rec.byID()["fake#later"]; ev == nil || !ev.Skipped {
-		t.Fatalf("later must be reported skipped, got %+v", ev)
-	}
-	if sum.Skipped != 2 || sum.OK() {
 		t.Fatalf("summary = %+v", sum)
 	}
 }

@@ -1,8 +1,10 @@
 package engine
 
 import (
+	"encoding/json"
 	"time"
 
+	"github.com/reactive-ccm/ccm/graph"
 	"github.com/segmentio/ksuid"
 )
 
@@ -23,32 +25,93 @@ const (
 const EventProtocol = "io.choria.ccm.v1.transaction.event"
 
 // Event is the record of one check (and apply) of one resource, with the
-// fields of upstream CCM's TransactionEvent plus what triggered it.
+// fields of upstream CCM's TransactionEvent plus what triggered it. Its
+// JSON is upstream's: every field present, error and unmet_requirements
+// lists even when empty.
 type Event struct {
-	Protocol          string        `json:"protocol"`
-	EventID           string        `json:"event_id"`
-	Timestamp         time.Time     `json:"timestamp"`
-	Type              string        `json:"type"`
-	Provider          string        `json:"provider"`
-	Name              string        `json:"name"`
-	Alias             string        `json:"alias,omitempty"`
-	RequestedEnsure   string        `json:"requested_ensure"`
-	FinalEnsure       string        `json:"final_ensure"`
-	Duration          time.Duration `json:"duration"`
-	Changed           bool          `json:"changed"`
-	Refreshed         bool          `json:"refreshed"`
-	Failed            bool          `json:"failed"`
-	Skipped           bool          `json:"skipped"`
-	Noop              bool          `json:"noop"`
-	NoopMessage       string        `json:"noop_message,omitempty"`
-	Error             []string      `json:"error,omitempty"`
-	UnmetRequirements []string      `json:"unmet_requirements,omitempty"`
-	Trigger           Trigger       `json:"trigger"`
+	Protocol        string        `json:"protocol"`
+	EventID         string        `json:"event_id"`
+	Timestamp       time.Time     `json:"timestamp"`
+	Type            string        `json:"type"`
+	Provider        string        `json:"provider"`
+	Name            string        `json:"name"`
+	Alias           string        `json:"alias,omitempty"`
+	RequestedEnsure string        `json:"requested_ensure"`
+	FinalEnsure     string        `json:"final_ensure"`
+	Duration        time.Duration `json:"duration"`
+	Properties      Properties    `json:"properties"`
+	// Status is the resource's state after the run; nil when the run
+	// failed or did not happen, as upstream reports it.
+	Status            *ResourceState `json:"status"`
+	Changed           bool           `json:"changed"`
+	Refreshed         bool           `json:"refreshed"`
+	Failed            bool           `json:"failed"`
+	Skipped           bool           `json:"skipped"`
+	Noop              bool           `json:"noop"`
+	NoopMessage       string         `json:"noop_message,omitempty"`
+	Error             List           `json:"error"`
+	UnmetRequirements List           `json:"unmet_requirements"`
+	Trigger           Trigger        `json:"trigger"`
 	// Contested is set on the one event that reports a vertex being
 	// repaired too often.
 	Contested bool `json:"contested,omitempty"`
+	// Unchecked is set when the resource was reported without being
+	// checked: a one-shot run stopped before it (fail_on_error, an
+	// interruption), or noop did not make a change it depends on. Upstream
+	// CCM records no transaction event for these.
+	Unchecked bool `json:"-"`
 	// external marks events of external vertices, which are not reported.
 	external bool
+}
+
+// List is a list of strings that encodes as [] when empty, as upstream's
+// lists do.
+type List []string
+
+func (l List) MarshalJSON() ([]byte, error) {
+	if l == nil {
+		return []byte("[]"), nil
+	}
+	return json.Marshal([]string(l))
+}
+
+// Properties are the properties of the resource an event is about, as
+// graph.Vertex.Properties gives them: decoded only when the event is
+// encoded, so an event nobody encodes costs nothing for them.
+type Properties struct {
+	vertex *graph.Vertex
+	// values are the properties of a decoded event.
+	values map[string]any
+}
+
+// Map returns the properties.
+func (p Properties) Map() map[string]any {
+	if p.values == nil && p.vertex != nil {
+		return p.vertex.Properties()
+	}
+	return p.values
+}
+
+func (p Properties) MarshalJSON() ([]byte, error) { return json.Marshal(p.Map()) }
+
+func (p *Properties) UnmarshalJSON(b []byte) error { return json.Unmarshal(b, &p.values) }
+
+// ResourceState is upstream CCM's record of a resource's state after a run
+// (protocol io.choria.ccm.v1.resource.TYPE.state), without the metadata
+// each of its types adds.
+type ResourceState struct {
+	Protocol  string    `json:"protocol"`
+	Timestamp time.Time `json:"timestamp"`
+	Type      string    `json:"type"`
+	Name      string    `json:"name"`
+	Ensure    string    `json:"ensure"`
+	Changed   bool      `json:"changed"`
+	Refreshed bool      `json:"refreshed"`
+	// Stable is true when the resource is in its desired state after the
+	// run.
+	Stable      bool   `json:"stable"`
+	Noop        bool   `json:"noop"`
+	NoopMessage string `json:"noop_message,omitempty"`
 }
 
 // ID is the resource's "type#name".
@@ -59,6 +122,16 @@ func newEvent(n *node, trig Trigger, noop bool) *Event {
 	return &Event{
 		Protocol: EventProtocol, EventID: ksuid.New().String(), Timestamp: time.Now(),
 		Type: v.Type, Provider: v.Provider, Name: v.Name, Alias: v.Alias,
-		RequestedEnsure: v.Ensure, Trigger: trig, Noop: noop, external: v.External,
+		RequestedEnsure: v.Ensure, Trigger: trig, Noop: noop, Properties: Properties{vertex: v}, external: v.External,
+	}
+}
+
+// state records the resource's state after a run that did not fail,
+// stamped with the end of the run.
+func (e *Event) state(stable bool) {
+	e.Status = &ResourceState{
+		Protocol: "io.choria.ccm.v1.resource." + e.Type + ".state", Timestamp: e.Timestamp.Add(e.Duration),
+		Type: e.Type, Name: e.Name, Ensure: e.FinalEnsure, Changed: e.Changed, Refreshed: e.Refreshed,
+		Stable: stable, Noop: e.Noop, NoopMessage: e.NoopMessage,
 	}
 }

@@ -28,6 +28,13 @@ type node struct {
 	parents  []*node
 	children []*node
 	subs     []*node
+	// after are the vertices written before this one that it waits for,
+	// whatever their outcome; before are those that wait for it.
+	after, before []*node
+	// afterSeen counts the leading vertices of after found finished since
+	// the vertex last became dirty, so a vertex written after thousands
+	// does not look at each of them again every time one finishes.
+	afterSeen int
 
 	// dirty means the real state may differ from the last check; trigger
 	// says why it first became dirty.
@@ -44,6 +51,9 @@ type node struct {
 	// wouldChange is set in noop when the last run would have changed
 	// something; its children then see a host noop did not prepare.
 	wouldChange bool
+	// unprepared names, in noop, a vertex this one waits for (directly or
+	// through others) that would have changed; "" when none.
+	unprepared string
 	// blocked is set once the vertex was reported blocked, until it runs.
 	blocked bool
 	// removed is set when a reload dropped the vertex while it ran.
@@ -87,6 +97,7 @@ func (n *node) markDirty(t Trigger) {
 	if !n.dirty || t == TriggerStartup || t == TriggerReload {
 		n.dirty = true
 		n.trigger = t
+		n.afterSeen = 0
 	}
 }
 
@@ -112,11 +123,17 @@ func (n *node) failedParents() []string {
 	return out
 }
 
-// unpreparedBy returns a parent that would have changed in noop, or "".
+// unpreparedBy returns a vertex n waits for that would have changed in
+// noop, itself or through one it waits for, or "".
 func (n *node) unpreparedBy() string {
-	for _, p := range n.parents {
-		if p.wouldChange {
-			return p.v.ID()
+	for _, list := range [2][]*node{n.parents, n.after} {
+		for _, p := range list {
+			switch {
+			case p.wouldChange:
+				return p.v.ID()
+			case p.unprepared != "":
+				return p.unprepared
+			}
 		}
 	}
 	return ""
@@ -126,5 +143,26 @@ func (n *node) unpreparedBy() string {
 func (n *node) runnable(now time.Time) bool {
 	return n.dirty && !n.running && !n.queued && !n.removed &&
 		(n.predecessor == nil || !n.predecessor.running) &&
-		!n.retry.waiting(now) && !n.contest.waiting(now) && n.parentsConverged()
+		!n.retry.waiting(now) && !n.contest.waiting(now) && n.parentsConverged() && n.afterFinished(now)
+}
+
+// afterFinished reports whether every vertex written before n that it
+// waits for has finished: none runs or is about to. One that failed,
+// is blocked or waits on a back-off does not hold n back, so order never
+// blocks; and a lone repair, whose predecessors are all clean, runs at
+// once.
+func (n *node) afterFinished(now time.Time) bool {
+	for ; n.afterSeen < len(n.after); n.afterSeen++ {
+		if n.after[n.afterSeen].pending(now) {
+			return false
+		}
+	}
+	return true
+}
+
+// pending reports whether the vertex runs or will run without a further
+// event: dirty, and neither blocked nor waiting on a back-off.
+func (n *node) pending(now time.Time) bool {
+	return n.running || n.queued ||
+		(n.dirty && !n.blocked && !n.removed && !n.retry.waiting(now) && !n.contest.waiting(now))
 }

@@ -49,13 +49,19 @@ func (e *Engine) converge(ctx context.Context, n *node, trig Trigger, refresh bo
 			err = fmt.Errorf("panic in %s: %v\n%s", n.v.ID(), r, debug.Stack())
 		}
 		ev.Duration = time.Since(start)
+		if err != nil {
+			// As upstream: a failed run reports no final state and no
+			// change, whatever it did on the way.
+			ev.Failed = true
+			ev.Error = []string{err.Error()}
+			return
+		}
 		ev.FinalEnsure = out.After.Ensure
 		ev.Changed = out.Change.Changed
 		ev.Refreshed = out.Change.Refreshed
 		ev.NoopMessage = out.Change.NoopMessage
-		if err != nil {
-			ev.Failed = true
-			ev.Error = []string{err.Error()}
+		if !ev.Skipped {
+			ev.state(out.After.Desired)
 		}
 	}()
 	if c := n.v.Control; c != nil {
@@ -91,13 +97,17 @@ func (e *Engine) finish(n *node, ev *Event, out resources.Outcome, err error, re
 		e.repaired(n, ev, now)
 	}
 	emit := true
-	switch parent := n.unpreparedBy(); {
-	case err != nil && e.noop(n) && parent != "":
+	if e.noop(n) {
+		n.unprepared = n.unpreparedBy()
+	}
+	switch {
+	case err != nil && n.unprepared != "":
 		// The failure may only mean noop did not make the change this
 		// resource depends on (an archive not extracted, a directory not
-		// created); it is not a prediction of a real run.
-		ev.Failed, ev.Skipped = false, true
-		ev.Error = []string{fmt.Sprintf("not checked: depends on %s, which noop did not change (%v)", parent, err)}
+		// created, a file an earlier exec writes); it is not a prediction
+		// of a real run.
+		ev.Failed, ev.Skipped, ev.Unchecked = false, true, true
+		ev.Error = []string{fmt.Sprintf("not checked: depends on %s, which noop did not change (%v)", n.unprepared, err)}
 		n.phase = converged
 	case err != nil:
 		emit = e.failed(n, err, refresh, now)
@@ -113,8 +123,14 @@ func (e *Engine) finish(n *node, ev *Event, out resources.Outcome, err error, re
 	if n.dirty {
 		e.schedule(n, now)
 	}
-	for _, c := range n.children {
-		if c.dirty {
+	e.scheduleAll(n.children, now)
+	e.scheduleAll(n.before, now)
+}
+
+// scheduleAll schedules the dirty vertices of nodes. Callers hold e.mu.
+func (e *Engine) scheduleAll(nodes []*node, now time.Time) {
+	for _, c := range nodes {
+		if c.dirty && !c.queued {
 			e.schedule(c, now)
 		}
 	}
@@ -188,6 +204,8 @@ func (e *Engine) reportBlocked(n *node, failedBy []string) {
 			e.reportBlocked(c, c.failedParents())
 		}
 	}
+	// What waits for n only in written order goes on without it.
+	e.scheduleAll(n.before, e.opts.Clock.Now())
 }
 
 // reportUnrun reports the vertices a one-shot run never reached: stopped
@@ -201,7 +219,7 @@ func (e *Engine) reportUnrun() {
 			continue
 		}
 		ev := newEvent(n, n.trigger, e.noop(n))
-		ev.Skipped = true
+		ev.Skipped, ev.Unchecked = true, true
 		reason := "not run: the run was interrupted"
 		if e.halted {
 			reason = "not run: fail_on_error stopped the run after a failure"

@@ -7,7 +7,7 @@ import (
 )
 
 // WriteDOT writes the graph in Graphviz DOT: one node per resource, edges
-// labelled require, subscribe or auto.
+// labelled require, subscribe, auto or order (the written order, in gray).
 func (g *Graph) WriteDOT(w io.Writer) error {
 	if _, err := fmt.Fprintln(w, "digraph ccm {\n  rankdir=LR;\n  node [shape=box];"); err != nil {
 		return err
@@ -28,6 +28,8 @@ func (g *Graph) WriteDOT(w io.Writer) error {
 			style = ", color=blue"
 		case Auto:
 			style = ", style=dashed"
+		case Order:
+			style = ", style=dashed, color=gray"
 		}
 		if _, err := fmt.Fprintf(w, "  n%d -> n%d [label=%q%s];\n", e.From, e.To, e.Kind.String(), style); err != nil {
 			return err

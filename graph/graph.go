@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/reactive-ccm/ccm/resources"
+	"go.yaml.in/yaml/v3"
 )
 
 // EdgeKind says why one resource runs before another.
@@ -16,6 +17,9 @@ const (
 	Subscribe
 	// Auto: the parent manages a path the child lives under.
 	Auto
+	// Order: the child is written after the parent. It waits for the
+	// parent to finish, whatever the outcome: order never blocks.
+	Order
 )
 
 func (k EdgeKind) String() string {
@@ -24,6 +28,8 @@ func (k EdgeKind) String() string {
 		return "require"
 	case Subscribe:
 		return "subscribe"
+	case Order:
+		return "order"
 	}
 	return "auto"
 }
@@ -50,6 +56,11 @@ type Vertex struct {
 	Fingerprint string
 	// Manifest is the file the resource came from.
 	Manifest *Manifest
+	// Independent is true when the resource may run at once with the
+	// independent resources written next to it (see resources.Instance).
+	Independent bool
+	// props are the properties as written, for Properties.
+	props *yaml.Node
 	// Control, when set, decides just before each run whether the
 	// resource is managed at all (`control: {if, unless}`); a false answer
 	// reports it skipped.
@@ -66,17 +77,41 @@ type Vertex struct {
 // ID is the vertex's reference, "type#name".
 func (v *Vertex) ID() string { return v.Type + "#" + v.Name }
 
+// Properties returns the resource's properties for reports, as upstream
+// CCM's events carry them: as written (the block's defaults merged,
+// templates unresolved), with its name and requested ensure, and the
+// type's secrets redacted. Each call decodes them anew.
+func (v *Vertex) Properties() map[string]any {
+	out := map[string]any{}
+	if v.props != nil {
+		// A mapping node always decodes into a map.
+		_ = v.props.Decode(&out)
+	}
+	out["name"] = v.Name
+	if _, ok := out["ensure"]; !ok && v.Ensure != "" {
+		out["ensure"] = v.Ensure
+	}
+	if t, ok := resources.Lookup(v.Type); ok && t.Redact != nil {
+		t.Redact(out)
+	}
+	return out
+}
+
 // Graph is a validated dependency DAG of resources.
 type Graph struct {
 	Vertices []*Vertex
 	Edges    []Edge
-	// Order lists vertex indices parents first, in manifest order wherever
-	// no edge says otherwise.
+	// Order lists vertex indices in the order they run: manifest order,
+	// except that a resource named by require or subscribe moves just
+	// before the first resource that names it.
 	Order     []int
 	Manifests []*Manifest
 	parents   [][]int
 	children  [][]int
 	subs      [][]int
+	// after and before hold the Order edges, apart from the edges that
+	// gate on failure.
+	after, before [][]int
 	// owns and uses hold each vertex's paths while edges are built.
 	owns, uses [][]string
 	// external resolves references to resources outside the manifests.
@@ -93,8 +128,25 @@ func (g *Graph) Parents(v int) []int { return g.parents[v] }
 // Children returns the indices of the vertices that wait for v.
 func (g *Graph) Children(v int) []int { return g.children[v] }
 
+// After returns the indices of the vertices written before v that it
+// waits for, whatever their outcome.
+func (g *Graph) After(v int) []int { return g.after[v] }
+
+// Before returns the indices of the vertices written after v that wait
+// for it to finish.
+func (g *Graph) Before(v int) []int { return g.before[v] }
+
 // Subscribers returns the indices of the vertices a change of v refreshes.
 func (g *Graph) Subscribers(v int) []int { return g.subs[v] }
+
+// OrderEdges counts the Order edges.
+func (g *Graph) OrderEdges() int {
+	n := 0
+	for _, a := range g.after {
+		n += len(a)
+	}
+	return n
+}
 
 // FailOnError reports whether any manifest asks to stop at the first failure.
 func (g *Graph) FailOnError() bool {
@@ -111,7 +163,14 @@ func (g *Graph) index() {
 	g.parents = make([][]int, n)
 	g.children = make([][]int, n)
 	g.subs = make([][]int, n)
+	g.after = make([][]int, n)
+	g.before = make([][]int, n)
 	for _, e := range g.Edges {
+		if e.Kind == Order {
+			g.after[e.To] = append(g.after[e.To], e.From)
+			g.before[e.From] = append(g.before[e.From], e.To)
+			continue
+		}
 		g.parents[e.To] = append(g.parents[e.To], e.From)
 		g.children[e.From] = append(g.children[e.From], e.To)
 		if e.Kind == Subscribe {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -20,6 +22,9 @@ type thingProps struct {
 	List   []string `yaml:"list"`
 	Owns   string   `yaml:"owns"`
 	Uses   string   `yaml:"uses"`
+	// Independent marks the thing as one that may run beside its
+	// independent neighbours in written order.
+	Independent bool `yaml:"independent"`
 }
 
 type thing struct{ p thingProps }
@@ -41,7 +46,7 @@ func init() {
 		if p.Ensure == "bad" {
 			return resources.Instance{}, resources.Errorf(spec.KeyPos("ensure"), "%s: ensure %q is not valid", spec.ID(), p.Ensure)
 		}
-		inst := resources.Instance{Resource: thing{p}, Ensure: p.Ensure, Provider: "test"}
+		inst := resources.Instance{Resource: thing{p}, Ensure: p.Ensure, Provider: "test", Independent: p.Independent}
 		if p.Owns != "" {
 			inst.Owns = []string{p.Owns}
 		}
@@ -151,7 +156,7 @@ func TestBadManifestsReportEveryProblemWithItsPosition(t *testing.T) {
 		{"unknown top-level key", "ccm: {resources: [{thing: [{a: {}}]}]}\nextra: 1\n",
 			`m.yaml:2:1: unknown top-level key "extra"; valid keys: ccm, data, hierarchy, overrides`},
 		{"unknown ccm key", "ccm:\n  resource: []\n",
-			"m.yaml:2:3: unknown ccm key \"resource\"; valid keys: fail_on_error, post_message, pre_message, resources, resources_jet_file\nm.yaml:2:3: ccm: needs resources (or resources_jet_file)"},
+			"m.yaml:2:3: unknown ccm key \"resource\"; valid keys: fail_on_error, parallel, post_message, pre_message, resources, resources_jet_file\nm.yaml:2:3: ccm: needs resources (or resources_jet_file)"},
 		{"no resources", "ccm:\n  resources: []\n", "m.yaml:2:14: resources: the list is empty"},
 		{"unknown type", "- thang:\n    - a: {}\n", `m.yaml:1:3: unknown resource type "thang"; known types: `},
 		{"two types in one item", "- thing: []\n  other: []\n",
@@ -189,6 +194,17 @@ func TestBadManifestsReportEveryProblemWithItsPosition(t *testing.T) {
 	}
 }
 
+// explicit returns the edges that are not Order edges.
+func explicit(g *graph.Graph) []graph.Edge {
+	var out []graph.Edge
+	for _, e := range g.Edges {
+		if e.Kind != graph.Order {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
 func TestRequireByAliasAndLaterResource(t *testing.T) {
 	g := mustLoad(t, `
 - thing:
@@ -196,11 +212,11 @@ func TestRequireByAliasAndLaterResource(t *testing.T) {
     - second: {}
     - later-one: {alias: late}
 `)
-	if len(g.Edges) != 1 || g.Edges[0] != (graph.Edge{From: 2, To: 0, Kind: graph.Require}) {
+	if e := explicit(g); len(e) != 1 || e[0] != (graph.Edge{From: 2, To: 0, Kind: graph.Require}) {
 		t.Fatalf("edges = %+v", g.Edges)
 	}
-	if got := g.Order; got[0] != 1 || got[1] != 2 || got[2] != 0 {
-		t.Fatalf("order = %v", got)
+	if got := g.Order; !slices.Equal(got, []int{2, 0, 1}) {
+		t.Fatalf("order = %v, want the required later resource moved just before the first", got)
 	}
 }
 
@@ -216,10 +232,10 @@ func TestAutomaticEdgesFromPaths(t *testing.T) {
 		{From: 2, To: 0, Kind: graph.Auto}: true,
 		{From: 1, To: 2, Kind: graph.Auto}: true,
 	}
-	if len(g.Edges) != len(want) {
+	if len(explicit(g)) != len(want) {
 		t.Fatalf("edges = %+v", g.Edges)
 	}
-	for _, e := range g.Edges {
+	for _, e := range explicit(g) {
 		if !want[e] {
 			t.Fatalf("unexpected edge %+v in %+v", e, g.Edges)
 		}
@@ -264,5 +280,112 @@ func TestFingerprintChangesWithProperties(t *testing.T) {
 	}
 	if a.Vertices[0].Fingerprint == b.Vertices[1].Fingerprint {
 		t.Fatal("a changed property must change the fingerprint")
+	}
+}
+
+// orderEdges returns the Order edges as "from->to" by name.
+func orderEdges(g *graph.Graph) []string {
+	var out []string
+	for _, e := range g.Edges {
+		if e.Kind == graph.Order {
+			out = append(out, g.Vertices[e.From].Name+"->"+g.Vertices[e.To].Name)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+func TestOrderEdgesFollowTheWrittenOrder(t *testing.T) {
+	cases := []struct {
+		name, src string
+		want      []string
+	}{
+		{"each waits for the one before", `
+- thing:
+    - a: {}
+    - b: {}
+    - c: {}
+`, []string{"a->b", "b->c"}},
+		{"independent neighbours wait for the stage before, not for each other", `
+- thing:
+    - a: {}
+    - f1: {independent: true}
+    - f2: {independent: true}
+    - b: {}
+    - f3: {independent: true}
+`, []string{"a->f1", "a->f2", "b->f3", "f1->b", "f2->b"}},
+		{"a control keeps a resource out of an independent run", `
+- thing:
+    - a: {}
+    - f1: {independent: true}
+    - f2: {independent: true, control: {if: true}}
+`, []string{"a->f1", "f1->f2"}},
+		{"an explicit edge stands for the order edge", `
+- thing:
+    - a: {}
+    - b: {require: [thing#a]}
+`, nil},
+		{"a required later resource is ordered where it moved", `
+- thing:
+    - a: {require: [thing#c]}
+    - b: {}
+    - c: {}
+`, []string{"a->b"}},
+		{"parallel: true leaves the order out", `
+ccm:
+  parallel: true
+  resources:
+    - thing:
+        - a: {}
+        - b: {}
+`, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := orderEdges(mustLoad(t, c.src)); !slices.Equal(got, c.want) {
+				t.Fatalf("order edges = %v, want %v", got, c.want)
+			}
+		})
+	}
+}
+
+func TestOrderEdgesNeverGate(t *testing.T) {
+	g := mustLoad(t, "- thing:\n    - a: {}\n    - b: {}\n")
+	if len(g.Parents(1)) != 0 || !slices.Equal(g.After(1), []int{0}) || !slices.Equal(g.Before(0), []int{1}) {
+		t.Fatalf("parents %v, after %v, before %v: order edges are apart from the gating ones", g.Parents(1), g.After(1), g.Before(0))
+	}
+	var b strings.Builder
+	if err := g.WriteDOT(&b); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), `n0 -> n1 [label="order", style=dashed, color=gray];`) {
+		t.Fatalf("DOT:\n%s", b.String())
+	}
+	if g.OrderEdges() != 1 {
+		t.Fatalf("OrderEdges = %d", g.OrderEdges())
+	}
+}
+
+func TestParallelMustBeABoolean(t *testing.T) {
+	got := loadErr(t, "ccm:\n  parallel: yes please\n  resources:\n    - thing:\n        - a: {}\n")
+	if want := `m.yaml:2:13: parallel: expected true or false, got "yes please"`; got != want {
+		t.Fatalf("error = %q, want %q", got, want)
+	}
+}
+
+func TestPropertiesAsWritten(t *testing.T) {
+	g := mustLoad(t, `
+- thing:
+    - defaults: {value: dflt}
+    - one: {ensure: here, count: 2, require: [thing#two]}
+    - two: {list: [a, b]}
+`)
+	got := g.Vertices[0].Properties()
+	want := map[string]any{"name": "one", "ensure": "here", "count": 2, "value": "dflt", "require": []any{"thing#two"}}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("properties = %#v, want %#v", got, want)
+	}
+	if got := g.Vertices[1].Properties(); !reflect.DeepEqual(got["list"], []any{"a", "b"}) || got["name"] != "two" {
+		t.Fatalf("properties = %#v", got)
 	}
 }

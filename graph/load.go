@@ -76,6 +76,7 @@ func (g *Graph) compile(all []*entry, tmpls map[*Manifest]resources.Templates, o
 	if err := g.sort(); err != nil {
 		return nil, err
 	}
+	g.orderEdges()
 	return g, nil
 }
 
@@ -123,7 +124,8 @@ func (g *Graph) build(e *entry, t resources.Templates, errs *resources.ErrorList
 	v := &Vertex{
 		Index: len(g.Vertices), Type: e.typ.Name, Name: e.name, Alias: e.alias, Pos: e.namePos,
 		Resource: inst.Resource, Provider: inst.Provider, Ensure: inst.Ensure, Manifest: e.m,
-		Fingerprint: fingerprint(e, t), Noop: e.m.incl.noop || (inst.Include != nil && inst.Include.Noop),
+		Fingerprint: fingerprint(e, t), Independent: inst.Independent && e.control == nil,
+		Noop: e.m.incl.noop || (inst.Include != nil && inst.Include.Noop), props: e.raw,
 	}
 	e.control.attach(v, t, errs)
 	e.index = v.Index

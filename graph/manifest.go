@@ -21,6 +21,9 @@ type Manifest struct {
 	Data, Hierarchy, Overrides *yaml.Node
 	PreMessage, PostMessage    string
 	FailOnError                bool
+	// Parallel leaves the manifest's resources out of the written order:
+	// only require, subscribe and path edges order them.
+	Parallel bool
 	// Resources is the list of resource blocks, nil when ResourcesJetFile
 	// generates them.
 	Resources        *yaml.Node
@@ -126,11 +129,9 @@ func (m *Manifest) parseCCM(ccm *yaml.Node, errs *resources.ErrorList) {
 		case "post_message":
 			m.PostMessage = m.str(p, errs)
 		case "fail_on_error":
-			if p.val.Kind != yaml.ScalarNode || p.val.Tag != "!!bool" {
-				errs.Addf(pos(m.File, p.val), "fail_on_error: expected true or false, got %s", kind(p.val))
-				continue
-			}
-			m.FailOnError = p.val.Value == "true"
+			m.FailOnError = m.boolean(p, errs)
+		case "parallel":
+			m.Parallel = m.boolean(p, errs)
 		case "resources":
 			if p.val.Kind != yaml.SequenceNode {
 				errs.Addf(pos(m.File, p.val), "resources: expected a list of resource blocks, got %s", kind(p.val))
@@ -141,7 +142,7 @@ func (m *Manifest) parseCCM(ccm *yaml.Node, errs *resources.ErrorList) {
 			m.ResourcesJetFile = m.str(p, errs)
 			m.JetPos = pos(m.File, p.val)
 		default:
-			errs.Addf(pos(m.File, p.key), "unknown ccm key %q; valid keys: fail_on_error, post_message, pre_message, resources, resources_jet_file", p.key.Value)
+			errs.Addf(pos(m.File, p.key), "unknown ccm key %q; valid keys: fail_on_error, parallel, post_message, pre_message, resources, resources_jet_file", p.key.Value)
 		}
 	}
 	switch {
@@ -152,6 +153,14 @@ func (m *Manifest) parseCCM(ccm *yaml.Node, errs *resources.ErrorList) {
 	case m.Resources != nil && len(m.Resources.Content) == 0:
 		errs.Addf(pos(m.File, m.Resources), "resources: the list is empty")
 	}
+}
+
+func (m *Manifest) boolean(p pair, errs *resources.ErrorList) bool {
+	if p.val.Kind != yaml.ScalarNode || p.val.Tag != "!!bool" {
+		errs.Addf(pos(m.File, p.val), "%s: expected true or false, got %s", p.key.Value, kind(p.val))
+		return false
+	}
+	return p.val.Value == "true"
 }
 
 func (m *Manifest) str(p pair, errs *resources.ErrorList) string {

@@ -22,8 +22,8 @@ func (e *CycleError) Error() string {
 	return fmt.Sprintf("%s: dependency cycle: %s", e.Pos, strings.Join(e.Path, " -> "))
 }
 
-// sort computes the topological order, keeping manifest order wherever no
-// edge constrains it, or reports every cycle as a path.
+// sort reports every cycle as a path, or computes the order the
+// vertices run in (see Graph.Order).
 func (g *Graph) sort() error {
 	dg := simple.NewDirectedGraph()
 	for i := range g.Vertices {
@@ -32,7 +32,7 @@ func (g *Graph) sort() error {
 	for _, e := range g.Edges {
 		dg.SetEdge(dg.NewEdge(simple.Node(e.From), simple.Node(e.To)))
 	}
-	order, err := topo.SortStabilized(dg, nil)
+	_, err := topo.SortStabilized(dg, nil)
 	var unorderable topo.Unorderable
 	if errors.As(err, &unorderable) {
 		return g.cycles(dg, unorderable)
@@ -40,10 +40,7 @@ func (g *Graph) sort() error {
 	if err != nil {
 		return err
 	}
-	g.Order = make([]int, len(order))
-	for i, n := range order {
-		g.Order[i] = int(n.ID())
-	}
+	g.Order = g.writtenOrder()
 	return nil
 }
 

@@ -53,6 +53,12 @@ func (d Deferred) Literal() (string, bool) {
 	return d.raw, d.IsSet() && d.tmpl == nil
 }
 
+// ReadsFiles reports whether resolving the value may read files, whose
+// content an earlier resource may write.
+func (d Deferred) ReadsFiles() bool {
+	return d.tmpl != nil && d.tmpl.ReadsFiles(d.raw)
+}
+
 // Resolve returns the value, its templates resolved and checked. Its
 // errors start with the property's position and label.
 func (d Deferred) Resolve() (string, error) {

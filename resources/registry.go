@@ -15,6 +15,10 @@ type Type struct {
 	// Subscribes is true when resources of this type accept `subscribe`
 	// and consume refreshes in Apply.
 	Subscribes bool
+	// Redact, when set, removes secrets from the properties a report
+	// shows (graph.Vertex.Properties): passwords, header values, the
+	// credentials in a URL.
+	Redact func(props map[string]any)
 	// New decodes and validates spec and builds the resource. Problems with
 	// the properties are returned as an ErrorList of positioned errors so
 	// the graph can report all of them at once. New must not touch the host.

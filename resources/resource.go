@@ -102,6 +102,12 @@ type Instance struct {
 	// Uses lists paths this resource needs to exist first (its own path,
 	// a working directory, an extraction target).
 	Uses []string
+	// Independent is true when nothing the resources written next to it
+	// do can change its outcome, except through the paths in Owns and
+	// Uses (a file whose templates read no files). A run of consecutive
+	// independent resources may run at once; any other resource runs
+	// after everything written before it, and before everything after.
+	Independent bool
 	// Include, when set, names a manifest whose resources join the graph
 	// in this resource's place (the apply type).
 	Include *Include

@@ -12,6 +12,9 @@ type Templates interface {
 	String(s string) (string, error)
 	// HasExpr reports whether s contains an expression.
 	HasExpr(s string) bool
+	// ReadsFiles reports whether resolving s may read files (readFile,
+	// file, template, jet), whose content an earlier resource may write.
+	ReadsFiles(s string) bool
 	// Vars returns the variables templates see (facts, data, environ),
 	// for template engines such as scaffold's.
 	Vars() map[string]any
@@ -29,5 +32,6 @@ var _ Templates = Literal{}
 func (Literal) Value(s string) (any, error)     { return s, nil }
 func (Literal) String(s string) (string, error) { return s, nil }
 func (Literal) HasExpr(string) bool             { return false }
+func (Literal) ReadsFiles(string) bool          { return false }
 func (Literal) Vars() map[string]any            { return map[string]any{} }
 func (Literal) Fingerprint() string             { return "" }

@@ -29,8 +29,12 @@ func (p *printer) event(ev *engine.Event) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.json {
-		// A failed write to stdout has nowhere better to be reported.
-		_ = p.enc.Encode(ev)
+		// Upstream's event stream has no record of a resource that was
+		// not checked; the summary counts it as skipped.
+		if !ev.Unchecked {
+			// A failed write to stdout has nowhere better to be reported.
+			_ = p.enc.Encode(ev)
+		}
 		return
 	}
 	line := humanLine(ev)

@@ -149,7 +149,7 @@ func TestJSONEventsUseUpstreamFieldNames(t *testing.T) {
 	if err := json.Unmarshal([]byte(lines[0]), &raw); err != nil {
 		t.Fatal(err)
 	}
-	for _, k := range []string{"protocol", "event_id", "timestamp", "type", "provider", "name", "requested_ensure", "final_ensure", "duration", "changed", "refreshed", "failed", "skipped", "noop", "trigger"} {
+	for _, k := range []string{"protocol", "event_id", "timestamp", "type", "provider", "name", "requested_ensure", "final_ensure", "duration", "properties", "status", "changed", "refreshed", "failed", "skipped", "noop", "error", "unmet_requirements", "trigger"} {
 		if _, ok := raw[k]; !ok {
 			t.Fatalf("event lacks %q: %s", k, lines[0])
 		}
@@ -166,7 +166,7 @@ func TestJSONEventsUseUpstreamFieldNames(t *testing.T) {
 func TestValidateAndGraph(t *testing.T) {
 	dir := t.TempDir()
 	m := manifest(t, dir, twoFiles)
-	if r := ccm(t, "validate", m); r.code != 0 || r.stdout != "2 resources, 1 edges: ok\n" {
+	if r := ccm(t, "validate", m); r.code != 0 || r.stdout != "2 resources, 1 edges (0 of written order): ok\n" {
 		t.Fatalf("validate: exit %d %q", r.code, r.stdout)
 	}
 	r := ccm(t, "graph", m)

@@ -55,7 +55,8 @@ func TestFactsCommand(t *testing.T) {
 		code int
 	}{
 		{"missing fact", []string{"facts", "nosuch"}, 1},
-		{"bad query", []string{"facts", "a.*"}, 2},
+		{"gjson query finding nothing", []string{"facts", "nosuch.*"}, 1},
+		{"gjson query", []string{"facts", "--fact", "role=web", `role|@reverse`}, 0},
 		{"bad --fact", []string{"facts", "--fact", "novalue"}, 2},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

@@ -17,7 +17,7 @@ func newValidateCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "%d resources, %d edges: ok\n", len(g.Vertices), len(g.Edges))
+			fmt.Fprintf(cmd.OutOrStdout(), "%d resources, %d edges (%d of written order): ok\n", len(g.Vertices), len(g.Edges), g.OrderEdges())
 			return nil
 		},
 	}

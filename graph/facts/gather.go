@@ -4,10 +4,10 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/reactive-ccm/ccm/graph/hiera"
-	"github.com/reactive-ccm/ccm/resources/template"
 )
 
 // Options say where facts come from besides the host.
@@ -114,8 +114,7 @@ func WithAliases(facts map[string]any) map[string]any {
 		out[k] = v
 	}
 	for alias, path := range aliases {
-		// The paths above are plain keys, which Path always accepts.
-		if v, ok, _ := template.Path(facts, path); ok {
+		if v, ok := hiera.At(facts, strings.Split(path, ".")); ok {
 			out[alias] = v
 		}
 	}

@@ -18,14 +18,21 @@ type Source struct {
 
 // Resolve resolves each source with t (templates for data, see
 // template.NewData) and deep-merges the results in order, so later sources
-// win. Every problem found is returned together as a resources.ErrorList.
+// win; then it checks the merged data against the annotations of every
+// source's data keys (`# @require`, `# @validate EXPR`). Every problem
+// found is returned together as a resources.ErrorList.
 func Resolve(t *template.Templates, sources ...Source) (map[string]any, error) {
 	out := map[string]any{}
 	var errs resources.ErrorList
+	var rules []rule
 	for _, src := range sources {
 		data, err := src.resolve(t)
 		errs.Add(resources.Pos{File: src.File}, err)
 		out = Merge(out, data)
+		rules = append(rules, src.annotations()...)
+	}
+	if errs.Err() == nil {
+		errs.Add(resources.Pos{}, check(out, rules))
 	}
 	return out, errs.Err()
 }

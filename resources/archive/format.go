@@ -30,6 +30,8 @@ var formats = []format{
 
 // formatOf returns the format a file name's extension names.
 func formatOf(name string) (format, bool) {
+	// As upstream, extensions are compared ignoring case (app.TAR.GZ).
+	name = strings.ToLower(name)
 	for _, f := range formats {
 		for _, ext := range f.exts {
 			if strings.HasSuffix(name, ext) {

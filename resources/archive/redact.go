@@ -93,3 +93,23 @@ func displayURL(u *url.URL) string {
 	}
 	return s
 }
+
+// redactProps hides the secrets among the properties a report shows: the
+// password, every header value, and the URL's userinfo and query.
+func redactProps(props map[string]any) {
+	if _, ok := props["password"]; ok {
+		props["password"] = redacted
+	}
+	if h, ok := props["headers"].(map[string]any); ok {
+		for k := range h {
+			h[k] = redacted
+		}
+	}
+	if s, ok := props["url"].(string); ok {
+		if u, err := url.Parse(s); err == nil {
+			props["url"] = displayURL(u)
+		} else {
+			props["url"] = redacted
+		}
+	}
+}

@@ -52,6 +52,8 @@ func TestValidArchivesBuild(t *testing.T) {
 		{"/tmp/app.tar.gz", "url: http://example.com/dl/app.tgz?x=1"},
 		{"/tmp/app.zip", "url: https://example.com/app.zip\nchecksum: " + strings.Repeat("AB", 32)},
 		{"/tmp/app.tar", "url: https://example.com/app.tar\nensure: absent\nprovider: http"},
+		{"/tmp/archive.tar.gz", "url: https://example.com/archive.TAR.GZ"},
+		{"/tmp/APP.ZIP", "url: https://example.com/app.Zip"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if _, err := resourcetest.Build(t, "archive", tc.name, tc.props+"\nowner: root\ngroup: root", t.TempDir()); err != nil {

@@ -18,11 +18,16 @@ const (
 // follows, which reports a code outside returns; in noop nothing runs.
 func (e *exec) Apply(ctx context.Context, req resources.Request) (resources.Change, error) {
 	if req.Noop {
+		// The command is resolved as a run would, so noop reports a
+		// template that cannot be resolved.
+		if _, err := e.command.Resolve(); err != nil {
+			return resources.Change{}, err
+		}
 		msg := msgExecute
 		if req.Refresh {
 			msg = msgSubscribe
 		}
-		return resources.Change{Changed: true, NoopMessage: msg}, nil
+		return resources.Change{Changed: true, Refreshed: req.Refresh, NoopMessage: msg}, nil
 	}
 	code, err := e.run(ctx, e.command, e.logOutput)
 	if err != nil {

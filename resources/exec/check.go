@@ -47,7 +47,8 @@ func (e *exec) Check(ctx context.Context) (resources.Status, error) {
 // judge reports a run's exit code against returns.
 func (e *exec) judge(st resources.Status, code int) resources.Status {
 	st.Desired = e.allowed(code)
-	st.Reason = fmt.Sprintf("exit code %d not in allowed returns %v", code, e.returns)
+	// Upstream's words, the code given twice.
+	st.Reason = fmt.Sprintf("exit code %d: exit code %d not in allowed returns %v", code, code, e.returns)
 	if st.Desired {
 		st.Reason = ""
 		e.mu.Lock()

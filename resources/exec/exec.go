@@ -75,7 +75,13 @@ func New(spec *resources.Spec) (resources.Instance, error) {
 	if err := errs.Err(); err != nil {
 		return resources.Instance{}, err
 	}
-	inst := resources.Instance{Resource: e, Provider: provider, Ensure: "present", Uses: e.uses()}
+	// As upstream, ensure: absent is accepted and changes nothing: an exec
+	// has no way to be absent.
+	ensure := "present"
+	if p.Ensure != "" {
+		ensure = p.Ensure
+	}
+	inst := resources.Instance{Resource: e, Provider: provider, Ensure: ensure, Uses: e.uses()}
 	if unusable != nil {
 		// Known but not usable here: the manifest is fine, the run fails.
 		inst.Resource = resources.Unusable(unusable)

@@ -87,8 +87,8 @@ func TestNoopNeverExecutes(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !out.Change.Changed || out.Change.NoopMessage != tt.msg || out.Change.Refreshed {
-				t.Errorf("change %+v, want changed with %q and no refresh", out.Change, tt.msg)
+			if !out.Change.Changed || out.Change.NoopMessage != tt.msg || out.Change.Refreshed != tt.refresh {
+				t.Errorf("change %+v, want changed with %q, refreshed %v", out.Change, tt.msg, tt.refresh)
 			}
 			if resourcetest.Exists(ran) {
 				t.Error("noop executed the command")
@@ -97,5 +97,27 @@ func TestNoopNeverExecutes(t *testing.T) {
 				t.Error("noop did not run the guard")
 			}
 		})
+	}
+}
+
+func TestNoopResolvesTheCommand(t *testing.T) {
+	inst, err := resourcetest.BuildWith(t, "exec", "x", "command: \"/bin/echo {{ missing }}\"\n", t.TempDir(), resourcetest.Vars{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := resources.Converge(t.Context(), inst.Resource, false, true); err == nil || !strings.Contains(err.Error(), "missing") {
+		t.Fatalf("noop of a command that cannot be resolved: %v, want the template's error", err)
+	}
+}
+
+func TestEnsureAbsentRunsAsPresent(t *testing.T) {
+	ran := filepath.Join(t.TempDir(), "ran")
+	inst := resourcetest.MustBuild(t, "exec", "/usr/bin/touch "+ran, "ensure: absent\n", t.TempDir())
+	if inst.Ensure != "absent" {
+		t.Fatalf("requested ensure %q, want absent", inst.Ensure)
+	}
+	resourcetest.Converge(t.Context(), t, inst.Resource, false, false)
+	if !resourcetest.Exists(ran) {
+		t.Fatal("as upstream, an exec with ensure: absent runs its command")
 	}
 }

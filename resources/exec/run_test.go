@@ -24,10 +24,10 @@ func TestReturns(t *testing.T) {
 	}{
 		{"zero is the default", "command: /bin/sh -c 'exit 0'\n", ""},
 		{"non-zero fails by default", "command: /bin/sh -c 'exit 3'\n",
-			"failed to reach desired state: exit code 3 not in allowed returns [0]"},
+			"failed to reach desired state: exit code 3: exit code 3 not in allowed returns [0]"},
 		{"listed code succeeds", "command: /bin/sh -c 'exit 3'\nreturns: [0, 3]\n", ""},
 		{"zero fails when not listed", "command: /bin/sh -c 'exit 0'\nreturns: [2]\n",
-			"failed to reach desired state: exit code 0 not in allowed returns [2]"},
+			"failed to reach desired state: exit code 0: exit code 0 not in allowed returns [2]"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -154,7 +154,7 @@ func TestFailedRunIsReportedEvenWhenCreatesExists(t *testing.T) {
 	resourcetest.WriteFile(t, marker, "", 0o644)
 	r := build(t, "x", "command: /bin/false\ncreates: "+marker+"\n")
 	_, err := resources.Converge(t.Context(), r, true, false)
-	if want := "failed to reach desired state: exit code 1 not in allowed returns [0]"; err == nil || err.Error() != want {
+	if want := "failed to reach desired state: exit code 1: exit code 1 not in allowed returns [0]"; err == nil || err.Error() != want {
 		t.Fatalf("got %v, want %s", err, want)
 	}
 	if out, err := resources.Converge(t.Context(), r, false, false); err != nil || out.Applied {

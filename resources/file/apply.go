@@ -10,12 +10,15 @@ import (
 	"github.com/reactive-ccm/ccm/resources/internal/ids"
 )
 
-// Noop messages; the first three are upstream CCM's words.
+// Noop messages; all but the last are upstream CCM's words.
 const (
-	msgCreateFile = "Would have created the file"
-	msgCreateDir  = "Would have created directory"
-	msgRemove     = "Would have removed the file"
-	msgAttrs      = "Would have changed " // followed by the attributes
+	msgCreateFile  = "Would have created the file"
+	msgCreateEmpty = "Would have created an empty file with requested attributes"
+	msgCreateDir   = "Would have created directory"
+	msgRemove      = "Would have removed the file"
+	msgRemoveDir   = "Would have removed the directory"
+	msgRemoveTree  = "Would have recursively removed the directory"
+	msgAttrs       = "Would have changed " // followed by the attributes
 )
 
 // Apply converges the path: it removes it, creates the directory, writes
@@ -49,12 +52,18 @@ func (f *file) Apply(ctx context.Context, req resources.Request) (_ resources.Ch
 // plan says what act would do, as a noop message, or why it cannot.
 func (f *file) plan(o observed, d drift) (string, error) {
 	switch {
+	case f.ensure == Absent && o.kind == Directory && f.force:
+		return msgRemoveTree, nil
+	case f.ensure == Absent && o.kind == Directory:
+		return msgRemoveDir, nil
 	case f.ensure == Absent:
 		return msgRemove, nil
 	case f.ensure == Present && o.kind == Directory:
 		return "", fmt.Errorf("%s %w; remove it first or use ensure: directory", f.path, ErrIsDirectory)
 	case d.kind && f.ensure == Directory:
 		return msgCreateDir, nil
+	case d.kind && o.kind == Absent && f.content == nil:
+		return msgCreateEmpty, nil
 	case d.kind || d.content:
 		return msgCreateFile, nil
 	}
@@ -94,7 +103,11 @@ func (f *file) write(v *view, uid, gid int) error {
 		return err
 	}
 	defer r.Close()
-	return writeAtomic(v.dir, v.base, r, uid, gid, f.mode)
+	if err := writeAtomic(v.dir, v.base, r, uid, gid, f.mode); err != nil {
+		return err
+	}
+	f.content.wrote()
+	return nil
 }
 
 // joinAnd lists words as "owner", "owner and mode", "owner, group and mode".

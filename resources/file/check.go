@@ -115,23 +115,46 @@ func (f *file) compare(ctx context.Context, v *view) error {
 	if f.content == nil {
 		return nil
 	}
-	want, err := f.content.digest(ctx, f.links)
+	differs, err := f.contentDiffers(ctx, v)
 	if err != nil {
 		return err
 	}
-	if o.size != want.size {
-		d.content = true
-	} else {
-		have, err := hashTarget(ctx, v.dir, v.base, o.size)
-		if err != nil {
-			return err
-		}
-		d.content = have != want
-	}
+	d.content = differs
 	if d.content {
 		d.reasons = append([]string{"content differs"}, d.reasons...)
 	}
 	return nil
+}
+
+// contentDiffers compares the content of the file v observed with the
+// wanted content, hashing the file only when the sizes agree. Content this
+// resource wrote stands for the wanted content while content.written says
+// so: the check after a write compares with what was written.
+func (f *file) contentDiffers(ctx context.Context, v *view) (bool, error) {
+	size := v.o.size
+	var have *digest
+	hash := func() (digest, error) {
+		if have == nil {
+			h, err := hashTarget(ctx, v.dir, v.base, size)
+			if err != nil {
+				return digest{}, err
+			}
+			have = &h
+		}
+		return *have, nil
+	}
+	if mine, ok := f.content.written(); ok && mine.size == size {
+		h, err := hash()
+		if err != nil || h == mine {
+			return false, err
+		}
+	}
+	want, err := f.content.digest(ctx, f.links)
+	if err != nil || want.size != size {
+		return err == nil, err
+	}
+	h, err := hash()
+	return h != want, err
 }
 
 func (f *file) compareAttrs(o observed, d *drift) error {

@@ -31,6 +31,13 @@ type content interface {
 	open(links safepath.Policy) (io.ReadCloser, error)
 	// watch returns the paths whose change changes the wanted content.
 	watch() []string
+	// readsFiles reports whether templates read files to make the content.
+	readsFiles() bool
+	// wrote records that the resource wrote what open last gave.
+	wrote()
+	// written returns the digest of the content the resource last wrote
+	// while it stands for the wanted content (see inline.written).
+	written() (digest, bool)
 }
 
 // inline is the content property. The digest of the last resolved text is
@@ -42,6 +49,9 @@ type inline struct {
 	last string
 	sum  digest
 	ok   bool
+	// mine is the digest of the text last written, valid when wroteOK.
+	mine    digest
+	wroteOK bool
 }
 
 var _ content = (*inline)(nil)
@@ -70,6 +80,31 @@ func (c *inline) open(safepath.Policy) (io.ReadCloser, error) {
 }
 
 func (c *inline) watch() []string { return nil }
+
+func (c *inline) readsFiles() bool { return c.text.ReadsFiles() }
+
+// wrote records the digest of the last text resolved, which open gave:
+// the engine calls a resource from one goroutine at a time.
+func (c *inline) wrote() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.mine, c.wroteOK = c.sum, true
+}
+
+// written returns the digest of the content last written. A template may
+// render differently each time ({{ now() }}), so a file holding what was
+// written is in the wanted state, and is rendered and written again only
+// once it drifted. When the templates read files, whose changes nothing
+// else would notice, it stands only for the check right after the write.
+func (c *inline) written() (digest, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	d, ok := c.mine, c.wroteOK
+	if c.readsFiles() {
+		c.wroteOK = false
+	}
+	return d, ok
+}
 
 func digestOf(s string) digest {
 	return digest{size: int64(len(s)), sum: sha256.Sum256([]byte(s))}
@@ -140,6 +175,12 @@ func (s *source) open(links safepath.Policy) (io.ReadCloser, error) {
 	}
 	return f, nil
 }
+
+func (s *source) readsFiles() bool { return s.path.ReadsFiles() }
+
+// A source is hashed on every check: what was written is no guide.
+func (s *source) wrote()                  {}
+func (s *source) written() (digest, bool) { return digest{}, false }
 
 // watch returns the source path when it can be known before the first
 // check; a template error is reported by that check instead.

@@ -67,7 +67,10 @@ func New(spec *resources.Spec) (resources.Instance, error) {
 	if f.content != nil {
 		uses = append(uses, f.content.watch()...)
 	}
-	inst := resources.Instance{Resource: f, Provider: provider, Ensure: p.Ensure, Uses: uses}
+	inst := resources.Instance{
+		Resource: f, Provider: provider, Ensure: p.Ensure, Uses: uses,
+		Independent: f.content == nil || !f.content.readsFiles(),
+	}
 	if p.Ensure != Absent {
 		inst.Owns = []string{f.path}
 	}

@@ -24,7 +24,10 @@ func TestNoopChangesNothing(t *testing.T) {
 		{"rewrite content", helloProps, aFile("bye", 0o644), "Would have created the file"},
 		{"create a directory", dirProps, nil, "Would have created directory"},
 		{"remove a file", "ensure: absent\n", aFile("x", 0o644), "Would have removed the file"},
-		{"remove a directory", "ensure: absent\nforce: true\n", aTree, "Would have removed the file"},
+		{"remove a directory with its content", "ensure: absent\nforce: true\n", aTree, "Would have recursively removed the directory"},
+		{"remove a directory", "ensure: absent\n", aDir(0o755), "Would have removed the directory"},
+		{"create an empty file with attributes", "ensure: present\nowner: root\ngroup: root\nmode: \"0644\"\n", nil,
+			"Would have created an empty file with requested attributes"},
 		{"fix a mode", helloProps, aFile("hello", 0o600), "Would have changed mode"},
 		{"fix a directory's mode", dirProps, aDir(0o700), "Would have changed mode"},
 	}

@@ -48,6 +48,9 @@ func (v Vars) Value(s string) (any, error) {
 // HasExpr reports whether s holds a "{{ name }}".
 func (v Vars) HasExpr(s string) bool { return expr.MatchString(s) }
 
+// ReadsFiles is false: Vars offers no functions.
+func (v Vars) ReadsFiles(string) bool { return false }
+
 // Vars returns the entries.
 func (v Vars) Vars() map[string]any { return v }
 

@@ -12,9 +12,6 @@ var (
 	// ErrMissingKey is returned by lookup() for a key that has no value
 	// when no default was given.
 	ErrMissingKey = errors.New("lookup: no value for key")
-	// ErrPathSyntax is returned by lookup() for a path using gjson syntax
-	// this engine does not offer.
-	ErrPathSyntax = errors.New("lookup: unsupported path syntax")
 	// ErrEmptyExpr is an expression with nothing between its delimiters.
 	ErrEmptyExpr = errors.New("empty expression")
 	// ErrTooDeep stops template() and jet() calls nested too deeply, such

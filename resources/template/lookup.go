@@ -1,13 +1,16 @@
 package template
 
 import (
+	"encoding/json"
 	"fmt"
 	"strconv"
-	"strings"
+	"sync"
+
+	"github.com/tidwall/gjson"
 )
 
-// lookup implements lookup(key[, default]): the value at a gjson-style
-// path over {facts, data, environ}.
+// lookup implements lookup(key[, default]): the value at a gjson path
+// over {facts, data, environ}, as upstream CCM's lookup() reads it.
 func (t *Templates) lookup(args ...any) (any, error) {
 	if len(args) < 1 || len(args) > 2 {
 		return nil, fmt.Errorf("%w: lookup(key[, default]) takes 1 or 2 arguments, got %d", ErrArgs, len(args))
@@ -16,10 +19,12 @@ func (t *Templates) lookup(args ...any) (any, error) {
 	if !ok {
 		return nil, fmt.Errorf("%w: lookup: the key must be a string, got %T", ErrArgs, args[0])
 	}
-	v, found, err := Path(t.root, key)
-	switch {
-	case err != nil:
+	doc, err := t.doc.get(t.root)
+	if err != nil {
 		return nil, err
+	}
+	v, found := get(doc, key)
+	switch {
 	case found:
 		return v, nil
 	case len(args) == 2:
@@ -30,87 +35,75 @@ func (t *Templates) lookup(args ...any) (any, error) {
 	return nil, fmt.Errorf("%w %q; give a default with lookup(%q, DEFAULT)", ErrMissingKey, key, key)
 }
 
-// Path returns the value at path inside v, a tree of plain maps and lists.
-// It accepts the common subset of gjson paths: keys separated by dots,
-// `\` escaping a dot or other special character, a number indexing a list,
-// `#` for a list's length and `#.rest` applying rest to every item of a
-// list. Wildcards, queries and modifiers are rejected with ErrPathSyntax.
+// jsonDoc is a value encoded as JSON once, on first use, for gjson
+// queries; templates nested in template() and jet() calls share it.
+type jsonDoc struct {
+	once sync.Once
+	b    []byte
+	err  error
+}
+
+func (d *jsonDoc) get(v any) ([]byte, error) {
+	d.once.Do(func() {
+		if d.b, d.err = json.Marshal(v); d.err != nil {
+			d.err = fmt.Errorf("lookup: encoding the values to query: %w", d.err)
+		}
+	})
+	return d.b, d.err
+}
+
+// Path returns the value at a gjson path inside v, a tree of plain maps
+// and lists, as lookup() does.
 func Path(v any, path string) (any, bool, error) {
-	parts, err := splitPath(path)
+	b, err := json.Marshal(v)
 	if err != nil {
-		return nil, false, err
+		return nil, false, fmt.Errorf("encoding the values to query: %w", err)
 	}
-	out, found := walk(v, parts)
+	out, found := get(b, path)
 	return out, found, nil
 }
 
-func walk(v any, parts []string) (any, bool) {
-	for i, p := range parts {
-		switch cur := v.(type) {
-		case map[string]any:
-			next, ok := cur[p]
-			if !ok {
-				return nil, false
-			}
-			v = next
-		case map[string]string:
-			next, ok := cur[p]
-			if !ok {
-				return nil, false
-			}
-			v = next
-		case []any:
-			if p == "#" {
-				return listRest(cur, parts[i+1:])
-			}
-			n, err := strconv.Atoi(p)
-			if err != nil || n < 0 || n >= len(cur) {
-				return nil, false
-			}
-			v = cur[n]
-		default:
-			return nil, false
-		}
+// get queries doc with gjson. Every path gjson knows works: keys, `\`
+// escapes, indexes, `#` and `#.key`, wildcards, queries such as
+// `users.#(name=="bob").uid`, modifiers.
+func get(doc []byte, path string) (any, bool) {
+	r := gjson.GetBytes(doc, path)
+	if !r.Exists() {
+		return nil, false
 	}
-	return v, true
+	return value(r), true
 }
 
-// listRest answers `#` (the length) or `#.rest` (rest applied to every
-// item, keeping the items where it is found), as gjson does.
-func listRest(list []any, rest []string) (any, bool) {
-	if len(rest) == 0 {
-		return len(list), true
-	}
-	out := make([]any, 0, len(list))
-	for _, item := range list {
-		if v, ok := walk(item, rest); ok {
-			out = append(out, v)
+// value converts a result into plain values; a number is an int when it
+// is written as one, as the YAML decoder gives data's numbers.
+func value(r gjson.Result) any {
+	switch r.Type {
+	case gjson.Null:
+		return nil
+	case gjson.False:
+		return false
+	case gjson.True:
+		return true
+	case gjson.String:
+		return r.Str
+	case gjson.Number:
+		if n, err := strconv.Atoi(r.Raw); err == nil {
+			return n
 		}
+		return r.Num
 	}
-	return out, true
-}
-
-// splitPath splits a path on unescaped dots.
-func splitPath(path string) ([]string, error) {
-	if path == "" {
-		return nil, fmt.Errorf("%w: the path is empty", ErrPathSyntax)
+	if r.IsArray() {
+		out := []any{}
+		r.ForEach(func(_, v gjson.Result) bool {
+			out = append(out, value(v))
+			return true
+		})
+		return out
 	}
-	var parts []string
-	var cur strings.Builder
-	for i := 0; i < len(path); i++ {
-		c := path[i]
-		switch {
-		case c == '\\' && i+1 < len(path):
-			i++
-			cur.WriteByte(path[i])
-		case c == '.':
-			parts = append(parts, cur.String())
-			cur.Reset()
-		case c == '*' || c == '?' || c == '|' || (c == '@' && cur.Len() == 0) || (c == '#' && i+1 < len(path) && path[i+1] == '('):
-			return nil, fmt.Errorf("%w: %q in %q; supported: a.b.c, list.0, list.#, list.#.key, and \\ before a special character", ErrPathSyntax, string(c), path)
-		default:
-			cur.WriteByte(c)
-		}
-	}
-	return append(parts, cur.String()), nil
+	out := map[string]any{}
+	r.ForEach(func(k, v gjson.Result) bool {
+		out[k.Str] = value(v)
+		return true
+	})
+	return out
 }

@@ -48,6 +48,8 @@ type Templates struct {
 	// depth counts nested template() and jet() calls, to stop a template
 	// that includes itself before it exhausts the stack.
 	depth int
+	// doc is root as JSON, for lookup().
+	doc *jsonDoc
 
 	fpOnce sync.Once
 	fp     string
@@ -66,6 +68,10 @@ func New(env Env) *Templates { return build(env, full, 0) }
 func NewData(env Env) *Templates { return build(env, data, 0) }
 
 func build(env Env, sh shape, depth int) *Templates {
+	return buildWith(env, sh, depth, &jsonDoc{})
+}
+
+func buildWith(env Env, sh shape, depth int, doc *jsonDoc) *Templates {
 	if env.Facts == nil {
 		env.Facts = map[string]any{}
 	}
@@ -75,7 +81,7 @@ func build(env Env, sh shape, depth int) *Templates {
 	if env.Environ == nil {
 		env.Environ = map[string]string{}
 	}
-	t := &Templates{env: env, shape: sh, depth: depth}
+	t := &Templates{env: env, shape: sh, depth: depth, doc: doc}
 	t.root = map[string]any{"facts": env.Facts, "data": env.Data, "environ": env.Environ}
 	t.vars = sh.bind(t)
 	return t
@@ -244,5 +250,5 @@ func (t *Templates) nested() (*Templates, error) {
 	if t.depth >= maxDepth {
 		return nil, fmt.Errorf("%w (%d levels)", ErrTooDeep, maxDepth)
 	}
-	return build(t.env, t.shape, t.depth+1), nil
+	return buildWith(t.env, t.shape, t.depth+1, t.doc), nil
 }

@@ -113,6 +113,11 @@ func TestLookup(t *testing.T) {
 		{"default for index out of range", "${ lookup('data.items.9', 0) }", 0},
 		{"found value wins over default", "${ lookup('data.port', 1) }", 8080},
 		{"present nil is found", "${ lookup('data.nothing', 'x') }", nil},
+		{"gjson query", `${ lookup('data.users.#(name=="bob").name') }`, "bob"},
+		{"gjson query of every match", `${ lookup('data.users.#(uid>2)#.uid') }`, []any{3}},
+		{"gjson wildcard", "${ lookup('data.nested.lev*.level3') }", "deep value"},
+		{"gjson modifier", "${ lookup('data.items|@reverse|0') }", "third"},
+		{"a map", "${ lookup('data.nested.level2') }", map[string]any{"level3": "deep value"}},
 	}
 	checkValues(t, New(testEnv("")), tests)
 }
@@ -124,8 +129,7 @@ func TestErrors(t *testing.T) {
 		contains string
 	}{
 		{"missing key", "{{ lookup('data.nonexistent') }}", ErrMissingKey, `"data.nonexistent"`},
-		{"unsupported path", "{{ lookup('data.items.#(name==\"x\")') }}", ErrPathSyntax, "supported"},
-		{"wildcard path", "{{ lookup('data.it*') }}", ErrPathSyntax, `"*"`},
+		{"query finding nothing", "{{ lookup('data.users.#(name==\"x\").uid') }}", ErrMissingKey, `"data.users.#(name==\"x\").uid"`},
 		{"lookup arity", "{{ lookup() }}", ErrArgs, "1 or 2 arguments"},
 		{"lookup key type", "{{ lookup(1) }}", ErrArgs, "must be a string"},
 		{"empty expression", "a {{  }} b", ErrEmptyExpr, "{{  }}"},

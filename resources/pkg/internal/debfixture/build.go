@@ -18,7 +18,7 @@ func (r *Repo) build(t testing.TB, p Package) {
 		"Package: %s\nVersion: %s\nArchitecture: all\nMaintainer: ccm tests <ccm-tests@localhost>\nDescription: ccm test fixture, safe to purge\n",
 		p.Name, p.Version), 0o644)
 	if p.Conffile {
-		conf := filepath.Join(r.dir, "root", p.Name+".conf")
+		conf := r.Conffile(p.Name)
 		writeFile(t, filepath.Join(tree, conf), "version "+p.Version+"\n", 0o644)
 		writeFile(t, filepath.Join(tree, "DEBIAN", "conffiles"), conf+"\n", 0o644)
 	}

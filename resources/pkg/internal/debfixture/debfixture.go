@@ -51,14 +51,17 @@ type Repo struct {
 	debs map[string]string
 }
 
-// New skips the test unless it runs as root with dpkg and apt, purges
-// fixture packages an earlier, interrupted run left behind, builds pkgs,
+// New skips the test unless it runs as root with dpkg and apt, waits for
+// other test binaries' fixtures to be gone (a host-wide lock held until
+// the test ends), purges fixture packages an earlier, interrupted run left
+// behind, builds pkgs,
 // indexes them with dpkg-scanpackages -m, runs apt-get update against the
 // private configuration only, and sets APT_CONFIG to it. Every fixture
 // package is purged again when the test ends, whether it passed or not.
 func New(t testing.TB, pkgs ...Package) *Repo {
 	t.Helper()
 	skipUnlessUsable(t)
+	lock(t)
 	Purge(t)
 	t.Cleanup(func() { Purge(t) })
 	r := &Repo{dir: t.TempDir(), debs: map[string]string{}}
@@ -91,6 +94,13 @@ func (r *Repo) Deb(t testing.TB, name, version string) string {
 		t.Fatalf("debfixture: %s %s was not built", name, version)
 	}
 	return p
+}
+
+// Conffile returns the path of the configuration file a Package with
+// Conffile installs; its directory exists only while the package is
+// installed.
+func (r *Repo) Conffile(name string) string {
+	return filepath.Join(r.dir, "root", name+".conf")
 }
 
 // FailConfigure turns the failing postinst of name on or off.
