@@ -36,4 +36,15 @@ func (r *retryState) fail(now time.Time, p RetryPolicy) time.Time {
 	return r.until
 }
 
+// remediate records a failed health check and returns when to remediate:
+// the first time at once, then backing off as failures do.
+func (r *retryState) remediate(now time.Time, p RetryPolicy) time.Time {
+	if r.attempts == 0 {
+		r.attempts = 1
+		r.until = now
+		return now
+	}
+	return r.fail(now, p)
+}
+
 func (r *retryState) reset() { *r = retryState{} }

@@ -51,6 +51,12 @@ type Engine struct {
 	// pendingChanged is set when the set of vertices owed a refresh may
 	// have changed since it was last saved.
 	pendingChanged bool
+	// rollbacks keeps rollback records; nil without a state directory.
+	// Safe for concurrent use.
+	rollbacks *rollbackStore
+	// undoIO holds rollback record writes decided under mu, done in
+	// flush outside it, in order.
+	undoIO []func()
 }
 
 // New prepares an engine for g.
@@ -91,6 +97,7 @@ func (e *Engine) install(g *graph.Graph, keep map[string]*node) []*node {
 		n.parents = pick(nodes, g.Parents(i))
 		n.children = pick(nodes, g.Children(i))
 		n.subs = pick(nodes, g.Subscribers(i))
+		n.undo = e.undoOf(n)
 		n.after = pick(nodes, g.After(i))
 		n.before = pick(nodes, g.Before(i))
 		n.afterSeen = 0
@@ -132,6 +139,14 @@ func (e *Engine) Run(ctx context.Context) (Summary, error) {
 	if err != nil {
 		return Summary{}, err
 	}
+	if e.rollbacks, err = openRollback(e); err != nil {
+		return Summary{}, err
+	}
+	defer e.rollbacks.close()
+	recs := e.readRecords(e.nodes)
+	e.mu.Lock()
+	e.applyRecords(recs)
+	e.mu.Unlock()
 	// Applies get their own context so a shutdown lets them finish within
 	// the grace period instead of killing them mid-write.
 	work, cancelWork := context.WithCancel(context.WithoutCancel(ctx))

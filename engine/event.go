@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/reactive-ccm/ccm/graph"
+	"github.com/reactive-ccm/ccm/resources"
 	"github.com/segmentio/ksuid"
 )
 
@@ -19,6 +20,13 @@ const (
 	TriggerRecheck Trigger = "recheck"
 	TriggerReload  Trigger = "reload"
 	TriggerRetry   Trigger = "retry"
+	// TriggerHealth: a health check's own period came round.
+	TriggerHealth Trigger = "health"
+	// TriggerRollback: a subscriber's CRITICAL check asked for this
+	// resource's change to be rolled back.
+	TriggerRollback Trigger = "rollback"
+	// TriggerResume: a rolled-back resource was released.
+	TriggerResume Trigger = "resume"
 )
 
 // EventProtocol is upstream CCM's protocol name for transaction events.
@@ -60,6 +68,19 @@ type Event struct {
 	// interruption), or noop did not make a change it depends on. Upstream
 	// CCM records no transaction event for these.
 	Unchecked bool `json:"-"`
+	// HealthChecks are the results of the health checks this run ran.
+	HealthChecks []resources.HealthResult `json:"health_check,omitempty"`
+	// HealthCheckOnly is set when only the health checks ran
+	// (--monitor-only).
+	HealthCheckOnly bool `json:"health_check_only,omitempty"`
+	// RolledBack is set on the event of a resource put back in its last
+	// good state: the rollback itself (failed, with the reason), and the
+	// repairs of a held resource.
+	RolledBack bool `json:"rolled_back,omitempty"`
+	// healthIdx holds the index of each result's check in the vertex.
+	healthIdx []int
+	// saved is the state kept before this run's apply, for a rollback.
+	saved []byte
 	// external marks events of external vertices, which are not reported.
 	external bool
 }

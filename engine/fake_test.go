@@ -22,7 +22,9 @@ type world struct {
 	values    map[string]string
 	applies   []string
 	refreshes map[string]int
-	checks    map[string]int
+	// saves counts the Saves of each fake.
+	saves  map[string]int
+	checks map[string]int
 	// failing makes a resource's Check fail until cleared.
 	failing map[string]bool
 	// undo sets a resource's value back right after each apply, before
@@ -33,6 +35,9 @@ type world struct {
 	applied func(name string)
 	running atomic.Int32
 	peak    atomic.Int32
+	// refreshSignals receives the name of each fake refreshed, when it has
+	// room.
+	refreshSignals chan string
 }
 
 var (
@@ -41,7 +46,7 @@ var (
 )
 
 func newWorld(t *testing.T) *world {
-	w := &world{values: map[string]string{}, refreshes: map[string]int{}, checks: map[string]int{}, failing: map[string]bool{}, undo: map[string]string{}}
+	w := &world{values: map[string]string{}, refreshes: map[string]int{}, saves: map[string]int{}, checks: map[string]int{}, failing: map[string]bool{}, undo: map[string]string{}, refreshSignals: make(chan string, 100)}
 	worldMu.Lock()
 	current = w
 	worldMu.Unlock()
@@ -63,6 +68,22 @@ func (w *world) set(k, v string) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.values[k] = v
+}
+
+// awaitRefresh waits until name is refreshed.
+func (w *world) awaitRefresh(t *testing.T, name string) {
+	t.Helper()
+	timeout := time.After(5 * time.Second)
+	for {
+		select {
+		case got := <-w.refreshSignals:
+			if got == name {
+				return
+			}
+		case <-timeout:
+			t.Fatalf("%s was not refreshed", name)
+		}
+	}
 }
 
 // echo calls the applied hook, if any.
@@ -99,6 +120,9 @@ type fakeProps struct {
 	Sleep string `yaml:"sleep"`
 	// Watch registers the fake with the drift notifier of the test.
 	Watch bool `yaml:"watch"`
+	// Mirror is a file that holds the fake's value once applied or
+	// restored, for health check plugins to read.
+	Mirror string `yaml:"mirror"`
 	// Independent lets consecutive independent fakes run at once.
 	Independent bool `yaml:"independent"`
 }
@@ -111,7 +135,7 @@ type fake struct {
 }
 
 func init() {
-	resources.Register(resources.Type{Name: "fake", Subscribes: true, New: func(spec *resources.Spec) (resources.Instance, error) {
+	resources.Register(resources.Type{Name: "fake", Subscribes: true, Undoable: true, New: func(spec *resources.Spec) (resources.Instance, error) {
 		var p fakeProps
 		if err := spec.Decode(&p); err != nil {
 			return resources.Instance{}, err
@@ -164,12 +188,17 @@ func (f *fake) Apply(_ context.Context, req resources.Request) (resources.Change
 	defer f.w.mu.Unlock()
 	if req.Refresh {
 		f.w.refreshes[f.name]++
+		select {
+		case f.w.refreshSignals <- f.name:
+		default:
+		}
 	}
 	if req.Noop {
 		return resources.Change{Changed: true, NoopMessage: "Would have set " + f.p.Value, Refreshed: req.Refresh}, nil
 	}
 	f.w.applies = append(f.w.applies, f.name)
 	if !f.p.Stuck {
+		f.mirror(f.p.Value)
 		f.w.values[f.name] = f.p.Value
 	}
 	if v, ok := f.w.undo[f.name]; ok {
@@ -229,4 +258,33 @@ func runOnce(t *testing.T, g *graph.Graph, opts engine.Options) (engine.Summary,
 		t.Fatalf("run: %v", err)
 	}
 	return sum, rec
+}
+
+// mirror writes v to the fake's mirror file, if any. Callers hold w.mu.
+func (f *fake) mirror(v string) {
+	if f.p.Mirror != "" {
+		if err := os.WriteFile(f.p.Mirror, []byte(v), 0o644); err != nil {
+			panic(err)
+		}
+	}
+}
+
+// Save keeps the fake's value.
+func (f *fake) Save(context.Context) ([]byte, error) {
+	f.w.mu.Lock()
+	defer f.w.mu.Unlock()
+	f.w.saves[f.name]++
+	return []byte(f.w.values[f.name]), nil
+}
+
+// Restore puts a kept value back.
+func (f *fake) Restore(_ context.Context, saved []byte) (bool, error) {
+	f.w.mu.Lock()
+	defer f.w.mu.Unlock()
+	if f.w.values[f.name] == string(saved) {
+		return false, nil
+	}
+	f.w.values[f.name] = string(saved)
+	f.mirror(string(saved))
+	return true, nil
 }

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/reactive-ccm/ccm/graph"
+	"github.com/reactive-ccm/ccm/resources"
 )
 
 // phase is where a vertex stands since it last ran.
@@ -72,6 +73,32 @@ type node struct {
 	// lastError is the error last reported, so a failure repeating the
 	// same way in watch mode is reported once.
 	lastError string
+	// healthDue marks the checks whose own period came round since the
+	// last run; nil when none did.
+	healthDue []bool
+	// health holds the last result of each check that ran, by check.
+	health []resources.HealthResult
+	// unhealthy is set while the last run failed its health checks.
+	unhealthy bool
+	// healthReported is the healthKey of the results last reported, so
+	// periodic checks report only a change of result.
+	healthReported string
+	// undo is the vertex's rollback handle; nil when rollback is off for
+	// it or its resource cannot be undone.
+	undo resources.Undoable
+	// saved is the state kept for a rollback: armed while judges judge a
+	// change, the last good state while held.
+	saved []byte
+	// judges are the subscribers whose health checks have yet to pass
+	// after this vertex's change refreshed them.
+	judges map[*node]bool
+	// rollbackWhy is set when a subscriber's CRITICAL check asks for this
+	// vertex's change to be rolled back, until it is.
+	rollbackWhy string
+	// held is set once the change was rolled back: the vertex keeps its
+	// last good state until its desired state changes or it is released.
+	held    bool
+	heldWhy string
 	// unwatch drops the vertex's watch registrations.
 	unwatch func()
 	// heapIndex is the node's index in the ready heap.
@@ -83,10 +110,51 @@ type standing struct {
 	phase     phase
 	blocked   bool
 	contested bool
+	unhealthy bool
+	held      bool
 }
 
 func (n *node) standing() standing {
-	return standing{n.phase, n.blocked, n.contest.contested}
+	return standing{n.phase, n.blocked, n.contest.contested, n.unhealthy, n.held}
+}
+
+// takeHealthPlan says which checks the coming run owes and clears the
+// due ones. Every check runs in a one-shot run, at a vertex's first run,
+// and while it is failing or unhealthy; otherwise the ones that are due,
+// and all of them after an apply (decided once the apply happened).
+func (n *node) takeHealthPlan(watch bool) healthPlan {
+	if len(n.v.Health) == 0 {
+		return healthPlan{}
+	}
+	p := healthPlan{all: !watch || n.phase != converged || n.unhealthy, due: n.healthDue}
+	n.healthDue = nil
+	return p
+}
+
+// recordHealth keeps the results of the checks a run ran, by check.
+func (n *node) recordHealth(ev *Event) {
+	if len(ev.healthIdx) == 0 {
+		return
+	}
+	if n.health == nil {
+		n.health = make([]resources.HealthResult, len(n.v.Health))
+	}
+	for k, i := range ev.healthIdx {
+		n.health[i] = ev.HealthChecks[k]
+	}
+}
+
+// healthNews reports whether a successful run's event is worth emitting:
+// a periodic check that changed nothing is reported only when the result
+// differs from the one last reported.
+func (n *node) healthNews(ev *Event, out resources.Outcome) bool {
+	if len(ev.HealthChecks) == 0 {
+		return true
+	}
+	key := healthKey(n.health)
+	quiet := ev.Trigger == TriggerHealth && !out.Applied && key == n.healthReported
+	n.healthReported = key
+	return !quiet
 }
 
 // markDirty records that the vertex must be checked. The first trigger

@@ -38,8 +38,20 @@ type Options struct {
 	// context is cancelled; default 3s, so that with the 2s a killed
 	// program has to exit, ccm stops within 5s.
 	ShutdownGrace time.Duration
-	Retry         RetryPolicy
-	Contest       ContestPolicy
+	// HealthInterval is how often watch mode runs each health check by
+	// itself, with jitter, unless the check has its own interval; default
+	// one minute, negative disables it.
+	HealthInterval time.Duration
+	// Rollback undoes a change to a resource (a new desired state, not a
+	// drift repair) that makes a subscriber's health checks fail
+	// CRITICAL, for resources that can be undone and do not say
+	// otherwise (their rollback property). Off by default.
+	Rollback bool
+	// MonitorOnly runs only the health checks: nothing is checked against
+	// its desired state, nothing is changed.
+	MonitorOnly bool
+	Retry       RetryPolicy
+	Contest     ContestPolicy
 	// Clock schedules retries, back-offs and the periodic re-check;
 	// default the system clock. Tests pass a clock.Fake and move time
 	// instead of sleeping. Durations in events and the shutdown grace are
@@ -98,6 +110,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.Recheck == 0 {
 		o.Recheck = 30 * time.Minute
+	}
+	if o.HealthInterval == 0 {
+		o.HealthInterval = time.Minute
 	}
 	if o.ShutdownGrace <= 0 {
 		o.ShutdownGrace = 3 * time.Second

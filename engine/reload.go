@@ -46,6 +46,13 @@ func (e *Engine) Swap(ctx context.Context, g *graph.Graph) (SwapStats, error) {
 		// A changed resource still owes the refresh its old version did.
 		f.refresh = o.refresh || o.refreshing
 	}
+	e.rejudge()
+	var forget []string
+	for _, n := range gone {
+		if _, still := e.byID[n.v.ID()]; n.undo != nil && !still {
+			forget = append(forget, n.v.ID())
+		}
+	}
 	e.mu.Unlock()
 
 	for _, n := range gone {
@@ -53,9 +60,14 @@ func (e *Engine) Swap(ctx context.Context, g *graph.Graph) (SwapStats, error) {
 			n.unwatch()
 		}
 	}
+	for _, id := range forget {
+		e.rollbacks.drop(id)
+	}
+	recs := e.readRecords(fresh)
 	// Fresh vertices are armed before their first check, like at startup.
 	err := e.arm(ctx, fresh)
 	e.mu.Lock()
+	e.applyRecords(recs)
 	e.markAll(fresh, TriggerReload)
 	// Kept vertices may have been waiting on a parent that is gone.
 	now := e.opts.Clock.Now()

@@ -1,13 +1,21 @@
 package engine
 
-import "time"
+import (
+	"time"
 
-// Summary counts what a run did. Each resource is counted once by its
-// worst outcome: failed, then skipped, then changed, then stable.
+	"github.com/reactive-ccm/ccm/resources"
+)
+
+// Summary counts what a run did. Each resource is counted once, by the
+// last event it reported (a resource rolled back, or a subscriber that
+// failed then recovered, reports more than one): rolled back, failed,
+// skipped, changed or stable.
 type Summary struct {
 	Resources int
 	Changed   int
 	Failed    int
+	// RolledBack counts resources whose change was rolled back.
+	RolledBack int
 	// Skipped counts vertices not run: blocked by a failed dependency,
 	// skipped by control, or stopped by fail_on_error.
 	Skipped int
@@ -15,42 +23,85 @@ type Summary struct {
 	Blocked   int
 	Stable    int
 	Refreshed int
-	Duration  time.Duration
+	// Health counts the health check results of those events, by status.
+	Health   HealthCounts
+	Duration time.Duration
+	// last is each resource's last event.
+	last map[string]*Event
+}
+
+// HealthCounts counts health check results by status.
+type HealthCounts struct {
+	Checked, OK, Warning, Critical, Unknown int
+}
+
+func (h *HealthCounts) add(results []resources.HealthResult, by int) {
+	for _, r := range results {
+		h.Checked += by
+		switch r.Status {
+		case resources.HealthOK:
+			h.OK += by
+		case resources.HealthWarning:
+			h.Warning += by
+		case resources.HealthCritical:
+			h.Critical += by
+		default:
+			h.Unknown += by
+		}
+	}
 }
 
 // OK reports whether every resource reached its desired state.
-func (s Summary) OK() bool { return s.Failed == 0 && s.Blocked == 0 }
+func (s Summary) OK() bool { return s.Failed == 0 && s.Blocked == 0 && s.RolledBack == 0 }
 
+// add counts ev in place of its resource's previous event.
 func (s *Summary) add(ev *Event) {
-	s.Resources++
-	if ev.Refreshed {
-		s.Refreshed++
+	if s.last == nil {
+		s.last = map[string]*Event{}
 	}
+	if prev := s.last[ev.ID()]; prev != nil {
+		s.count(prev, -1)
+	}
+	s.last[ev.ID()] = ev
+	s.count(ev, 1)
+}
+
+func (s *Summary) count(ev *Event, by int) {
+	s.Resources += by
+	if ev.Refreshed {
+		s.Refreshed += by
+	}
+	s.Health.add(ev.HealthChecks, by)
 	switch {
+	case ev.RolledBack && ev.Failed:
+		s.RolledBack += by
 	case ev.Failed:
-		s.Failed++
+		s.Failed += by
 	case ev.Skipped:
-		s.Skipped++
+		s.Skipped += by
 		if len(ev.UnmetRequirements) > 0 || (len(ev.Error) > 0 && !ev.Noop) {
-			s.Blocked++
+			s.Blocked += by
 		}
 	case ev.Changed:
-		s.Changed++
+		s.Changed += by
 	default:
-		s.Stable++
+		s.Stable += by
 	}
 }
 
 // State is the standing of every vertex of a watching engine, for status
-// lines: converged, failed, blocked by a failure, contested, or waiting to
-// be checked.
+// lines: converged, failed (Unhealthy when its health checks failed),
+// blocked by a failure, contested, or waiting to be checked.
 type State struct {
 	Resources int
 	Converged int
 	Failed    int
-	Blocked   int
-	Contested int
-	Pending   int
+	Unhealthy int
+	// RolledBack counts resources held at their last good state.
+	RolledBack int
+	Blocked    int
+	Contested  int
+	Pending    int
 	// FailedIDs and ContestedIDs name the failed and contested vertices
 	// ("type#name"), in graph order.
 	FailedIDs, ContestedIDs []string
@@ -64,6 +115,11 @@ func (e *Engine) stateLocked() State {
 		case n.contest.contested:
 			st.Contested++
 			st.ContestedIDs = append(st.ContestedIDs, n.v.ID())
+		case n.held:
+			st.RolledBack++
+		case n.phase == failed && n.unhealthy:
+			st.Unhealthy++
+			st.FailedIDs = append(st.FailedIDs, n.v.ID())
 		case n.phase == failed:
 			st.Failed++
 			st.FailedIDs = append(st.FailedIDs, n.v.ID())

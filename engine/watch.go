@@ -58,6 +58,7 @@ func (e *Engine) watch(ctx context.Context, n *node) error {
 	if interval > 0 && w.Poll != nil {
 		cancels = append(cancels, w.Poll(interval, poll))
 	}
+	cancels = append(cancels, e.watchHealth(n)...)
 	if spec.Func != nil {
 		cancel, err := e.runWatchFunc(ctx, n, spec.Func, drift)
 		if err != nil {

@@ -56,6 +56,7 @@ type watching struct {
 	src    *notifier
 	clock  *clock.Fake
 	done   chan struct{}
+	cancel context.CancelFunc
 }
 
 func startWatching(t *testing.T, g *graph.Graph, opts engine.Options) *watching {
@@ -68,20 +69,27 @@ func startWatching(t *testing.T, g *graph.Graph, opts engine.Options) *watching 
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
 	opts.Events = func(ev *engine.Event) { w.events <- ev }
-	opts.Watchers = engine.Watchers{Paths: w.src.watch, Poll: func(time.Duration, func()) func() { return func() {} }}
+	// Periodic work is fired by hand: a poll every d is the path "poll:d".
+	opts.Watchers = engine.Watchers{Paths: w.src.watch, Poll: func(d time.Duration, fn func()) func() {
+		return w.src.watch("poll:"+d.String(), fn, nil)
+	}}
 	w.e = engine.New(g, opts)
 	ctx, cancel := context.WithCancel(t.Context())
+	w.cancel = cancel
 	go func() {
 		defer close(w.done)
 		if _, err := w.e.Run(ctx); err != nil && ctx.Err() == nil {
 			t.Errorf("run: %v", err)
 		}
 	}()
-	t.Cleanup(func() {
-		cancel()
-		<-w.done
-	})
+	t.Cleanup(w.stop)
 	return w
+}
+
+// stop ends the engine and waits until it returned.
+func (w *watching) stop() {
+	w.cancel()
+	<-w.done
 }
 
 // advance moves the fake time by d and waits until the engine has run

@@ -3,6 +3,7 @@ package engine
 import (
 	"container/heap"
 	"context"
+	"errors"
 	"fmt"
 	"runtime/debug"
 	"time"
@@ -24,11 +25,13 @@ func (e *Engine) worker(ctx context.Context) {
 		n := heap.Pop(&e.ready).(*node)
 		n.queued, n.running, n.dirty, n.blocked = false, true, false, false
 		trig, refresh := n.trigger, n.refresh
+		plan := n.takeHealthPlan(e.opts.Watch)
+		undo := n.takeUndoPlan(trig)
 		n.refresh, n.refreshing = false, refresh
 		e.running++
 		e.mu.Unlock()
 
-		ev, out, err := e.converge(ctx, n, trig, refresh)
+		ev, out, err := e.converge(ctx, n, run{trig: trig, refresh: refresh, health: plan, undo: undo})
 
 		e.mu.Lock()
 		e.running--
@@ -39,10 +42,19 @@ func (e *Engine) worker(ctx context.Context) {
 	}
 }
 
-// converge runs one cycle of n and describes it as an event. Panics in
-// resource code become errors at this boundary.
-func (e *Engine) converge(ctx context.Context, n *node, trig Trigger, refresh bool) (ev *Event, out resources.Outcome, err error) {
-	ev = newEvent(n, trig, e.noop(n))
+// run is what a worker decided, under e.mu, about one run of a vertex.
+type run struct {
+	trig    Trigger
+	refresh bool
+	health  healthPlan
+	undo    undoPlan
+}
+
+// converge runs one cycle of n, then the health checks it owes, and
+// describes it as an event. Panics in resource code become errors at this
+// boundary.
+func (e *Engine) converge(ctx context.Context, n *node, r run) (ev *Event, out resources.Outcome, err error) {
+	ev = newEvent(n, r.trig, e.noop(n))
 	start := time.Now()
 	defer func() {
 		if r := recover(); r != nil {
@@ -71,7 +83,42 @@ func (e *Engine) converge(ctx context.Context, n *node, trig Trigger, refresh bo
 			return ev, out, cerr
 		}
 	}
-	out, err = resources.Converge(ctx, n.v.Resource, refresh, e.noop(n))
+	if e.monitorOnly(n) {
+		ev.HealthCheckOnly = true
+		return ev, out, e.runHealth(ctx, n, healthPlan{all: true}, ev)
+	}
+	if r.undo.restore {
+		out, err = e.restore(ctx, n, r.undo, ev)
+		return ev, out, err
+	}
+	cycle := resources.Cycle{Refresh: r.refresh, Noop: e.noop(n)}
+	if r.undo.keep {
+		cycle.BeforeApply = e.keepBeforeApply(n, ev)
+	}
+	out, err = resources.ConvergeCycle(ctx, n.v.Resource, cycle)
+	if len(n.v.Health) == 0 {
+		return ev, out, err
+	}
+	if err != nil {
+		// A subscriber judging a change says whether it broke it even
+		// when it failed to take it (a service that no longer starts).
+		if r.undo.judging {
+			err = errors.Join(err, e.runHealth(ctx, n, healthPlan{all: true}, ev))
+		}
+		return ev, out, err
+	}
+	// A noop that would change something says nothing about the health
+	// of what it did not change.
+	if e.noop(n) && out.Change.Changed {
+		return ev, out, nil
+	}
+	plan := r.health
+	if out.Applied {
+		plan.all = true
+	}
+	if plan.any() {
+		err = e.runHealth(ctx, n, plan, ev)
+	}
 	return ev, out, err
 }
 
@@ -93,6 +140,7 @@ func (e *Engine) finish(n *node, ev *Event, out resources.Outcome, err error, re
 		return
 	}
 	before := n.standing()
+	n.recordHealth(ev)
 	if e.isRepair(n, out) {
 		e.repaired(n, ev, now)
 	}
@@ -113,6 +161,12 @@ func (e *Engine) finish(n *node, ev *Event, out resources.Outcome, err error, re
 		emit = e.failed(n, err, refresh, now)
 	default:
 		e.succeeded(n, ev, out, now)
+		emit = n.healthNews(ev, out)
+	}
+	e.settleUndo(n, ev, out, err, refresh, now)
+	if ev.RolledBack && !ev.Failed && !out.Applied && before.phase != pending {
+		// A held vertex found in its last good state: nothing to say.
+		emit = false
 	}
 	if emit || ev.Contested {
 		e.outbox = append(e.outbox, ev)
@@ -139,16 +193,30 @@ func (e *Engine) scheduleAll(nodes []*node, now time.Time) {
 func (e *Engine) failed(n *node, err error, refresh bool, now time.Time) bool {
 	n.phase = failed
 	n.refresh = n.refresh || refresh
+	unhealthy := errors.Is(err, ErrUnhealthy)
+	n.unhealthy = unhealthy
 	if e.g.FailOnError() && !e.opts.Watch {
 		e.halted = true
 	}
 	if !e.opts.Watch {
 		return true
 	}
-	until := n.retry.fail(now, e.opts.Retry)
+	var until time.Time
+	if unhealthy {
+		// Remediation: a service restarts, an exec runs again, anything
+		// else converges again; the first at once, then backing off.
+		if n.v.Refreshable && !e.noop(n) && !n.refresh {
+			n.refresh = true
+			e.pendingChanged = true
+		}
+		until = n.retry.remediate(now, e.opts.Retry)
+	} else {
+		until = n.retry.fail(now, e.opts.Retry)
+	}
 	n.markDirty(TriggerRetry)
-	repeated := err.Error() == n.lastError
-	n.lastError = err.Error()
+	key := reportKey(err)
+	repeated := key == n.lastError
+	n.lastError = key
 	if repeated {
 		e.opts.Logger.Debug("still failing", "resource", n.v.ID(), "retry_at", until)
 	}
@@ -160,6 +228,7 @@ func (e *Engine) succeeded(n *node, ev *Event, out resources.Outcome, now time.T
 		e.opts.Logger.Info("recovered", "resource", n.v.ID())
 	}
 	n.phase = converged
+	n.unhealthy = false
 	n.convergedOnce = true
 	n.lastError = ""
 	n.retry.reset()
@@ -247,9 +316,14 @@ func (e *Engine) flush() {
 		pending = e.pendingIDs()
 		e.pendingChanged = false
 	}
+	undoIO := e.undoIO
+	e.undoIO = nil
 	e.mu.Unlock()
 	if save {
 		e.refreshes.save(pending)
+	}
+	for _, do := range undoIO {
+		do()
 	}
 	for _, ev := range out {
 		if ev.external {
@@ -266,3 +340,7 @@ func (e *Engine) flush() {
 // noop reports whether n runs in noop: the whole engine does, or n's
 // manifest was applied with noop.
 func (e *Engine) noop(n *node) bool { return e.opts.Noop || n.v.Noop }
+
+// monitorOnly reports whether only n's health checks run: the engine's
+// mode, or n's manifest was applied with health_check_only.
+func (e *Engine) monitorOnly(n *node) bool { return e.opts.MonitorOnly || n.v.HealthCheckOnly }

@@ -23,6 +23,10 @@ type entry struct {
 	m   *Manifest
 	// control is the resource's control: {if, unless}, nil when unset.
 	control *control
+	// health is the health_checks list as written, nil when unset.
+	health *yaml.Node
+	// rollback is the resource's rollback setting, nil when unset.
+	rollback *bool
 	// index is the entry's vertex, once built.
 	index int
 	// members are the vertices of the manifest an apply resource includes.
@@ -161,8 +165,8 @@ func (m *Manifest) singleMap(typ resources.Type, body *yaml.Node, tmpl resources
 	return m.entry(typ, nameNode, rest, tmpl, errs)
 }
 
-// entry takes the keys the graph owns (alias, require, subscribe, control)
-// out of props and keeps the rest for the type.
+// entry takes the common keys (alias, require, subscribe, control,
+// health_checks, rollback) out of props and keeps the rest for the type.
 func (m *Manifest) entry(typ resources.Type, nameNode, props *yaml.Node, tmpl resources.Templates, errs *resources.ErrorList) *entry {
 	e := &entry{typ: typ, name: nameNode.Value, namePos: pos(m.File, nameNode), raw: props, m: m}
 	if tmpl.HasExpr(e.name) {
@@ -199,6 +203,10 @@ func (m *Manifest) entry(typ resources.Type, nameNode, props *yaml.Node, tmpl re
 			e.subscribe = stringList(m.File, v, errs)
 		case k.Value == "control":
 			e.control = m.parseControl(e.id(), v, errs)
+		case k.Value == "health_checks":
+			e.health = v
+		case k.Value == "rollback" && typ.Undoable:
+			e.rollback = m.parseBool(e.id(), k.Value, v, errs)
 		default:
 			rest.Content = append(rest.Content, k, v)
 		}

@@ -68,10 +68,23 @@ type Vertex struct {
 	// Noop runs the resource in noop whatever the engine's mode: its
 	// manifest was applied with noop (the apply resource's noop).
 	Noop bool
+	// HealthCheckOnly runs only the resource's health checks whatever the
+	// engine's mode: its manifest was applied with health_check_only.
+	HealthCheckOnly bool
 	// External marks a vertex standing for a resource outside the
 	// manifests (Options.External): it gates and refreshes its children,
 	// and its own events are not reported.
 	External bool
+	// Health lists the resource's health checks, in manifest order.
+	Health []resources.HealthCheck
+	// Refreshable is true when the type consumes refreshes (exec,
+	// service): remediating a failed health check refreshes it (an exec
+	// runs again, a service restarts) rather than only converging it.
+	Refreshable bool
+	// Rollback is the resource's own rollback setting, nil when the
+	// manifest leaves it to the run's default. Only set on resources that
+	// implement resources.Undoable.
+	Rollback *bool
 }
 
 // ID is the vertex's reference, "type#name".

@@ -20,6 +20,8 @@ type inclusion struct {
 	chain []string
 	// noop runs the manifest's resources in noop.
 	noop bool
+	// healthOnly runs only the manifest's resources' health checks.
+	healthOnly bool
 	// nested lets the manifest apply others.
 	nested bool
 	// data is merged over the manifest's resolved data.
@@ -56,7 +58,8 @@ func (g *Graph) include(e *entry, in *resources.Include, errs *resources.ErrorLi
 		errs.Add(e.namePos, fmt.Errorf("%s: %w", e.id(), err))
 		return nil
 	}
-	m.incl = &inclusion{chain: append(slices.Clone(parent.chain), in.File), noop: parent.noop || in.Noop, nested: in.Nested, data: in.Data}
+	m.incl = &inclusion{chain: append(slices.Clone(parent.chain), in.File), noop: parent.noop || in.Noop,
+		healthOnly: parent.healthOnly || in.HealthCheckOnly, nested: in.Nested, data: in.Data}
 	g.Manifests = append(g.Manifests, m)
 	t, blocks, err := g.opts.prepare(m)
 	if err != nil {

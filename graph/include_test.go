@@ -37,7 +37,7 @@ ccm:
     - apply:
         - sub/child.yaml:
             data: {greeting: hello}
-        - quiet.yaml: {noop: true}
+        - quiet.yaml: {noop: true, health_check_only: true}
     - thing:
         - after: {subscribe: [apply#sub/child.yaml]}
 `,
@@ -83,6 +83,9 @@ ccm:
 	for id, noop := range map[string]bool{"thing#before": false, "thing#hello-kept": false, "thing#q1": true, "thing#q2": true, "apply#quiet.yaml": true, "apply#sub/child.yaml": false} {
 		if byID[id].Noop != noop {
 			t.Errorf("%s: noop %v, want %v", id, byID[id].Noop, noop)
+		}
+		if only := byID[id].HealthCheckOnly; only != (id == "thing#q1" || id == "thing#q2" || id == "apply#deeper.yaml") {
+			t.Errorf("%s: health_check_only %v", id, only)
 		}
 	}
 	if len(g.Manifests) != 4 {

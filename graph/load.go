@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/reactive-ccm/ccm/resources"
+	"github.com/reactive-ccm/ccm/resources/health"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -118,6 +119,11 @@ func (g *Graph) build(e *entry, t resources.Templates, errs *resources.ErrorList
 		errs.Add(e.namePos, err)
 		return
 	}
+	checks, err := health.Parse(spec, e.health)
+	if err != nil {
+		errs.Add(e.namePos, err)
+		return
+	}
 	if inst.Include != nil {
 		e.members = g.include(e, inst.Include, errs)
 	}
@@ -125,7 +131,8 @@ func (g *Graph) build(e *entry, t resources.Templates, errs *resources.ErrorList
 		Index: len(g.Vertices), Type: e.typ.Name, Name: e.name, Alias: e.alias, Pos: e.namePos,
 		Resource: inst.Resource, Provider: inst.Provider, Ensure: inst.Ensure, Manifest: e.m,
 		Fingerprint: fingerprint(e, t), Independent: inst.Independent && e.control == nil,
-		Noop: e.m.incl.noop || (inst.Include != nil && inst.Include.Noop), props: e.raw,
+		Health: checks, Refreshable: e.typ.Subscribes, Rollback: e.rollback,
+		Noop: e.m.incl.noop || (inst.Include != nil && inst.Include.Noop), HealthCheckOnly: e.m.incl.healthOnly, props: e.raw,
 	}
 	e.control.attach(v, t, errs)
 	e.index = v.Index

@@ -2,6 +2,7 @@ package graph
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/reactive-ccm/ccm/resources"
 	"go.yaml.in/yaml/v3"
@@ -83,4 +84,18 @@ func stringList(file string, n *yaml.Node, errs *resources.ErrorList) []item {
 type item struct {
 	value string
 	pos   resources.Pos
+}
+
+// parseBool decodes a YAML boolean property.
+func (m *Manifest) parseBool(id, key string, n *yaml.Node, errs *resources.ErrorList) *bool {
+	if n.Kind != yaml.ScalarNode || n.Tag != "!!bool" {
+		errs.Addf(pos(m.File, n), "%s: %s: expected true or false, got %s", id, key, kind(n))
+		return nil
+	}
+	b, err := strconv.ParseBool(n.Value)
+	if err != nil {
+		errs.Addf(pos(m.File, n), "%s: %s: expected true or false, got %q", id, key, n.Value)
+		return nil
+	}
+	return &b
 }

@@ -11,6 +11,23 @@ type Common struct {
 	// Subscribe is offered only by types that consume refreshes.
 	Subscribe []string `yaml:"subscribe" help:"resources (TYPE#NAME) whose changes refresh this one; implies require" cli:"short=S"`
 	Control   Control  `yaml:"control" help:"manage the resource only when if is true and unless is false"`
+	// HealthChecks are read by the health package.
+	HealthChecks []HealthCheckProps `yaml:"health_checks" help:"Nagios plugins or Goss rules saying whether what the resource manages works" cli:"one"`
+	// Rollback is offered only by types whose changes can be undone.
+	Rollback *bool `yaml:"rollback" help:"undo a change of this resource that makes a subscriber's health checks fail CRITICAL (default: ccm run --rollback)" cli:"-"`
+}
+
+// HealthCheckProps is one health_checks entry as written, as upstream
+// CCM's monitoring docs write it.
+type HealthCheckProps struct {
+	Name      string         `yaml:"name" help:"how events name the check; default the plugin's base name" cli:"-"`
+	Command   string         `yaml:"command" help:"a Nagios plugin and its arguments, run without a shell: exit 0 OK, 1 WARNING, 2 CRITICAL, other UNKNOWN" cli:"flag=check"`
+	Format    string         `yaml:"format" help:"nagios or goss; inferred from command or goss_rules" enum:"nagios,goss" cli:"-"`
+	GossRules map[string]any `yaml:"goss_rules" help:"Goss rules (service, port, process, file, http, command, ...); any failure is CRITICAL" cli:"-"`
+	Timeout   string         `yaml:"timeout" help:"bounds each try of a plugin (10s); its process group is killed" cli:"flag=check-timeout"`
+	Tries     *int           `yaml:"tries" help:"tries until OK (default 1)" cli:"flag=check-tries"`
+	TrySleep  string         `yaml:"try_sleep" help:"wait between tries (default 1s)" cli:"flag=check-sleep"`
+	Interval  string         `yaml:"interval" help:"in watch mode, this check's own period instead of --health-interval" cli:"-"`
 }
 
 // Control is the common control property: expressions deciding before
@@ -24,7 +41,7 @@ type Control struct {
 func (t Type) CommonProperties() []Property {
 	var out []Property
 	for _, p := range PropertiesOf(Common{}) {
-		if p.Name == "subscribe" && !t.Subscribes {
+		if (p.Name == "subscribe" && !t.Subscribes) || (p.Name == "rollback" && !t.Undoable) {
 			continue
 		}
 		out = append(out, p)

@@ -22,6 +22,21 @@ type Outcome struct {
 // return an error wrapping ErrDesiredStateFailed if the state is still not
 // desired. It is the whole of what the engine asks of a resource.
 func Converge(ctx context.Context, r Resource, refresh, noop bool) (Outcome, error) {
+	return ConvergeCycle(ctx, r, Cycle{Refresh: refresh, Noop: noop})
+}
+
+// Cycle says how ConvergeCycle runs.
+type Cycle struct {
+	Refresh, Noop bool
+	// BeforeApply, when set, runs once the Check found work, just before
+	// Apply: where the engine keeps what a rollback would restore. Its
+	// error ends the cycle before anything changed.
+	BeforeApply func(ctx context.Context) error
+}
+
+// ConvergeCycle is Converge with a hook before Apply.
+func ConvergeCycle(ctx context.Context, r Resource, c Cycle) (Outcome, error) {
+	refresh, noop := c.Refresh, c.Noop
 	st, err := r.Check(ctx)
 	out := Outcome{Before: st, After: st}
 	if err != nil {
@@ -29,6 +44,11 @@ func Converge(ctx context.Context, r Resource, refresh, noop bool) (Outcome, err
 	}
 	if st.Desired && !refresh {
 		return out, nil
+	}
+	if c.BeforeApply != nil && !noop {
+		if err := c.BeforeApply(ctx); err != nil {
+			return out, err
+		}
 	}
 	out.Applied = true
 	out.Change, err = r.Apply(ctx, Request{Status: st, Refresh: refresh, Noop: noop})

@@ -15,6 +15,9 @@ type Type struct {
 	// Subscribes is true when resources of this type accept `subscribe`
 	// and consume refreshes in Apply.
 	Subscribes bool
+	// Undoable is true when resources of this type implement Undoable,
+	// so a change that breaks a subscriber can be rolled back.
+	Undoable bool
 	// Redact, when set, removes secrets from the properties a report
 	// shows (graph.Vertex.Properties): passwords, header values, the
 	// credentials in a URL.

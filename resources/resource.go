@@ -123,8 +123,25 @@ type Include struct {
 	// Noop runs the included resources in noop; it can only strengthen
 	// the including manifest's mode.
 	Noop bool
+	// HealthCheckOnly runs only the included resources' health checks; it
+	// can only strengthen the including manifest's mode.
+	HealthCheckOnly bool
 	// Nested allows the included manifest to include others.
 	Nested bool
 	// Data is merged over the included manifest's resolved data.
 	Data map[string]any
+}
+
+// Undoable is a resource whose changes can be taken back (rollback): the
+// engine keeps what an apply will replace, and restores it when the change
+// made a subscriber's health checks fail.
+type Undoable interface {
+	// Save returns what Apply may change, as it is now, for Restore. It
+	// never changes the host. An error means this state cannot be kept
+	// (a symlink, a file too large): the change goes ahead without a way
+	// back.
+	Save(ctx context.Context) ([]byte, error)
+	// Restore puts back what Save returned wherever the host differs from
+	// it, and reports whether it changed anything.
+	Restore(ctx context.Context, saved []byte) (changed bool, err error)
 }

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"time"
+
 	"github.com/spf13/cobra"
 )
 
@@ -8,7 +10,7 @@ import (
 // invocations keep working. Unlike upstream it exits 1 when a resource
 // failed.
 func newApplyCmd() *cobra.Command {
-	var noop, render, report, noReport bool
+	var noop, render, report, noReport, monitorOnly bool
 	var stateDir string
 	cmd := &cobra.Command{
 		Use:   "apply [flags] FILE",
@@ -18,12 +20,13 @@ func newApplyCmd() *cobra.Command {
 			if render {
 				return renderManifest(cmd, args[0])
 			}
-			return runManifests(cmd, args, runFlags{noop: noop, every: defaultPoll, noReport: noReport || !report, stateDir: stateDir})
+			return runManifests(cmd, args, runFlags{noop: noop, every: defaultPoll, health: time.Minute, noReport: noReport || !report, monitorOnly: monitorOnly, stateDir: stateDir})
 		},
 	}
 	fl := cmd.Flags()
 	fl.BoolVar(&noop, "noop", false, "report what would change and change nothing")
 	fl.BoolVar(&render, "render", false, "print the manifest resolved against the facts and data, and change nothing")
+	fl.BoolVar(&monitorOnly, "monitor-only", false, "run only the health checks: check and change nothing else")
 	fl.BoolVar(&report, "report", true, "print the run summary")
 	fl.BoolVar(&noReport, "no-report", false, "do not print the run summary")
 	addReadEnvFlags(fl)

@@ -107,3 +107,18 @@ func TestNestedApplyWatchReloadsTheChild(t *testing.T) {
 	})
 	w.waitFor("the subscriber refreshed by the reloaded child", func(ev engine.Event) bool { return ev.Name == "notify" && ev.Refreshed })
 }
+
+func TestNestedApplyHealthCheckOnly(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{
+		"m.yaml": "ccm:\n  resources:\n    - apply:\n        - child.yaml: {health_check_only: true}\n",
+		"child.yaml": "ccm:\n  resources:\n    - exec:\n        - /bin/touch @/ran:\n            health_checks:\n              - command: /bin/true\n",
+	})
+	r := ccm(t, "run", "--json", filepath.Join(dir, "m.yaml"))
+	if r.code != 0 || !strings.Contains(r.stdout, `"health_check_only":true`) || !strings.Contains(r.stdout, `"health_check_ok_count":1`) {
+		t.Fatalf("%+v", r)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "ran")); !os.IsNotExist(err) {
+		t.Fatal("a health-check-only child resource was converged")
+	}
+}

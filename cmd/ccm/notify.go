@@ -52,7 +52,7 @@ func statusLine(st engine.State) string {
 	for _, c := range []struct {
 		n    int
 		what string
-	}{{st.Failed, "failed"}, {st.Blocked, "blocked"}, {st.Contested, "contested"}, {st.Pending, "pending"}} {
+	}{{st.Failed, "failed"}, {st.Unhealthy, "unhealthy"}, {st.RolledBack, "rolled back"}, {st.Blocked, "blocked"}, {st.Contested, "contested"}, {st.Pending, "pending"}} {
 		if c.n > 0 {
 			line += fmt.Sprintf(", %d %s", c.n, c.what)
 		}

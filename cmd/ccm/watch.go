@@ -38,6 +38,10 @@ func watch(ctx context.Context, cmd *cobra.Command, files []string, g *graph.Gra
 	if f.recheck == 0 {
 		opts.Recheck = -1
 	}
+	opts.HealthInterval = f.health
+	if f.health == 0 {
+		opts.HealthInterval = -1
+	}
 	first := true
 	sdn := newSDNotifier(log)
 	opts.OnSettled = func(st engine.State) {
@@ -50,7 +54,7 @@ func watch(ctx context.Context, cmd *cobra.Command, files []string, g *graph.Gra
 			lvl, first = slog.LevelInfo, false
 		}
 		log.Log(ctx, lvl, "converged", "resources", st.Resources, "ok", st.Converged,
-			"failed", st.Failed, "blocked", st.Blocked, "contested", st.Contested, "pending", st.Pending)
+			"failed", st.Failed, "unhealthy", st.Unhealthy, "rolled_back", st.RolledBack, "blocked", st.Blocked, "contested", st.Contested, "pending", st.Pending)
 	}
 	e := engine.New(g, opts)
 	sdn.start(ctx, e)
@@ -125,19 +129,24 @@ func (s *sources) watchFile(path string, notify func()) (cancel func()) {
 	return s.poll.Every(s.interval, notify)
 }
 
-// handleSignals maps SIGHUP to a reload and SIGUSR1 to a full re-check.
+// handleSignals maps SIGHUP to a reload, SIGUSR1 to a full re-check and
+// SIGUSR2 to releasing every rolled-back resource.
 func handleSignals(ctx context.Context, r *reloader, e *engine.Engine) {
 	sig := make(chan os.Signal, 4)
-	signal.Notify(sig, syscall.SIGHUP, syscall.SIGUSR1)
+	signal.Notify(sig, syscall.SIGHUP, syscall.SIGUSR1, syscall.SIGUSR2)
 	defer signal.Stop(sig)
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case s := <-sig:
-			if s == syscall.SIGUSR1 {
+			switch s {
+			case syscall.SIGUSR1:
 				r.log.Info("SIGUSR1: re-checking every resource")
 				e.Recheck()
+				continue
+			case syscall.SIGUSR2:
+				r.log.Info("SIGUSR2: releasing rolled-back resources", "released", e.Release())
 				continue
 			}
 			r.log.Info("SIGHUP: gathering facts again and reloading manifests")

@@ -147,5 +147,20 @@ func signal(ch chan struct{}) {
 	}
 }
 
+// Reload loads the manifest at path as StartFile does and swaps it in, as
+// a manifest reload does.
+func (r *Run) Reload(tb testing.TB, path string) engine.SwapStats {
+	tb.Helper()
+	g, err := graph.Load([]string{path}, graph.Options{})
+	if err != nil {
+		tb.Fatalf("loading %s: %v", path, err)
+	}
+	st, err := r.engine.Swap(tb.Context(), g)
+	if err != nil {
+		tb.Fatalf("swapping in %s: %v", path, err)
+	}
+	return st
+}
+
 // Engine returns the running engine, for Swap, State or Recheck.
 func (r *Run) Engine() *engine.Engine { return r.engine }

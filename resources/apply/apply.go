@@ -17,11 +17,12 @@ const provider = "ccmmanifest"
 
 // props are the apply resource's manifest properties.
 type props struct {
-	Ensure     string         `yaml:"ensure" help:"present, the only value" enum:"present"`
-	Noop       bool           `yaml:"noop" help:"run the child manifest in noop; a parent in noop runs it in noop anyway"`
-	AllowApply *bool          `yaml:"allow_apply" help:"let the child manifest apply other manifests (default true)"`
-	Data       map[string]any `yaml:"data" help:"data merged over the child manifest's resolved data"`
-	Provider   string         `yaml:"provider" help:"the provider: ccmmanifest" enum:"ccmmanifest"`
+	Ensure      string         `yaml:"ensure" help:"present, the only value" enum:"present"`
+	Noop        bool           `yaml:"noop" help:"run the child manifest in noop; a parent in noop runs it in noop anyway"`
+	HealthCheck bool           `yaml:"health_check_only" help:"run only the child manifest's health checks; a parent doing so makes its children do so anyway"`
+	AllowApply  *bool          `yaml:"allow_apply" help:"let the child manifest apply other manifests (default true)"`
+	Data        map[string]any `yaml:"data" help:"data merged over the child manifest's resolved data"`
+	Provider    string         `yaml:"provider" help:"the provider: ccmmanifest" enum:"ccmmanifest"`
 }
 
 // New builds an apply resource; the graph loads its child manifest.
@@ -45,7 +46,8 @@ func New(spec *resources.Spec) (resources.Instance, error) {
 		Resource: child{},
 		Provider: provider,
 		Ensure:   "present",
-		Include:  &resources.Include{File: spec.Path(spec.Name), Noop: p.Noop, Nested: p.AllowApply == nil || *p.AllowApply, Data: p.Data},
+		Include: &resources.Include{File: spec.Path(spec.Name), Noop: p.Noop, HealthCheckOnly: p.HealthCheck,
+			Nested: p.AllowApply == nil || *p.AllowApply, Data: p.Data},
 	}, nil
 }
 

@@ -1,12 +1,13 @@
 package exec
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"strings"
 
-	"github.com/kballard/go-shellquote"
 	"github.com/reactive-ccm/ccm/resources"
+	"github.com/reactive-ccm/ccm/resources/internal/command"
 )
 
 // shell is the only shell anything here ever runs, and only for the shell
@@ -37,14 +38,11 @@ var argvs = map[string]argv{"posix": posixArgv, "shell": shellArgv}
 // posixArgv splits cmd into words as /bin/sh would, but expands nothing and
 // runs no shell: $HOME, ;, | and * reach the program as written.
 func posixArgv(cmd string) (string, []string, error) {
-	words, err := shellquote.Split(cmd)
-	if err != nil {
-		return "", nil, fmt.Errorf("cannot be split into words: %w", err)
-	}
-	if len(words) == 0 {
+	prog, args, err := command.Split(cmd)
+	if errors.Is(err, command.ErrEmpty) {
 		return "", nil, ErrEmptyCommand
 	}
-	return words[0], words[1:], nil
+	return prog, args, err
 }
 
 // shellArgv hands the whole of cmd to /bin/sh -c.

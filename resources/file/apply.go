@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/reactive-ccm/ccm/resources"
@@ -43,7 +44,7 @@ func (f *file) Apply(ctx context.Context, req resources.Request) (_ resources.Ch
 	if req.Noop {
 		return resources.Change{Changed: true, NoopMessage: msg}, nil
 	}
-	if err := f.act(v); err != nil {
+	if err := f.act(ctx, v); err != nil {
 		return resources.Change{}, err
 	}
 	return resources.Change{Changed: true}, nil
@@ -72,7 +73,7 @@ func (f *file) plan(o observed, d drift) (string, error) {
 
 // act changes the host as plan described, relative to the parent
 // directory the check opened.
-func (f *file) act(v *view) error {
+func (f *file) act(ctx context.Context, v *view) error {
 	if f.ensure == Absent {
 		return remove(v, f.force)
 	}
@@ -82,28 +83,33 @@ func (f *file) act(v *view) error {
 	}
 	switch {
 	case f.ensure == Directory && v.d.kind:
-		return f.makeDir(v, uid, gid)
+		return f.makeDir(v, uid, gid, f.mode)
 	case v.d.kind || v.d.content:
-		return f.write(v, uid, gid)
+		return f.write(ctx, v, uid, gid)
 	}
 	return v.dir.SetAttrs(v.base, uid, gid, uint32(f.mode))
 }
 
 // write stores the wanted content, or an empty file when the content is
-// not managed and the file is missing.
-func (f *file) write(v *view, uid, gid int) error {
+// not managed and the file is missing. The validate command, if any, reads
+// the new content before it replaces the old.
+func (f *file) write(ctx context.Context, v *view, uid, gid int) error {
 	if v.dir == nil {
 		return noParent(f.path, v.noParent)
 	}
 	if f.content == nil {
-		return writeAtomic(v.dir, v.base, strings.NewReader(""), uid, gid, f.mode)
+		return writeAtomic(v.dir, v.base, strings.NewReader(""), uid, gid, f.mode, nil)
 	}
 	r, err := f.content.open(f.links)
 	if err != nil {
 		return err
 	}
 	defer r.Close()
-	if err := writeAtomic(v.dir, v.base, r, uid, gid, f.mode); err != nil {
+	var check func(*os.File) error
+	if f.validate != nil {
+		check = func(tmp *os.File) error { return f.validate.Run(ctx, tmp) }
+	}
+	if err := writeAtomic(v.dir, v.base, r, uid, gid, f.mode, check); err != nil {
 		return err
 	}
 	f.content.wrote()

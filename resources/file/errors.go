@@ -13,3 +13,7 @@ var (
 	// directory without force.
 	ErrNotEmpty = errors.New("is a non-empty directory")
 )
+
+// ErrNotUndoable is returned by Save for a path whose state cannot be kept
+// for a rollback: a symlink, a special file, a file too large.
+var ErrNotUndoable = errors.New("cannot be kept for a rollback")

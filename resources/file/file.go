@@ -3,13 +3,14 @@ package file
 import (
 	"github.com/reactive-ccm/ccm/resources"
 	"github.com/reactive-ccm/ccm/resources/internal/safepath"
+	validatecmd "github.com/reactive-ccm/ccm/resources/internal/validate"
 )
 
 // providers are the ways of managing files; posix is the only one.
 var providers = []resources.Provider{{Name: "posix", Priority: 1, Usable: resources.Always}}
 
 func init() {
-	resources.Register(resources.Type{Name: "file", New: New, Props: props{}, Inspect: inspect,
+	resources.Register(resources.Type{Name: "file", Undoable: true, New: New, Props: props{}, Inspect: inspect,
 		Help: "Manage a file or directory: existence, content, owner, group and mode", NameHelp: "the absolute path of the file"})
 }
 
@@ -29,9 +30,14 @@ type file struct {
 	// content is nil when the content is not managed: absent, directory,
 	// or a present file with neither content nor source.
 	content content
+	// validate, when set, checks new content before it replaces the file.
+	validate *validatecmd.Command
 }
 
-var _ resources.Resource = (*file)(nil)
+var (
+	_ resources.Resource = (*file)(nil)
+	_ resources.Undoable = (*file)(nil)
+)
 
 // New builds a file resource from its manifest properties.
 func New(spec *resources.Spec) (resources.Instance, error) {
@@ -61,6 +67,13 @@ func New(spec *resources.Spec) (resources.Instance, error) {
 		f.content = &inline{text: spec.Defer("content", p.Content)}
 	case spec.Has("source"):
 		f.content = &source{path: spec.Defer("source", p.Source).WithCheck(notEmpty), dir: spec.Dir}
+	}
+	if spec.Has("validate") {
+		v, err := validatecmd.Parse(p.Validate)
+		if err != nil {
+			return resources.Instance{}, resources.Errorf(spec.KeyPos("validate"), "validate: %v", err)
+		}
+		f.validate = &v
 	}
 	// A source managed by another resource is ordered before this one.
 	uses := []string{f.path}

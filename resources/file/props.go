@@ -24,6 +24,7 @@ type props struct {
 	Group    string `yaml:"group" help:"group: a group name or numeric id" cli:"default=@group"`
 	Mode     Mode   `yaml:"mode" help:"octal permission mode, at most 0777; a directory also gets x wherever r or w is set" cli:"default=0644"`
 	Force    bool   `yaml:"force" help:"with ensure absent: remove a non-empty directory with its contents"`
+	Validate string `yaml:"validate" help:"a command checking new content before it replaces the file, %s standing for the temporary file (nginx -t -c %s); a non-zero exit keeps the old file"`
 	Provider string `yaml:"provider" help:"the provider: posix" enum:"posix"`
 	// FollowSymlinks lists symlinks on the way to the path that may be
 	// followed although someone other than root controls them.
@@ -76,6 +77,9 @@ func validateContent(spec *resources.Spec, p *props, errs *resources.ErrorList) 
 		if spec.Has(key) && (p.Ensure == Absent || p.Ensure == Directory) {
 			errs.Addf(spec.KeyPos(key), "%s: only valid with ensure: present", key)
 		}
+	}
+	if spec.Has("validate") && !spec.Has("content") && !spec.Has("source") {
+		errs.Addf(spec.KeyPos("validate"), "validate: only valid with content or source")
 	}
 	if spec.Has("source") && p.Source == "" {
 		errs.Addf(spec.KeyPos("source"), "source: must not be empty")

@@ -48,6 +48,12 @@ func TestValidationMessages(t *testing.T) {
 			`test.yaml:2:8: force: expected true or false, got the string "yes please"`},
 		{"unknown provider", "/x", "ensure: absent\nprovider: nfs\n",
 			`test.yaml:2:11: provider: unknown provider "nfs"; valid providers: posix`},
+		{"validate without content", "/x", "ensure: present\nvalidate: /bin/sh -n %s\n" + attrs,
+			"test.yaml:2:11: validate: only valid with content or source"},
+		{"validate without %s", "/x", "ensure: present\ncontent: a\nvalidate: /usr/sbin/nginx -t\n" + attrs,
+			"test.yaml:3:11: validate: the command must name the new content as %s"},
+		{"validate with an unbalanced quote", "/x", "ensure: present\ncontent: a\nvalidate: \"/bin/sh -n '%s\"\n" + attrs,
+			"test.yaml:3:11: validate: cannot be split into words: Unterminated single-quoted string"},
 		{"misspelt property", "/x", "ensure: absent\ncontents: a\n",
 			`test.yaml:2:1: unknown property "contents" for file#/x; did you mean "content"?`},
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 
 	"github.com/reactive-ccm/ccm/resources/internal/safepath"
@@ -13,8 +14,10 @@ import (
 // writeAtomic replaces base in dir with the content of r: a temporary
 // file beside it gets its owner and mode before any content lands, is
 // synced, then renamed over base. Readers see the old file or the new
-// one, never a partial or wrongly permitted one.
-func writeAtomic(dir *safepath.Dir, base string, r io.Reader, uid, gid int, mode Mode) error {
+// one, never a partial or wrongly permitted one. check, when set, reads
+// the complete temporary file through a descriptor of it before the
+// rename; its error leaves base as it was.
+func writeAtomic(dir *safepath.Dir, base string, r io.Reader, uid, gid int, mode Mode, check func(*os.File) error) error {
 	tmp, err := dir.CreateTemp(base)
 	if err != nil {
 		return fmt.Errorf("creating a temporary file for %s: %w", dir.Join(base), err)
@@ -22,10 +25,25 @@ func writeAtomic(dir *safepath.Dir, base string, r io.Reader, uid, gid int, mode
 	if err := fill(tmp, r, uid, gid, mode); err != nil {
 		return fmt.Errorf("writing %s: %w", tmp.Name(), errors.Join(err, tmp.Abort()))
 	}
+	if check != nil {
+		if err := checkTemp(tmp, check); err != nil {
+			return errors.Join(err, tmp.Abort())
+		}
+	}
 	if err := tmp.Commit(); err != nil {
 		return fmt.Errorf("replacing %s: %w", dir.Join(base), err)
 	}
 	return nil
+}
+
+// checkTemp hands check a read-only descriptor of tmp.
+func checkTemp(tmp *safepath.Temp, check func(*os.File) error) error {
+	f, err := tmp.Reopen()
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return check(f)
 }
 
 // fill sets owner and mode on the open temporary file, then writes and
@@ -56,7 +74,7 @@ func noParent(path string, why error) error {
 // upstream does. Whatever non-directory stands at the path (a file, a
 // symlink) is removed first. The directory is created private and only
 // then given its owner and mode, so it is never briefly open to others.
-func (f *file) makeDir(v *view, uid, gid int) error {
+func (f *file) makeDir(v *view, uid, gid int, mode Mode) error {
 	dir := v.dir
 	if dir == nil {
 		var err error
@@ -72,7 +90,7 @@ func (f *file) makeDir(v *view, uid, gid int) error {
 	if err := dir.Mkdir(v.base, 0o700); err != nil {
 		return err
 	}
-	return dir.SetAttrs(v.base, uid, gid, uint32(f.mode))
+	return dir.SetAttrs(v.base, uid, gid, uint32(mode))
 }
 
 // remove deletes the path; a non-empty directory only with force. A

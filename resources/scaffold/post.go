@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/kballard/go-shellquote"
 	"github.com/reactive-ccm/ccm/resources"
 	"github.com/reactive-ccm/ccm/resources/internal/command"
 	"go.yaml.in/yaml/v3"
@@ -29,6 +28,19 @@ type postRules []postRule
 // UnmarshalYAML reads `- "GLOB": "COMMAND"` entries strictly: no empty
 // globs or commands, valid glob syntax, balanced quotes.
 func (p *postRules) UnmarshalYAML(n *yaml.Node) error {
+	return globPairs(n, func(glob string, v *yaml.Node) error {
+		prog, args, err := command.Split(v.Value)
+		if err != nil {
+			return at(v, "command %q: %v", v.Value, err)
+		}
+		*p = append(*p, postRule{glob: glob, argv: append([]string{prog}, args...), raw: v.Value})
+		return nil
+	})
+}
+
+// globPairs walks `- "GLOB": "COMMAND"` entries in order, refusing empty
+// or malformed globs and empty commands, and hands each to add.
+func globPairs(n *yaml.Node, add func(glob string, cmd *yaml.Node) error) error {
 	if n.Kind != yaml.SequenceNode {
 		return at(n, "expected a list of `- \"GLOB\": \"COMMAND\"` entries")
 	}
@@ -37,31 +49,29 @@ func (p *postRules) UnmarshalYAML(n *yaml.Node) error {
 			return at(item, "expected a map of glob to command")
 		}
 		for i := 0; i+1 < len(item.Content); i += 2 {
-			r, err := newPostRule(item.Content[i], item.Content[i+1])
-			if err != nil {
+			k, v := item.Content[i], item.Content[i+1]
+			if k.Kind != yaml.ScalarNode || k.Value == "" {
+				return at(k, "the glob cannot be empty")
+			}
+			if _, err := filepath.Match(k.Value, ""); err != nil {
+				return at(k, "bad glob %q: %v", k.Value, err)
+			}
+			if v.Kind != yaml.ScalarNode || strings.TrimSpace(v.Value) == "" {
+				return at(v, "the command for %q cannot be empty", k.Value)
+			}
+			if err := add(k.Value, v); err != nil {
 				return err
 			}
-			*p = append(*p, r)
 		}
 	}
 	return nil
 }
 
-func newPostRule(k, v *yaml.Node) (postRule, error) {
-	if k.Kind != yaml.ScalarNode || k.Value == "" {
-		return postRule{}, at(k, "the glob cannot be empty")
-	}
-	if _, err := filepath.Match(k.Value, ""); err != nil {
-		return postRule{}, at(k, "bad glob %q: %v", k.Value, err)
-	}
-	if v.Kind != yaml.ScalarNode || strings.TrimSpace(v.Value) == "" {
-		return postRule{}, at(v, "the command for %q cannot be empty", k.Value)
-	}
-	argv, err := shellquote.Split(v.Value)
-	if err != nil {
-		return postRule{}, at(v, "command %q: %v", v.Value, err)
-	}
-	return postRule{glob: k.Value, argv: argv, raw: v.Value}, nil
+// matchesGlob reports whether the base name of path matches glob, which
+// was checked when decoded.
+func matchesGlob(glob, path string) bool {
+	ok, _ := filepath.Match(glob, filepath.Base(path))
+	return ok
 }
 
 func at(n *yaml.Node, format string, args ...any) error {
@@ -69,10 +79,7 @@ func at(n *yaml.Node, format string, args ...any) error {
 }
 
 // matches reports whether the rule applies to the file at path.
-func (r postRule) matches(path string) bool {
-	ok, _ := filepath.Match(r.glob, filepath.Base(path)) // the glob was checked when decoded
-	return ok
-}
+func (r postRule) matches(path string) bool { return matchesGlob(r.glob, path) }
 
 // args returns the command's arguments for the file at path.
 func (r postRule) args(path string) []string {

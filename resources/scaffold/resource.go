@@ -131,13 +131,16 @@ func (s *scaffold) Apply(ctx context.Context, req resources.Request) (_ resource
 	if s.p.Ensure == ensureAbsent {
 		return s.applyAbsent(v, req.Noop)
 	}
-	return s.applyPresent(v, req.Noop)
+	return s.applyPresent(ctx, v, req.Noop)
 }
 
-func (s *scaffold) applyPresent(v *view, noop bool) (resources.Change, error) {
+func (s *scaffold) applyPresent(ctx context.Context, v *view, noop bool) (resources.Change, error) {
 	n := len(v.st.added) + len(v.st.updated) + len(v.st.purged)
 	if noop {
 		return noopChange(n, "Would have changed %d scaffold files"), nil
+	}
+	if err := s.runValidate(ctx, v.r, slices.Concat(v.st.added, v.st.updated)); err != nil {
+		return resources.Change{}, err
 	}
 	if err := s.write(v); err != nil {
 		return resources.Change{Changed: true}, err

@@ -26,15 +26,16 @@ const (
 
 // props are the scaffold's manifest properties.
 type props struct {
-	Ensure         string    `yaml:"ensure" help:"present (the default) or absent" enum:"present,absent" cli:"arg=2,default=present"`
-	Provider       string    `yaml:"provider" help:"the provider: choria" enum:"choria"`
-	Source         string    `yaml:"source" help:"template directory, relative to the manifest's directory" cli:"arg=1"`
-	Engine         string    `yaml:"engine" help:"jet (the default, [[ ]]) or go ({{ }})" enum:"go,jet"`
-	SkipEmpty      bool      `yaml:"skip_empty" help:"do not create files that render to whitespace only"`
-	LeftDelimiter  string    `yaml:"left_delimiter" help:"custom left template delimiter"`
-	RightDelimiter string    `yaml:"right_delimiter" help:"custom right template delimiter"`
-	Purge          bool      `yaml:"purge" help:"delete files in the target the templates do not produce"`
-	Post           postRules `yaml:"post" help:"GLOB: COMMAND pairs run in order on each rendered file whose base name matches; {} is the file's path" cli:"sep=="`
+	Ensure         string        `yaml:"ensure" help:"present (the default) or absent" enum:"present,absent" cli:"arg=2,default=present"`
+	Provider       string        `yaml:"provider" help:"the provider: choria" enum:"choria"`
+	Source         string        `yaml:"source" help:"template directory, relative to the manifest's directory" cli:"arg=1"`
+	Engine         string        `yaml:"engine" help:"jet (the default, [[ ]]) or go ({{ }})" enum:"go,jet"`
+	SkipEmpty      bool          `yaml:"skip_empty" help:"do not create files that render to whitespace only"`
+	LeftDelimiter  string        `yaml:"left_delimiter" help:"custom left template delimiter"`
+	RightDelimiter string        `yaml:"right_delimiter" help:"custom right template delimiter"`
+	Purge          bool          `yaml:"purge" help:"delete files in the target the templates do not produce"`
+	Validate       validateRules `yaml:"validate" help:"GLOB: COMMAND pairs checking each rendered file whose base name matches before anything is written, %s standing for the file; a non-zero exit writes nothing" cli:"sep=="`
+	Post           postRules     `yaml:"post" help:"GLOB: COMMAND pairs run in order on each rendered file whose base name matches; {} is the file's path" cli:"sep=="`
 	// Data, when set, replaces the manifest's data for this scaffold's
 	// templates, as upstream CCM does.
 	Data map[string]any `yaml:"data" help:"data replacing the manifest's for these templates" cli:"-"`

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/reactive-ccm/ccm/resources"
+	validatecmd "github.com/reactive-ccm/ccm/resources/internal/validate"
 	"github.com/reactive-ccm/ccm/resources/resourcetest"
 )
 
@@ -244,5 +245,29 @@ func TestInstanceOrderingAndWatch(t *testing.T) {
 	}
 	if inst.Provider != "choria" || inst.Ensure != "present" {
 		t.Errorf("provider %q ensure %q", inst.Provider, inst.Ensure)
+	}
+}
+
+// TestValidateRefusesBeforeAnythingIsWritten: every rendered file about
+// to be installed is validated first; one refusal writes none of them.
+func TestValidateRefusesBeforeAnythingIsWritten(t *testing.T) {
+	l := newLayout(t, map[string]string{
+		"start.sh": "echo starting [[ data.name ]]\n",
+		"stop.sh":  "if then fi\n",
+		"app.conf": "not a shell script (\n",
+	})
+	s := l.build(t, "validate:\n  - '*.sh': /bin/sh -n %s\n")
+	_, err := resources.Converge(t.Context(), s, false, false)
+	if !errors.Is(err, validatecmd.ErrRefused) || !strings.Contains(err.Error(), filepath.Join(l.target, "stop.sh")) {
+		t.Fatalf("converge: %v, want stop.sh refused", err)
+	}
+	if got := readTree(t, l.target); len(got) != 0 {
+		t.Fatalf("a refused render wrote %v", got)
+	}
+	writeTree(t, l.source, map[string]string{"stop.sh": "echo stopping\n"})
+	resourcetest.Converge(t.Context(), t, s, false, false)
+	want := map[string]string{"start.sh": "echo starting shop\n", "stop.sh": "echo stopping\n", "app.conf": "not a shell script (\n"}
+	if got := readTree(t, l.target); !maps.Equal(got, want) {
+		t.Fatalf("target holds %v, want %v", got, want)
 	}
 }

@@ -45,6 +45,8 @@ func TestValidation(t *testing.T) {
 		{"bad post glob", "/etc/app", "source: /t\npost:\n  - '[': 'true'", "bad glob"},
 		{"unbalanced quote", "/etc/app", "source: /t\npost:\n  - '*': \"echo 'x\"", "Unterminated"},
 		{"post not a list", "/etc/app", "source: /t\npost: {'*': 'true'}", "expected a list"},
+		{"validate without %s", "/etc/app", "source: /t\nvalidate:\n  - '*.conf': '/usr/sbin/nginx -t'", "must name the new content as %s"},
+		{"bad validate glob", "/etc/app", "source: /t\nvalidate:\n  - '[': '/bin/sh -n %s'", "bad glob"},
 		{"unknown property", "/etc/app", "source: /t\npurg: true", `did you mean "purge"`},
 	} {
 		t.Run(tc.desc, func(t *testing.T) {

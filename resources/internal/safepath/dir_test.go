@@ -78,6 +78,36 @@ func TestTempCommitAndAbort(t *testing.T) {
 	})
 }
 
+// TestTempReopen: the second descriptor reads the temporary file itself,
+// even once another file took its name.
+func TestTempReopen(t *testing.T) {
+	dir := tree(t)
+	real := filepath.Join(dir, "real")
+	d := openDir(t, real)
+	tmp, err := d.CreateTemp("file")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tmp.Abort()
+	if _, err := io.WriteString(tmp, "new content"); err != nil {
+		t.Fatal(err)
+	}
+	r, err := tmp.Reopen()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if err := os.Rename(filepath.Join(real, "file"), tmp.Name()); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := io.ReadAll(r); err != nil || string(b) != "new content" {
+		t.Fatalf("read %q, %v", b, err)
+	}
+	if _, err := r.Write([]byte("x")); err == nil {
+		t.Fatal("the second descriptor is writable")
+	}
+}
+
 func TestRemoveLeftovers(t *testing.T) {
 	dir := tree(t)
 	real := filepath.Join(dir, "real")

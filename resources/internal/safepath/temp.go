@@ -3,6 +3,7 @@ package safepath
 import (
 	"errors"
 	"math/rand/v2"
+	"os"
 	"strconv"
 
 	"golang.org/x/sys/unix"
@@ -78,6 +79,17 @@ func (t *Temp) Commit() error {
 		return errors.Join(err, t.Abort())
 	}
 	return t.File.Close()
+}
+
+// Reopen returns a second, read-only descriptor of the temporary file,
+// for a program to read (a validate command): it names the file itself,
+// whatever happens to its name meanwhile.
+func (t *Temp) Reopen() (*os.File, error) {
+	fd, err := unix.Open("/proc/self/fd/"+strconv.Itoa(t.fd), unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, pathError("reopen", t.name, err)
+	}
+	return os.NewFile(uintptr(fd), t.name), nil
 }
 
 // Abort removes the temporary file and closes it.

@@ -1,0 +1,130 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/reactive-ccm/ccm/resources"
+)
+
+// ErrUnhealthy is wrapped by the failure of a resource's health checks.
+var ErrUnhealthy = errors.New("unhealthy")
+
+// HealthError is a resource's health checks failing: the CRITICAL and
+// UNKNOWN results, in manifest order.
+type HealthError struct {
+	Failing []resources.HealthResult
+}
+
+func (e *HealthError) Error() string {
+	parts := make([]string, len(e.Failing))
+	for i, r := range e.Failing {
+		parts[i] = fmt.Sprintf("health check %s %s", r.Name, r.Status)
+		if r.Output != "" {
+			parts[i] += ": " + firstLine(r.Output)
+		}
+	}
+	return strings.Join(parts, "; ")
+}
+
+func (e *HealthError) Unwrap() error { return ErrUnhealthy }
+
+// critical reports whether any check is CRITICAL: what a rollback answers.
+func (e *HealthError) critical() bool {
+	for _, r := range e.Failing {
+		if r.Status == resources.HealthCritical {
+			return true
+		}
+	}
+	return false
+}
+
+// healthKey says which checks are not OK and how, leaving out their
+// output, which may differ on every run (response times, counts): a
+// change of key is a change of result, reported once.
+func healthKey(results []resources.HealthResult) string {
+	var b strings.Builder
+	for _, r := range results {
+		if r.Status != resources.HealthOK {
+			fmt.Fprintf(&b, "%s=%s;", r.Name, r.Status)
+		}
+	}
+	return b.String()
+}
+
+// reportKey is what tells one failure from another for reporting once.
+func reportKey(err error) string {
+	var he *HealthError
+	if errors.As(err, &he) {
+		return healthKey(he.Failing)
+	}
+	return err.Error()
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
+}
+
+// healthPlan says which of a vertex's checks a run owes: all of them, or
+// those whose own period came round.
+type healthPlan struct {
+	all bool
+	due []bool
+}
+
+func (p healthPlan) any() bool { return p.all || len(p.due) > 0 }
+
+// runHealth runs the planned checks in manifest order, adding their
+// results to ev, and returns a *HealthError when any fails.
+func (e *Engine) runHealth(ctx context.Context, n *node, plan healthPlan, ev *Event) error {
+	var failing []resources.HealthResult
+	for i, c := range n.v.Health {
+		if !plan.all && (i >= len(plan.due) || !plan.due[i]) {
+			continue
+		}
+		res := c.Run(ctx, e.opts.Clock)
+		ev.HealthChecks = append(ev.HealthChecks, res)
+		ev.healthIdx = append(ev.healthIdx, i)
+		if res.Status.Failing() {
+			failing = append(failing, res)
+		}
+	}
+	if len(failing) > 0 {
+		return &HealthError{Failing: failing}
+	}
+	return nil
+}
+
+// markHealth records that check i of n is due: its own period came round.
+func (e *Engine) markHealth(n *node, i int) {
+	e.mu.Lock()
+	if n.healthDue == nil {
+		n.healthDue = make([]bool, len(n.v.Health))
+	}
+	n.healthDue[i] = true
+	e.mu.Unlock()
+	e.mark(n, TriggerHealth)
+}
+
+// watchHealth runs each of n's checks every period, with jitter: its own
+// interval, else HealthInterval (none when that is negative).
+func (e *Engine) watchHealth(n *node) []func() {
+	poll := e.opts.Watchers.Poll
+	if poll == nil {
+		return nil
+	}
+	var cancels []func()
+	for i, c := range n.v.Health {
+		every := c.Interval()
+		if every <= 0 {
+			every = e.opts.HealthInterval
+		}
+		if every > 0 {
+			cancels = append(cancels, poll(every, func() { e.markHealth(n, i) }))
+		}
+	}
+	return cancels
+}
