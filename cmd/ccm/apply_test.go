@@ -111,7 +111,7 @@ func TestNestedApplyWatchReloadsTheChild(t *testing.T) {
 func TestNestedApplyHealthCheckOnly(t *testing.T) {
 	dir := t.TempDir()
 	writeTree(t, dir, map[string]string{
-		"m.yaml": "ccm:\n  resources:\n    - apply:\n        - child.yaml: {health_check_only: true}\n",
+		"m.yaml":     "ccm:\n  resources:\n    - apply:\n        - child.yaml: {health_check_only: true}\n",
 		"child.yaml": "ccm:\n  resources:\n    - exec:\n        - /bin/touch @/ran:\n            health_checks:\n              - command: /bin/true\n",
 	})
 	r := ccm(t, "run", "--json", filepath.Join(dir, "m.yaml"))
