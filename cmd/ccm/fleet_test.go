@@ -482,3 +482,31 @@ func TestOneShotRunReportsBeforeExiting(t *testing.T) {
 		t.Fatalf("--report carrier-pigeon: exit %d", r.code)
 	}
 }
+
+func TestRestartOnABrokenBundleFallsBackToTheLastGoodOne(t *testing.T) {
+	f := newFleet(t)
+	dir, state := t.TempDir(), t.TempDir()
+	const loc = "obj://ccm/fallback.tgz"
+	f.publish(dir, loc, motd("good"), "")
+	f.must("run", "--state-dir", state, loc)
+
+	f.publish(dir, loc, motd("broken")+"\n- file:\n    - @/x: {ensure: present, colour: red}\n", "")
+	if err := os.WriteFile(dir+"/motd", []byte("tampered\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w := f.watch("--state-dir", state, loc)
+	w.converged(1)
+	if !fileIs(dir+"/motd", "good\n", 0o644) {
+		t.Fatalf("motd = %q", read(t, dir+"/motd"))
+	}
+	if !strings.Contains(w.logs(), "the newest manifests do not compile") || !strings.Contains(w.logs(), "colour") {
+		t.Fatalf("the fallback was not reported with the error:\n%s", w.logs())
+	}
+	f.publish(dir, loc, motd("fixed"), "")
+	eventually(t, "the fixed bundle in force", func() bool { return fileIs(dir+"/motd", "fixed\n", 0o644) })
+	w.stop()
+
+	if r := f.ccm("validate", "--state-dir", t.TempDir(), loc); r.code != 0 {
+		t.Fatalf("validate of the fixed bundle: exit %d\n%s", r.code, r.stderr)
+	}
+}

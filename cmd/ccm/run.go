@@ -90,7 +90,7 @@ func runManifests(cmd *cobra.Command, files []string, f runFlags) error {
 			return usage(fmt.Errorf("--%s needs --watch", name))
 		}
 	}
-	g, err := load(cmd, files)
+	g, err := loadOrFallBack(cmd, files, log)
 	if err != nil {
 		return err
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"sync"
 	"time"
 
@@ -11,6 +12,7 @@ import (
 	"github.com/reactive-ccm/ccm/engine/natsconn"
 	"github.com/reactive-ccm/ccm/engine/source"
 	"github.com/reactive-ccm/ccm/engine/state"
+	"github.com/reactive-ccm/ccm/graph"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -117,4 +119,27 @@ func localOnly(paths []string) []string {
 		}
 	}
 	return out
+}
+
+// loadOrFallBack compiles the manifests; when they do not compile and a
+// remote bundle has an older revision that did, it starts on that one,
+// reporting why. A compiled graph's bundles are kept as the good ones.
+func loadOrFallBack(cmd *cobra.Command, args []string, log *slog.Logger) (*graph.Graph, error) {
+	g, err := load(cmd, args)
+	r, rerr := remoteOf(cmd)
+	if rerr != nil {
+		return nil, rerr
+	}
+	if err != nil {
+		if !r.sources.FallBack() {
+			return nil, err
+		}
+		var gerr error
+		if g, gerr = load(cmd, args); gerr != nil {
+			return nil, err
+		}
+		log.Error("the newest manifests do not compile; running the last bundles that did until a fixed one is published", "error", err)
+	}
+	r.sources.MarkGood()
+	return g, nil
 }

@@ -280,5 +280,6 @@ func (r *reloader) reload(ctx context.Context) {
 	r.watch(inputsOf(r.cmd, paths, g, r.remote.sources.Sum))
 	r.mu.Unlock()
 	r.reported(nil)
+	r.remote.sources.MarkGood()
 	r.log.Info("reloaded manifests", "kept", st.Kept, "added", st.Added, "removed", st.Removed)
 }

@@ -75,18 +75,19 @@ type queued struct {
 	data []byte
 }
 
-// hostEvent is an event with the name of the host it happened on.
-type hostEvent struct {
-	Host string `json:"host"`
-	*engine.Event
-}
-
-// Event queues ev for publication.
+// Event queues ev for publication, as its JSON with the host's name
+// added first.
 func (r *Reporter) Event(ev *engine.Event) {
-	b, err := json.Marshal(hostEvent{Host: r.opts.Host, Event: ev})
-	if err != nil {
+	b, err := json.Marshal(ev)
+	if err != nil || len(b) < 2 || b[0] != '{' {
 		return
 	}
+	host, _ := json.Marshal(r.opts.Host)
+	sep := []byte(",")
+	if b[1] == '}' {
+		sep = nil
+	}
+	b = append(append(append([]byte(`{"host":`), host...), sep...), b[1:]...)
 	r.mu.Lock()
 	if len(r.queue) >= queueSize {
 		r.queue = r.queue[1:]

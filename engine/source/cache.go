@@ -77,22 +77,41 @@ func openCache(root func() (*state.Dir, error), name string) (cache, error) {
 
 // read returns the revision in force, as cached.
 func (c cache) read(data bool) (Revision, error) {
-	var r record
-	found, err := c.d.ReadJSON(recordFile, &r)
-	switch {
-	case err != nil:
-		return Revision{}, err
-	case !found:
-		return Revision{}, fs.ErrNotExist
-	case r.ID == "" || (!data && !filepath.IsLocal(r.Manifest)):
-		return Revision{}, fmt.Errorf("source: %s is damaged", filepath.Join(c.d.Path(), recordFile))
-	}
-	rev := Revision{ID: r.ID, Fetched: r.Fetched}
 	if data {
+		r, err := c.record(recordFile, true)
+		if err != nil {
+			return Revision{}, err
+		}
+		rev := Revision{ID: r.ID, Fetched: r.Fetched}
 		rev.Data, err = c.d.ReadFile(dataEntry)
 		return rev, err
 	}
-	rev.Manifest = filepath.Join(c.d.Path(), bundleEntry, r.Manifest)
+	return c.bundleAt(recordFile, bundleEntry)
+}
+
+// record reads the record named name.
+func (c cache) record(name string, data bool) (record, error) {
+	var r record
+	found, err := c.d.ReadJSON(name, &r)
+	switch {
+	case err != nil:
+		return r, err
+	case !found:
+		return r, fs.ErrNotExist
+	case r.ID == "" || (!data && !filepath.IsLocal(r.Manifest)):
+		return r, fmt.Errorf("source: %s is damaged", filepath.Join(c.d.Path(), name))
+	}
+	return r, nil
+}
+
+// bundleAt returns the bundle revision the record name describes, whose
+// tree is the entry dir.
+func (c cache) bundleAt(name, dir string) (Revision, error) {
+	r, err := c.record(name, false)
+	if err != nil {
+		return Revision{}, err
+	}
+	rev := Revision{ID: r.ID, Fetched: r.Fetched, Manifest: filepath.Join(c.d.Path(), dir, r.Manifest)}
 	_, err = os.Stat(rev.Manifest)
 	return rev, err
 }

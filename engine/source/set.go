@@ -148,6 +148,36 @@ func (s *Set) Fingerprint() string {
 	return fmt.Sprintf("%x", h.Sum(nil))
 }
 
+// MarkGood records the bundles in force as ones that compiled: each is
+// copied aside, so a later start whose newest bundle does not compile can
+// fall back to it.
+func (s *Set) MarkGood() {
+	for _, src := range s.all() {
+		src.markGood()
+	}
+}
+
+// FallBack puts in force, for every bundle source, the last revision that
+// compiled where it differs from the one in force, and reports whether any
+// did: a start-up whose manifests do not compile tries again on them.
+func (s *Set) FallBack() bool {
+	any := false
+	for _, src := range s.all() {
+		any = src.fallBack() || any
+	}
+	return any
+}
+
+func (s *Set) all() []*Source {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]*Source, 0, len(s.sources))
+	for _, src := range s.sources {
+		out = append(out, src)
+	}
+	return out
+}
+
 // Status is a source and its revision in force.
 type Status struct {
 	Source   string `json:"source"`

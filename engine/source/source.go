@@ -135,6 +135,34 @@ func (s *Source) set(rev Revision) {
 	s.mu.Unlock()
 }
 
+// markGood keeps the bundle in force as the last one that compiled.
+func (s *Source) markGood() {
+	rev, ok := s.Current()
+	if s.data || !ok || s.cache.d == nil {
+		return
+	}
+	if err := s.cache.keepGood(rev); err != nil {
+		s.log.Warn("keeping the bundle that compiled failed; a restart may not fall back to it", "error", err)
+	}
+}
+
+// fallBack puts the last bundle that compiled in force, when it is not the
+// one in force; it reports whether it did.
+func (s *Source) fallBack() bool {
+	cur, ok := s.Current()
+	if s.data || s.cache.d == nil {
+		return false
+	}
+	good, err := s.cache.readGood()
+	if err != nil || (ok && good.ID == cur.ID) {
+		return false
+	}
+	good.Cached = true
+	s.log.Warn("the newest bundle does not compile; starting on the last one that did", "revision", cur.ID, "good_revision", good.ID)
+	s.set(good)
+	return true
+}
+
 func (s *Source) id() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
