@@ -183,7 +183,7 @@ func TestEnsureExec(t *testing.T) {
 	t.Run("a failure exits 1 with upstream's error", func(t *testing.T) {
 		r := ccmIn(t, dir, nil, "", "ensure", "exec", "/bin/false")
 		wantLine(t, r, 1, "ERROR exec#/bin/false failed ensure=present")
-		if !strings.Contains(r.stdout, `errors="failed to reach desired state: exit code 1 not in allowed returns [0]"`) {
+		if !strings.Contains(r.stdout, `errors="failed to reach desired state: exit code 1: exit code 1 not in allowed returns [0]"`) {
 			t.Fatalf("result line %q", r.stdout)
 		}
 	})
