@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/reactive-ccm/ccm/engine/status"
 	"github.com/reactive-ccm/ccm/graph"
 )
 
@@ -45,6 +46,12 @@ type Engine struct {
 	emitMu  sync.Mutex
 	sum     Summary
 
+	// pauses holds each paused vertex's pause by ID, so a pause outlives
+	// a reload that rebuilds the vertex; pausedAll pauses every vertex.
+	pauses    map[string]*status.Pause
+	pausedAll *status.Pause
+	// lastConverged is when every vertex last stood converged.
+	lastConverged time.Time
 	// refreshes keeps pending refreshes across restarts; nil without a
 	// state directory. Used under emitMu.
 	refreshes *refreshStore
@@ -67,6 +74,7 @@ func New(g *graph.Graph, opts Options) *Engine {
 		opts:      opts.withDefaults(),
 		timed:     map[*node]struct{}{},
 		contested: map[*node]struct{}{},
+		pauses:    map[string]*status.Pause{},
 		idle:      make(chan struct{}),
 		wake:      make(chan struct{}, 1),
 		pings:     make(chan chan struct{}),
@@ -278,9 +286,15 @@ func (e *Engine) checkIdle() {
 	}
 	close(e.idle)
 	e.idle = make(chan struct{})
-	if e.changed && e.opts.Watch && e.opts.OnSettled != nil {
-		st := e.stateLocked()
-		e.settled = &st
+	if !e.changed {
+		return
 	}
 	e.changed = false
+	st := e.stateLocked()
+	if st.Converged == st.Resources {
+		e.lastConverged = time.Now()
+	}
+	if e.opts.Watch && e.opts.OnSettled != nil {
+		e.settled = &st
+	}
 }

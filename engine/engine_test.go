@@ -102,7 +102,7 @@ func TestStillWrongAfterApplyIsDesiredStateFailed(t *testing.T) {
 `)
 	sum, rec := runOnce(t, g, engine.Options{})
 	ev := rec.byID()["fake#stuck"]
-	if !ev.Failed || len(ev.Error) != 1 || ev.Error[0] != `failed to reach desired state: value is ""` {
+	if !ev.Failed || len(ev.Error) != 1 || ev.Error[0] != `failed to reach desired state: value "" → 1` {
 		t.Fatalf("event = %+v", ev)
 	}
 	if sum.Failed != 1 {

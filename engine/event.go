@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/reactive-ccm/ccm/engine/status"
 	"github.com/reactive-ccm/ccm/graph"
 	"github.com/reactive-ccm/ccm/resources"
 	"github.com/segmentio/ksuid"
@@ -25,7 +26,8 @@ const (
 	// TriggerRollback: a subscriber's CRITICAL check asked for this
 	// resource's change to be rolled back.
 	TriggerRollback Trigger = "rollback"
-	// TriggerResume: a rolled-back resource was released.
+	// TriggerResume: a pause ended, or a rolled-back resource was
+	// released.
 	TriggerResume Trigger = "resume"
 )
 
@@ -63,6 +65,17 @@ type Event struct {
 	// Contested is set on the one event that reports a vertex being
 	// repaired too often.
 	Contested bool `json:"contested,omitempty"`
+	// Changes are what the check found different, observed → desired:
+	// what the run changed, or in noop or paused would have changed, or
+	// failed to change. Diffs are kept only with Options.Diff.
+	Changes []resources.Difference `json:"changes,omitempty"`
+	// Paused is set when the resource is paused: it was checked, and
+	// nothing was changed or refreshed.
+	Paused bool `json:"paused,omitempty"`
+	// Standing is the resource's standing after the run;
+	// PreviousStanding is set when the run changed it.
+	Standing         status.Standing `json:"standing,omitempty"`
+	PreviousStanding status.Standing `json:"previous_standing,omitempty"`
 	// Unchecked is set when the resource was reported without being
 	// checked: a one-shot run stopped before it (fail_on_error, an
 	// interruption), or noop did not make a change it depends on. Upstream

@@ -3,7 +3,6 @@ package engine_test
 import (
 	"context"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"sync"
@@ -120,6 +119,8 @@ type fakeProps struct {
 	Sleep string `yaml:"sleep"`
 	// Watch registers the fake with the drift notifier of the test.
 	Watch bool `yaml:"watch"`
+	// Hang makes Check wait until its context ends, like a hung command.
+	Hang bool `yaml:"hang"`
 	// Mirror is a file that holds the fake's value once applied or
 	// restored, for health check plugins to read.
 	Mirror string `yaml:"mirror"`
@@ -165,16 +166,22 @@ func (f *fake) Watch() resources.WatchSpec {
 	return resources.WatchSpec{}
 }
 
-func (f *fake) Check(context.Context) (resources.Status, error) {
+func (f *fake) Check(ctx context.Context) (resources.Status, error) {
 	f.w.mu.Lock()
 	f.w.checks[f.name]++
+	f.w.mu.Unlock()
+	if f.p.Hang {
+		<-ctx.Done()
+		return resources.Status{}, ctx.Err()
+	}
+	f.w.mu.Lock()
 	failing := f.p.Fail || f.w.failing[f.name]
 	got := f.w.values[f.name]
 	f.w.mu.Unlock()
 	if failing {
 		return resources.Status{}, errors.New("check failed on purpose")
 	}
-	return resources.Status{Ensure: got, Desired: got == f.p.Value, Reason: fmt.Sprintf("value is %q", got)}, nil
+	return resources.Status{Ensure: got, Desired: got == f.p.Value, Differences: []resources.Difference{resources.Differs("value", got, f.p.Value)}}, nil
 }
 
 func (f *fake) Apply(_ context.Context, req resources.Request) (resources.Change, error) {

@@ -3,6 +3,7 @@ package engine
 import (
 	"time"
 
+	"github.com/reactive-ccm/ccm/engine/status"
 	"github.com/reactive-ccm/ccm/graph"
 	"github.com/reactive-ccm/ccm/resources"
 )
@@ -73,6 +74,20 @@ type node struct {
 	// lastError is the error last reported, so a failure repeating the
 	// same way in watch mode is reported once.
 	lastError string
+	// ran is set once the vertex ran in this graph; its first run is
+	// always reported.
+	ran bool
+	// errorText is the message of the failure it stands in, as reported
+	// (redacted), for status.
+	errorText string
+	// since is when the vertex last became dirty, to measure how long a
+	// repair took from the event; runSince is since of the run under way.
+	since, runSince time.Time
+	// lastChange is the last change applied, for status.
+	lastChange *status.Change
+	// drift is what a paused vertex would repair, reported once per
+	// distinct drift.
+	drift []resources.Difference
 	// healthDue marks the checks whose own period came round since the
 	// last run; nil when none did.
 	healthDue []bool
@@ -103,19 +118,6 @@ type node struct {
 	unwatch func()
 	// heapIndex is the node's index in the ready heap.
 	heapIndex int
-}
-
-// standing is what a status line counts about a vertex.
-type standing struct {
-	phase     phase
-	blocked   bool
-	contested bool
-	unhealthy bool
-	held      bool
-}
-
-func (n *node) standing() standing {
-	return standing{n.phase, n.blocked, n.contest.contested, n.unhealthy, n.held}
 }
 
 // takeHealthPlan says which checks the coming run owes and clears the
@@ -165,6 +167,7 @@ func (n *node) markDirty(t Trigger) {
 	if !n.dirty || t == TriggerStartup || t == TriggerReload {
 		n.dirty = true
 		n.trigger = t
+		n.since = time.Now()
 		n.afterSeen = 0
 	}
 }

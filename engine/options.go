@@ -52,6 +52,19 @@ type Options struct {
 	MonitorOnly bool
 	Retry       RetryPolicy
 	Contest     ContestPolicy
+	// Verbose reports every run; otherwise only the runs that changed
+	// something (or in noop would have), failed, were skipped or changed
+	// the resource's standing, and each resource's first run.
+	Verbose bool
+	// Diff keeps the unified diffs of content in events' Changes.
+	Diff bool
+	// Observe, when set, sees every run, reported or quiet, for metrics.
+	// It is called with the engine's lock held and must not block.
+	Observe func(Observation)
+	// Timeouts bound each check and each apply of a resource type
+	// ("exec", "package"), replacing the type's default; a resource's own
+	// timeout property still wins.
+	Timeouts map[string]time.Duration
 	// Clock schedules retries, back-offs and the periodic re-check;
 	// default the system clock. Tests pass a clock.Fake and move time
 	// instead of sleeping. Durations in events and the shutdown grace are

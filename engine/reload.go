@@ -35,6 +35,13 @@ func (e *Engine) Swap(ctx context.Context, g *graph.Graph) (SwapStats, error) {
 		}
 	}
 	fresh := e.install(g, keep)
+	// A pause ends with its resource; one changed by the reload stays
+	// paused.
+	for id := range e.pauses {
+		if _, ok := e.byID[id]; !ok {
+			delete(e.pauses, id)
+		}
+	}
 	for _, f := range fresh {
 		o, ok := old[f.v.ID()]
 		if !ok {

@@ -256,12 +256,12 @@ func (e *Engine) restore(ctx context.Context, n *node, p undoPlan, ev *Event) (r
 }
 
 // settleUndo records what a run did about rollback, in finish: a kept
-// state armed or dropped, a rollback done, a subscriber's verdict.
-// Callers hold e.mu.
-func (e *Engine) settleUndo(n *node, ev *Event, out resources.Outcome, err error, refresh bool, now time.Time) {
+// state armed or dropped, a rollback done, a subscriber's verdict. first
+// is set on a vertex's first run in this engine. Callers hold e.mu.
+func (e *Engine) settleUndo(n *node, ev *Event, out resources.Outcome, err error, refresh, first bool, now time.Time) {
 	switch {
-	case ev.RolledBack:
-		e.rolledBack(n, ev, err)
+	case ev.RolledBack && err == nil:
+		e.rolledBack(n, ev, first)
 	case ev.saved != nil && err == nil && out.Change.Changed:
 		n.saved, n.judges = ev.saved, healthSubs(n)
 	case ev.saved != nil:
@@ -273,24 +273,25 @@ func (e *Engine) settleUndo(n *node, ev *Event, out resources.Outcome, err error
 	}
 }
 
-// rolledBack records the run that put n back: held from now on, reported
-// once with the reason.
-func (e *Engine) rolledBack(n *node, ev *Event, err error) {
-	if err != nil {
-		return
-	}
-	if why := n.rollbackWhy; why != "" {
+// rolledBack records a run that put n back, or kept it, in its last good
+// state. The rollback itself is reported as a failure with its reason, and
+// so is a held vertex's first run (a restart, a one-shot run): the
+// manifest's desired state is not applied. Later runs of a held vertex
+// only repair drift towards the last good state.
+func (e *Engine) rolledBack(n *node, ev *Event, first bool) {
+	why := n.rollbackWhy
+	if why != "" {
 		n.held, n.heldWhy, n.rollbackWhy = true, why, ""
 		rec := rollbackRecord{ID: n.v.ID(), Fingerprint: n.v.Fingerprint, Held: true, Reason: why, Saved: n.saved}
 		e.undoIO = append(e.undoIO, func() { e.rollbacks.put(rec) })
 		e.changed = true
-		ev.Failed = true
-		ev.Error = []string{"rolled back: " + why}
+		ev.Failed, ev.Error = true, []string{why}
 		e.opts.Logger.Warn("rolled back: its change broke a subscriber; holding the last good state until the manifest changes it again or it is released",
 			"resource", n.v.ID(), "reason", why)
 		return
 	}
-	ev.Error = []string{"held at its last good state: " + n.heldWhy}
+	ev.Error = []string{"held at its last good state since its change broke " + n.heldWhy}
+	ev.Failed = first
 }
 
 // judge takes a subscriber's verdict on the changes whose refresh it

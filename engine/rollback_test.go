@@ -93,7 +93,7 @@ func TestOneShotRollback(t *testing.T) {
 			}
 			if tt.wantRolledOne {
 				ev := rolled[0]
-				want := "rolled back: fake#app health check check_app CRITICAL: CRITICAL: app cannot use bad"
+				want := "fake#app health check check_app CRITICAL: CRITICAL: app cannot use bad"
 				if ev.ID() != "fake#conf" || !ev.Failed || !ev.Changed || strings.Join(ev.Error, "") != want || ev.Trigger != engine.TriggerRollback {
 					t.Errorf("rolled-back event %+v, want %q", ev, want)
 				}

@@ -3,6 +3,7 @@ package engine
 import (
 	"time"
 
+	"github.com/reactive-ccm/ccm/engine/status"
 	"github.com/reactive-ccm/ccm/resources"
 )
 
@@ -91,7 +92,8 @@ func (s *Summary) count(ev *Event, by int) {
 
 // State is the standing of every vertex of a watching engine, for status
 // lines: converged, failed (Unhealthy when its health checks failed),
-// blocked by a failure, contested, or waiting to be checked.
+// rolled back, blocked by a failure, contested, paused, or waiting to be
+// checked.
 type State struct {
 	Resources int
 	Converged int
@@ -101,40 +103,39 @@ type State struct {
 	RolledBack int
 	Blocked    int
 	Contested  int
+	Paused     int
 	Pending    int
-	// FailedIDs and ContestedIDs name the failed and contested vertices
-	// ("type#name"), in graph order.
+	// FailedIDs and ContestedIDs name the failed (and unhealthy) and
+	// contested vertices ("type#name"), in graph order.
 	FailedIDs, ContestedIDs []string
+}
+
+// Counts is the state as status reports count it.
+func (s State) Counts() status.Counts {
+	return status.Counts{Resources: s.Resources, Converged: s.Converged, Failed: s.Failed, Unhealthy: s.Unhealthy,
+		RolledBack: s.RolledBack, Blocked: s.Blocked, Contested: s.Contested, Paused: s.Paused, Pending: s.Pending}
 }
 
 // stateLocked counts the vertices by standing. Callers hold e.mu.
 func (e *Engine) stateLocked() State {
-	st := State{Resources: len(e.nodes)}
+	var c status.Counts
+	var st State
+	now := e.opts.Clock.Now()
 	for _, n := range e.nodes {
-		switch {
-		case n.contest.contested:
-			st.Contested++
+		standing := e.standingOf(n, now, true)
+		c.Add(standing)
+		switch standing {
+		case status.Failed, status.Unhealthy:
+			st.FailedIDs = append(st.FailedIDs, n.v.ID())
+		case status.Contested:
 			st.ContestedIDs = append(st.ContestedIDs, n.v.ID())
-		case n.held:
-			st.RolledBack++
-		case n.phase == failed && n.unhealthy:
-			st.Unhealthy++
-			st.FailedIDs = append(st.FailedIDs, n.v.ID())
-		case n.phase == failed:
-			st.Failed++
-			st.FailedIDs = append(st.FailedIDs, n.v.ID())
-		case n.blocked:
-			st.Blocked++
-		case n.dirty || n.phase == pending:
-			st.Pending++
-		default:
-			st.Converged++
 		}
 	}
+	st.Resources, st.Converged, st.Failed, st.Unhealthy, st.RolledBack = c.Resources, c.Converged, c.Failed, c.Unhealthy, c.RolledBack
+	st.Blocked, st.Contested, st.Paused, st.Pending = c.Blocked, c.Contested, c.Paused, c.Pending
 	return st
 }
 
-// State returns the current standing of every vertex.
 func (e *Engine) State() State {
 	e.mu.Lock()
 	defer e.mu.Unlock()

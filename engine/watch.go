@@ -180,13 +180,16 @@ func (e *Engine) timerLoop(ctx context.Context) {
 	}
 }
 
-// nextWake returns when the earliest back-off expires, at most an hour
-// from now.
+// nextWake returns when the earliest back-off or timed pause expires, at
+// most an hour from now.
 func (e *Engine) nextWake() time.Time {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	now := e.opts.Clock.Now()
 	next := now.Add(time.Hour)
+	if end := e.nextPauseEnd(); !end.IsZero() && end.Before(next) {
+		next = end
+	}
 	soonest := func(t time.Time) {
 		if t.After(now) && t.Before(next) {
 			next = t
@@ -202,10 +205,12 @@ func (e *Engine) nextWake() time.Time {
 	return next
 }
 
-// wakeExpired schedules the vertices whose back-off has expired.
+// wakeExpired ends expired pauses and schedules the vertices whose
+// back-off has expired.
 func (e *Engine) wakeExpired() {
 	e.mu.Lock()
 	now := e.opts.Clock.Now()
+	e.endPauses(now)
 	for n := range e.timed {
 		if n.removed || !n.dirty {
 			delete(e.timed, n)
@@ -236,12 +241,18 @@ func (e *Engine) WaitIdle(ctx context.Context) error {
 		e.flush()
 		e.emitMu.Lock()
 		e.mu.Lock()
-		idle := e.running == 0 && e.ready.Len() == 0 && len(e.outbox) == 0
+		quiet := e.running == 0 && e.ready.Len() == 0
+		flushed := len(e.outbox) == 0
 		changed := e.idle
 		e.mu.Unlock()
 		e.emitMu.Unlock()
-		if idle {
+		switch {
+		case quiet && flushed:
 			return nil
+		case quiet:
+			// Events queued by a run that ended after the flush above: the
+			// engine already went idle, so flush them instead of waiting.
+			continue
 		}
 		select {
 		case <-changed:

@@ -255,7 +255,9 @@ func TestWatchCoalescesEventsWhileQueued(t *testing.T) {
     - slow: {value: "1", sleep: 100ms, watch: true}
     - busy: {value: "1", watch: true, require: [fake#slow]}
 `)
-	w := startWatching(t, g, engine.Options{})
+	// Verbose: every check is an event, including those that find
+	// nothing to do.
+	w := startWatching(t, g, engine.Options{Verbose: true})
 	w.next(changedEvent("fake#busy"))
 	world.set("slow", "drifted")
 	w.src.fire("/fake/slow")

@@ -6,8 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
+	"slices"
+	"strings"
 	"time"
 
+	"github.com/reactive-ccm/ccm/engine/status"
 	"github.com/reactive-ccm/ccm/resources"
 )
 
@@ -24,17 +27,25 @@ func (e *Engine) worker(ctx context.Context) {
 		}
 		n := heap.Pop(&e.ready).(*node)
 		n.queued, n.running, n.dirty, n.blocked = false, true, false, false
-		trig, refresh := n.trigger, n.refresh
+		n.runSince = n.since
+		// A paused vertex is only looked at: its refresh (and any
+		// rollback) waits for resume.
+		paused := e.pauseOf(n, e.opts.Clock.Now()) != nil
+		trig, refresh := n.trigger, n.refresh && !paused
 		plan := n.takeHealthPlan(e.opts.Watch)
-		undo := n.takeUndoPlan(trig)
-		n.refresh, n.refreshing = false, refresh
+		var undo undoPlan
+		if !paused {
+			undo = n.takeUndoPlan(trig)
+			n.refresh, n.refreshing = false, refresh
+		}
 		e.running++
 		e.mu.Unlock()
 
-		ev, out, err := e.converge(ctx, n, run{trig: trig, refresh: refresh, health: plan, undo: undo})
+		ev, out, err := e.converge(ctx, n, run{trig: trig, refresh: refresh, health: plan, undo: undo, noop: e.noop(n) || paused})
 
 		e.mu.Lock()
 		e.running--
+		ev.Paused = paused
 		e.finish(n, ev, out, err, refresh)
 		e.checkIdle()
 		e.mu.Unlock()
@@ -48,19 +59,28 @@ type run struct {
 	refresh bool
 	health  healthPlan
 	undo    undoPlan
+	// noop changes nothing: --noop, or the vertex is paused.
+	noop bool
 }
 
 // converge runs one cycle of n, then the health checks it owes, and
 // describes it as an event. Panics in resource code become errors at this
 // boundary.
 func (e *Engine) converge(ctx context.Context, n *node, r run) (ev *Event, out resources.Outcome, err error) {
-	ev = newEvent(n, r.trig, e.noop(n))
+	ev = newEvent(n, r.trig, r.noop)
 	start := time.Now()
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("panic in %s: %v\n%s", n.v.ID(), r, debug.Stack())
 		}
-		ev.Duration = time.Since(start)
+		ev.Timestamp = time.Now()
+		ev.Duration = ev.Timestamp.Sub(start)
+		if !out.Before.Desired {
+			ev.Changes = e.changes(out.Before.Differences)
+		}
+		if s := n.v.Secrets; s != nil {
+			defer redact(ev, s, out)
+		}
 		if err != nil {
 			// As upstream: a failed run reports no final state and no
 			// change, whatever it did on the way.
@@ -91,11 +111,12 @@ func (e *Engine) converge(ctx context.Context, n *node, r run) (ev *Event, out r
 		out, err = e.restore(ctx, n, r.undo, ev)
 		return ev, out, err
 	}
-	cycle := resources.Cycle{Refresh: r.refresh, Noop: e.noop(n)}
+	cycle := resources.Cycle{Refresh: r.refresh, Noop: r.noop}
 	if r.undo.keep {
 		cycle.BeforeApply = e.keepBeforeApply(n, ev)
 	}
-	out, err = resources.ConvergeCycle(ctx, n.v.Resource, cycle)
+	d, why := e.deadline(n.v)
+	out, err = resources.ConvergeCycle(ctx, bounded{n.v.Resource, d, why}, cycle)
 	if len(n.v.Health) == 0 {
 		return ev, out, err
 	}
@@ -109,7 +130,7 @@ func (e *Engine) converge(ctx context.Context, n *node, r run) (ev *Event, out r
 	}
 	// A noop that would change something says nothing about the health
 	// of what it did not change.
-	if e.noop(n) && out.Change.Changed {
+	if r.noop && out.Change.Changed {
 		return ev, out, nil
 	}
 	plan := r.health
@@ -120,6 +141,49 @@ func (e *Engine) converge(ctx context.Context, n *node, r run) (ev *Event, out r
 		err = e.runHealth(ctx, n, plan, ev)
 	}
 	return ev, out, err
+}
+
+// changes copies what a check found different for an event, without the
+// diffs unless Options.Diff asks for them.
+func (e *Engine) changes(diffs []resources.Difference) []resources.Difference {
+	out := slices.Clone(diffs)
+	if !e.opts.Diff {
+		for i := range out {
+			out[i].Diff = ""
+		}
+	}
+	return out
+}
+
+// pausedRun records a run of a paused vertex, which changed nothing. It
+// reports whether the run is worth an event: drift that differs from the
+// drift last reported.
+func (e *Engine) pausedRun(n *node, ev *Event, out resources.Outcome) bool {
+	n.phase = converged
+	n.lastError = ""
+	n.retry.reset()
+	if !out.Change.Changed {
+		n.drift = nil
+		return false
+	}
+	seen := out.Before.Reason() == resources.Status{Differences: n.drift}.Reason()
+	n.drift = withoutDiffs(ev.Changes)
+	return !seen
+}
+
+// withoutDiffs copies differences for status, which keeps no diffs.
+func withoutDiffs(diffs []resources.Difference) []resources.Difference {
+	out := slices.Clone(diffs)
+	for i := range out {
+		out[i].Diff = ""
+	}
+	return out
+}
+
+// isDrift reports whether a trigger means the host changed under us, as
+// opposed to a change we were asked to make.
+func isDrift(t Trigger) bool {
+	return t == TriggerDrift || t == TriggerPoll || t == TriggerRecheck
 }
 
 // finish records the result of a run of n, queues its event (a failure
@@ -139,12 +203,13 @@ func (e *Engine) finish(n *node, ev *Event, out resources.Outcome, err error, re
 		}
 		return
 	}
-	before := n.standing()
+	before := e.standingOf(n, now, false)
 	n.recordHealth(ev)
-	if e.isRepair(n, out) {
+	// A paused run changed nothing: it is no repair, whatever it found.
+	if !ev.Paused && e.isRepair(n, out) {
 		e.repaired(n, ev, now)
 	}
-	emit := true
+	notable := true
 	if e.noop(n) {
 		n.unprepared = n.unpreparedBy()
 	}
@@ -155,23 +220,37 @@ func (e *Engine) finish(n *node, ev *Event, out resources.Outcome, err error, re
 		// created, a file an earlier exec writes); it is not a prediction
 		// of a real run.
 		ev.Failed, ev.Skipped, ev.Unchecked = false, true, true
-		ev.Error = []string{fmt.Sprintf("not checked: depends on %s, which noop did not change (%v)", n.unprepared, err)}
+		ev.Error = []string{fmt.Sprintf("not checked: depends on %s, which noop did not change (%s)", n.unprepared, strings.Join(ev.Error, "; "))}
 		n.phase = converged
 	case err != nil:
-		emit = e.failed(n, err, refresh, now)
+		notable = e.failed(n, err, strings.Join(ev.Error, "; "), refresh, now)
+	case ev.Paused:
+		notable = e.pausedRun(n, ev, out)
 	default:
 		e.succeeded(n, ev, out, now)
-		emit = n.healthNews(ev, out)
+		// Health results are news when they changed since last reported.
+		healthChanged := len(ev.HealthChecks) > 0 && healthKey(n.health) != n.healthReported
+		notable = n.healthNews(ev, out) && (ev.Changed || ev.Skipped || healthChanged)
 	}
-	e.settleUndo(n, ev, out, err, refresh, now)
-	if ev.RolledBack && !ev.Failed && !out.Applied && before.phase != pending {
+	e.settleUndo(n, ev, out, err, refresh, !n.ran, now)
+	after := e.standingOf(n, now, false)
+	ev.Standing = after
+	if after != before && before != status.Pending {
+		ev.PreviousStanding = before
+	}
+	notable = notable || ev.PreviousStanding != "" || !n.ran
+	if ev.RolledBack && !ev.Failed && !out.Applied {
 		// A held vertex found in its last good state: nothing to say.
-		emit = false
+		notable = false
 	}
-	if emit || ev.Contested {
+	n.ran = true
+	if e.opts.Observe != nil {
+		e.opts.Observe(Observation{Event: ev, Check: out.CheckTime, Apply: out.ApplyTime, Since: n.runSince})
+	}
+	if notable || ev.Contested || e.opts.Verbose {
 		e.outbox = append(e.outbox, ev)
 	}
-	if out.Applied || n.standing() != before {
+	if out.Applied || after != before {
 		e.changed = true
 	}
 	if n.dirty {
@@ -190,7 +269,9 @@ func (e *Engine) scheduleAll(nodes []*node, now time.Time) {
 	}
 }
 
-func (e *Engine) failed(n *node, err error, refresh bool, now time.Time) bool {
+// failed records a failure; msg is its message as reported (redacted).
+func (e *Engine) failed(n *node, err error, msg string, refresh bool, now time.Time) bool {
+	n.errorText = msg
 	n.phase = failed
 	n.refresh = n.refresh || refresh
 	unhealthy := errors.Is(err, ErrUnhealthy)
@@ -230,9 +311,13 @@ func (e *Engine) succeeded(n *node, ev *Event, out resources.Outcome, now time.T
 	n.phase = converged
 	n.unhealthy = false
 	n.convergedOnce = true
-	n.lastError = ""
+	n.lastError, n.errorText = "", ""
 	n.retry.reset()
 	n.wouldChange = e.noop(n) && out.Change.Changed
+	n.drift = nil
+	if out.Change.Changed && !e.noop(n) {
+		n.lastChange = &status.Change{Time: ev.Timestamp, Trigger: string(ev.Trigger), Changes: withoutDiffs(ev.Changes), Refreshed: ev.Refreshed}
+	}
 	if !out.Applied || !out.Change.Changed {
 		e.tryCalm(n, now)
 		return

@@ -23,6 +23,8 @@ type entry struct {
 	m   *Manifest
 	// control is the resource's control: {if, unless}, nil when unset.
 	control *control
+	// sensitive hides the resource's values in reports.
+	sensitive bool
 	// health is the health_checks list as written, nil when unset.
 	health *yaml.Node
 	// rollback is the resource's rollback setting, nil when unset.
@@ -166,7 +168,8 @@ func (m *Manifest) singleMap(typ resources.Type, body *yaml.Node, tmpl resources
 }
 
 // entry takes the common keys (alias, require, subscribe, control,
-// health_checks, rollback) out of props and keeps the rest for the type.
+// sensitive, health_checks, rollback) out of props and keeps the rest for
+// the type.
 func (m *Manifest) entry(typ resources.Type, nameNode, props *yaml.Node, tmpl resources.Templates, errs *resources.ErrorList) *entry {
 	e := &entry{typ: typ, name: nameNode.Value, namePos: pos(m.File, nameNode), raw: props, m: m}
 	if tmpl.HasExpr(e.name) {
@@ -203,6 +206,12 @@ func (m *Manifest) entry(typ resources.Type, nameNode, props *yaml.Node, tmpl re
 			e.subscribe = stringList(m.File, v, errs)
 		case k.Value == "control":
 			e.control = m.parseControl(e.id(), v, errs)
+		case k.Value == "sensitive":
+			if v.Kind != yaml.ScalarNode || v.Tag != "!!bool" {
+				errs.Addf(pos(m.File, v), "%s: sensitive: expected true or false, got %s", e.id(), kind(v))
+				continue
+			}
+			e.sensitive = strings.EqualFold(v.Value, "true")
 		case k.Value == "health_checks":
 			e.health = v
 		case k.Value == "rollback" && typ.Undoable:

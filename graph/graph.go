@@ -56,6 +56,9 @@ type Vertex struct {
 	Fingerprint string
 	// Manifest is the file the resource came from.
 	Manifest *Manifest
+	// Secrets is set for a resource marked `sensitive: true`: the values
+	// reports must hide, recorded as the resource resolves them.
+	Secrets *resources.Secrets
 	// Independent is true when the resource may run at once with the
 	// independent resources written next to it (see resources.Instance).
 	Independent bool
@@ -107,7 +110,32 @@ func (v *Vertex) Properties() map[string]any {
 	if t, ok := resources.Lookup(v.Type); ok && t.Redact != nil {
 		t.Redact(out)
 	}
+	if v.Secrets != nil {
+		redactValues(out, v.Secrets)
+	}
 	return out
+}
+
+// redactValues cuts a sensitive resource's recorded values out of every
+// string in m, however deep.
+func redactValues(m map[string]any, s *resources.Secrets) {
+	var walk func(v any) any
+	walk = func(v any) any {
+		switch v := v.(type) {
+		case string:
+			return s.Redact(v)
+		case map[string]any:
+			for k, x := range v {
+				v[k] = walk(x)
+			}
+		case []any:
+			for i, x := range v {
+				v[i] = walk(x)
+			}
+		}
+		return v
+	}
+	walk(m)
 }
 
 // Graph is a validated dependency DAG of resources.

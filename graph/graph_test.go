@@ -151,7 +151,13 @@ func TestBadManifestsReportEveryProblemWithItsPosition(t *testing.T) {
 	cases := []struct {
 		name, src, want string
 	}{
-		{"syntax", "ccm: [\n", "m.yaml:1: invalid YAML: did not find expected node content"},
+		{"syntax", "ccm: [\n", "m.yaml:1:1: invalid YAML: did not find expected node content"},
+		{"mapping value where none may be", "- thing:\n    - a: {}\n    - b: value: x\n",
+			"m.yaml:3:15: invalid YAML: mapping values are not allowed in this context"},
+		{"tab in the indentation", "- thing:\n    - a:\n\t\tvalue: x\n",
+			"m.yaml:3:1: invalid YAML: a tab in the indentation; YAML indents with spaces only"},
+		{"tab after spaces in the indentation", "ccm:\n  resources:\n    - thing:\n      \t- a: {}\n",
+			"m.yaml:4:7: invalid YAML: a tab in the indentation; YAML indents with spaces only"},
 		{"empty", "", "m.yaml: manifest is empty; it needs a ccm: resources: list"},
 		{"unknown top-level key", "ccm: {resources: [{thing: [{a: {}}]}]}\nextra: 1\n",
 			`m.yaml:2:1: unknown top-level key "extra"; valid keys: ccm, data, hierarchy, overrides`},
@@ -183,6 +189,11 @@ func TestBadManifestsReportEveryProblemWithItsPosition(t *testing.T) {
 			`m.yaml:3:7: duplicate resource thing#b (first defined at m.yaml:2:7)`},
 		{"cycle", "- thing:\n    - one: {require: [thing#two]}\n    - two: {require: [thing#one]}\n",
 			"m.yaml:2:7: dependency cycle: thing#one -> thing#two -> thing#one"},
+		{"property, reference and cycle errors together",
+			"- thing:\n    - one: {require: [thing#two], valeu: x}\n    - two: {require: [thing#one, thing#nope]}\n",
+			"m.yaml:2:7: dependency cycle: thing#one -> thing#two -> thing#one\n" +
+				"m.yaml:2:35: unknown property \"valeu\" for thing#one; did you mean \"value\"?\n" +
+				"m.yaml:3:34: require \"thing#nope\": no such resource in the manifest (by name or alias)"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

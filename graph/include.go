@@ -61,6 +61,7 @@ func (g *Graph) include(e *entry, in *resources.Include, errs *resources.ErrorLi
 	m.incl = &inclusion{chain: append(slices.Clone(parent.chain), in.File), noop: parent.noop || in.Noop,
 		healthOnly: parent.healthOnly || in.HealthCheckOnly, nested: in.Nested, data: in.Data}
 	g.Manifests = append(g.Manifests, m)
+	*errs = append(*errs, m.nul...)
 	t, blocks, err := g.opts.prepare(m)
 	if err != nil {
 		errs.Add(resources.Pos{File: m.File}, err)

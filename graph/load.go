@@ -3,7 +3,9 @@ package graph
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/reactive-ccm/ccm/resources"
 	"github.com/reactive-ccm/ccm/resources/health"
@@ -34,7 +36,9 @@ type External struct {
 }
 
 // Load parses, builds and validates the manifests in files into one graph.
-// Every problem found is returned together, as a resources.ErrorList.
+// Every problem found is returned together, as a resources.ErrorList:
+// a resource that fails to build still takes its place in the graph, so
+// the references and cycles of the others are checked too.
 func Load(files []string, opts Options) (*Graph, error) {
 	g := &Graph{}
 	var errs resources.ErrorList
@@ -48,6 +52,7 @@ func Load(files []string, opts Options) (*Graph, error) {
 		}
 		m.incl = topLevel(m)
 		g.Manifests = append(g.Manifests, m)
+		errs = append(errs, m.nul...)
 		t, blocks, err := opts.prepare(m)
 		if err != nil {
 			errs.Add(resources.Pos{File: f}, err)
@@ -65,20 +70,34 @@ func (g *Graph) compile(all []*entry, tmpls map[*Manifest]resources.Templates, o
 	for _, e := range all {
 		g.build(e, tmpls[e.m], &errs)
 	}
-	if err := errs.Err(); err != nil {
-		return nil, err
-	}
 	byRef := g.references(g.built, &errs)
 	g.edges(g.built, byRef, &errs)
-	if err := errs.Err(); err != nil {
-		return nil, err
-	}
 	g.index()
 	if err := g.sort(); err != nil {
+		addCycles(&errs, err)
+	}
+	if err := errs.Err(); err != nil {
 		return nil, err
 	}
 	g.orderEdges()
 	return g, nil
+}
+
+// addCycles adds the cycles sort reported, each at its first resource.
+func addCycles(errs *resources.ErrorList, err error) {
+	joined, ok := err.(interface{ Unwrap() []error })
+	if !ok {
+		errs.Add(resources.Pos{}, err)
+		return
+	}
+	for _, e := range joined.Unwrap() {
+		var c *CycleError
+		if errors.As(e, &c) {
+			errs.Addf(c.Pos, "dependency cycle: %s", strings.Join(c.Path, " -> "))
+			continue
+		}
+		errs.Add(resources.Pos{}, e)
+	}
 }
 
 // prepare builds a manifest's template environment and finds its resource
@@ -114,15 +133,20 @@ func (o Options) prepare(m *Manifest) (resources.Templates, *yaml.Node, error) {
 // build asks the entry's type to build the resource and adds the vertex.
 func (g *Graph) build(e *entry, t resources.Templates, errs *resources.ErrorList) {
 	spec := &resources.Spec{Type: e.typ.Name, Name: e.name, Props: e.props, Pos: e.namePos, Dir: e.m.Dir, Templates: t}
+	if e.sensitive {
+		spec.Secrets = &resources.Secrets{}
+		spec.Templates = resources.Recording(t, spec.Secrets)
+	}
 	inst, err := e.typ.Build(spec)
 	if err != nil {
+		// A broken resource keeps its place, so the indices of the entries
+		// and the vertices agree: Load fails anyway, after checking the
+		// references and cycles of everything else.
 		errs.Add(e.namePos, err)
-		return
 	}
 	checks, err := health.Parse(spec, e.health)
 	if err != nil {
 		errs.Add(e.namePos, err)
-		return
 	}
 	if inst.Include != nil {
 		e.members = g.include(e, inst.Include, errs)
@@ -132,7 +156,8 @@ func (g *Graph) build(e *entry, t resources.Templates, errs *resources.ErrorList
 		Resource: inst.Resource, Provider: inst.Provider, Ensure: inst.Ensure, Manifest: e.m,
 		Fingerprint: fingerprint(e, t), Independent: inst.Independent && e.control == nil,
 		Health: checks, Refreshable: e.typ.Subscribes, Rollback: e.rollback,
-		Noop: e.m.incl.noop || (inst.Include != nil && inst.Include.Noop), HealthCheckOnly: e.m.incl.healthOnly, props: e.raw,
+		Noop: e.m.incl.noop || (inst.Include != nil && inst.Include.Noop), HealthCheckOnly: e.m.incl.healthOnly,
+		props: e.raw, Secrets: spec.Secrets,
 	}
 	e.control.attach(v, t, errs)
 	e.index = v.Index

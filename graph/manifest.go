@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"strings"
 
 	"github.com/reactive-ccm/ccm/resources"
 	"go.yaml.in/yaml/v3"
@@ -32,6 +33,8 @@ type Manifest struct {
 	JetPos resources.Pos
 	// incl is how the manifest came into the graph.
 	incl *inclusion
+	// nul lists the keys and values holding a NUL byte.
+	nul resources.ErrorList
 }
 
 var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
@@ -48,7 +51,7 @@ func ParseManifest(file string) (*Manifest, error) {
 func parseManifest(file string, src []byte) (*Manifest, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(src, &doc); err != nil {
-		return nil, syntaxError(file, err)
+		return nil, syntaxError(file, src, err)
 	}
 	abs, err := filepath.Abs(file)
 	if err != nil {
@@ -60,6 +63,8 @@ func parseManifest(file string, src []byte) (*Manifest, error) {
 	}
 	root := deref(doc.Content[0])
 	var errs resources.ErrorList
+	// Reported by Load with everything else, not as a reason to stop.
+	nulBytes(file, root, &m.nul)
 	switch root.Kind {
 	case yaml.SequenceNode:
 		m.Resources = root
@@ -74,13 +79,63 @@ func parseManifest(file string, src []byte) (*Manifest, error) {
 	return m, nil
 }
 
-// syntaxError turns a yaml.v3 syntax error into file:line: message.
-func syntaxError(file string, err error) error {
-	if mm := yamlLine.FindStringSubmatch(err.Error()); mm != nil {
-		line, _ := strconv.Atoi(mm[1])
-		return resources.Errorf(resources.Pos{File: file, Line: line}, "invalid YAML: %s", mm[2])
+// nulBytes reports every key and value holding a NUL byte: no path,
+// command or content ccm hands to the system can carry one, and a path
+// would silently end there.
+func nulBytes(file string, n *yaml.Node, errs *resources.ErrorList) {
+	if n.Kind == yaml.ScalarNode && strings.ContainsRune(n.Value, 0) {
+		errs.Addf(pos(file, n), "%q contains a NUL byte (\\0); remove it", n.Value)
 	}
-	return resources.Errorf(resources.Pos{File: file}, "invalid YAML: %v", err)
+	for _, c := range n.Content {
+		nulBytes(file, c, errs)
+	}
+}
+
+// syntaxError turns a yaml.v3 syntax error, which names a line at best,
+// into file:line:col: message. A tab in the indentation, YAML's most
+// common trap, is said as such and pointed at.
+func syntaxError(file string, src []byte, err error) error {
+	mm := yamlLine.FindStringSubmatch(err.Error())
+	if mm == nil {
+		return resources.Errorf(resources.Pos{File: file}, "invalid YAML: %v", err)
+	}
+	line, _ := strconv.Atoi(mm[1])
+	lines := strings.Split(string(src), "\n")
+	if l, c, ok := tabIndent(lines, line); ok {
+		return resources.Errorf(resources.Pos{File: file, Line: l, Col: c},
+			"invalid YAML: a tab in the indentation; YAML indents with spaces only (the parser said: %s)", mm[2])
+	}
+	return resources.Errorf(resources.Pos{File: file, Line: line, Col: column(lines, line, mm[2])}, "invalid YAML: %s", mm[2])
+}
+
+// tabIndent finds a tab in the indentation near line: the parser reports
+// where it gave up, a few lines after the tab at most.
+func tabIndent(lines []string, line int) (l, col int, ok bool) {
+	for i := min(line, len(lines)-1); i >= max(0, line-5); i-- {
+		text := lines[i]
+		indent := text[:len(text)-len(strings.TrimLeft(text, " \t"))]
+		if j := strings.IndexByte(indent, '\t'); j >= 0 && len(indent) < len(text) {
+			return i + 1, j + 1, true
+		}
+	}
+	return 0, 0, false
+}
+
+// column points into line at what the parser complained about: the
+// second colon of `key: value: more`, else the line's first character.
+func column(lines []string, line int, msg string) int {
+	if line < 1 || line > len(lines) {
+		return 1
+	}
+	text := lines[line-1]
+	if strings.HasPrefix(msg, "mapping values are not allowed") {
+		if first := strings.Index(text, ": "); first >= 0 {
+			if second := strings.Index(text[first+2:], ":"); second >= 0 {
+				return first + 2 + second + 1
+			}
+		}
+	}
+	return len(text) - len(strings.TrimLeft(text, " ")) + 1
 }
 
 func (m *Manifest) parseTop(root *yaml.Node, errs *resources.ErrorList) {

@@ -11,6 +11,7 @@ type Common struct {
 	// Subscribe is offered only by types that consume refreshes.
 	Subscribe []string `yaml:"subscribe" help:"resources (TYPE#NAME) whose changes refresh this one; implies require" cli:"short=S"`
 	Control   Control  `yaml:"control" help:"manage the resource only when if is true and unless is false"`
+	Sensitive bool     `yaml:"sensitive" help:"hide the resource's content and resolved values in diffs, events, errors, status and --render"`
 	// HealthChecks are read by the health package.
 	HealthChecks []HealthCheckProps `yaml:"health_checks" help:"Nagios plugins or Goss rules saying whether what the resource manages works" cli:"one"`
 	// Rollback is offered only by types whose changes can be undone.

@@ -3,6 +3,7 @@ package resources
 import (
 	"context"
 	"fmt"
+	"time"
 )
 
 // Outcome is what one converge cycle observed and did.
@@ -15,6 +16,9 @@ type Outcome struct {
 	// Applied is true when Apply was called.
 	Applied bool
 	Change  Change
+	// CheckTime and ApplyTime are the time spent in Check (both calls)
+	// and in Apply.
+	CheckTime, ApplyTime time.Duration
 }
 
 // Converge runs one cycle on r: Check; when the state is not desired or a
@@ -37,8 +41,9 @@ type Cycle struct {
 // ConvergeCycle is Converge with a hook before Apply.
 func ConvergeCycle(ctx context.Context, r Resource, c Cycle) (Outcome, error) {
 	refresh, noop := c.Refresh, c.Noop
+	start := time.Now()
 	st, err := r.Check(ctx)
-	out := Outcome{Before: st, After: st}
+	out := Outcome{Before: st, After: st, CheckTime: time.Since(start)}
 	if err != nil {
 		return out, err
 	}
@@ -51,15 +56,20 @@ func ConvergeCycle(ctx context.Context, r Resource, c Cycle) (Outcome, error) {
 		}
 	}
 	out.Applied = true
+	start = time.Now()
 	out.Change, err = r.Apply(ctx, Request{Status: st, Refresh: refresh, Noop: noop})
+	out.ApplyTime = time.Since(start)
 	if err != nil || noop {
 		return out, err
 	}
-	if out.After, err = r.Check(ctx); err != nil {
+	start = time.Now()
+	out.After, err = r.Check(ctx)
+	out.CheckTime += time.Since(start)
+	if err != nil {
 		return out, err
 	}
 	if !out.After.Desired {
-		return out, fmt.Errorf("%w: %s", ErrDesiredStateFailed, out.After.Reason)
+		return out, fmt.Errorf("%w: %s", ErrDesiredStateFailed, out.After.Reason())
 	}
 	return out, nil
 }

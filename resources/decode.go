@@ -143,7 +143,10 @@ func editDistance(a, b string) int {
 func (s *Spec) decodeField(n *yaml.Node, f field, dst reflect.Value) error {
 	n = resolveAlias(n)
 	if f.deferred {
-		return decodeRaw(n, dst)
+		if err := decodeRaw(n, dst); err != nil {
+			return err
+		}
+		return s.compileDeferred(n)
 	}
 	n, err := s.resolveNode(n)
 	if err != nil {

@@ -29,8 +29,14 @@ func NewDeferred(tmpl Templates, label, raw string, pos Pos) Deferred {
 }
 
 // Defer keeps raw, the value of property key, for resolution at use.
+// A sensitive resource's value written without templates is recorded as
+// a secret at once; templated ones are recorded as they resolve.
 func (s *Spec) Defer(key, raw string) Deferred {
-	return NewDeferred(s.Templates, key, raw, s.KeyPos(key))
+	d := NewDeferred(s.Templates, key, raw, s.KeyPos(key))
+	if d.tmpl == nil {
+		s.Secrets.Add(raw)
+	}
+	return d
 }
 
 // WithCheck returns d validating every resolved value with check. A value

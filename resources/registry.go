@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"sort"
 	"sync"
+	"time"
 )
 
 // Type describes one resource type.
@@ -38,6 +39,9 @@ type Type struct {
 	Aliases []string
 	// ManifestOnly types have no `ccm ensure` command and no ensure request.
 	ManifestOnly bool
+	// Timeout bounds one Check or one Apply of the type, unless the
+	// resource is Bounded; zero leaves the engine's default.
+	Timeout time.Duration
 	// Inspect, when set, reports the current state of the thing called
 	// name as the type's provider sees it, for `ccm status`. It never
 	// changes the host.

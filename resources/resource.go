@@ -2,6 +2,7 @@ package resources
 
 import (
 	"context"
+	"strings"
 	"time"
 )
 
@@ -34,9 +35,20 @@ type Status struct {
 	Ensure string
 	// Desired reports whether the observed state is the desired state.
 	Desired bool
-	// Reason says, when not desired, what differs; it ends up in
-	// ErrDesiredStateFailed messages.
-	Reason string
+	// Differences say, when not desired, what differs, each observed →
+	// desired; a check that reports Desired false lists at least one. They
+	// end up in events and in ErrDesiredStateFailed messages.
+	Differences []Difference
+}
+
+// Reason is the differences in one line: "mode 0600 → 0644; owner www →
+// root".
+func (s Status) Reason() string {
+	parts := make([]string, len(s.Differences))
+	for i, d := range s.Differences {
+		parts[i] = d.String()
+	}
+	return strings.Join(parts, "; ")
 }
 
 // Request carries what the engine knows when it calls Apply.
@@ -83,6 +95,15 @@ type WatchSpec struct {
 	// is cancelled, calling notify whenever the resource may have drifted;
 	// it must call ready once it is armed.
 	Func func(ctx context.Context, ready, notify func()) error
+}
+
+// Bounded is a resource with its own bound on each Check and Apply,
+// overriding its type's (exec's `timeout`). The engine cancels the
+// context it passes when the bound expires; the resource must return
+// promptly then.
+type Bounded interface {
+	// Timeout returns the bound; zero keeps the type's.
+	Timeout() time.Duration
 }
 
 // PollDefault in WatchSpec.Poll asks for the engine's polling interval.

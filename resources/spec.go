@@ -20,8 +20,12 @@ type Spec struct {
 	Pos Pos
 	// Dir is the manifest's directory; relative paths resolve against it.
 	Dir string
-	// Templates resolves template expressions; never nil.
+	// Templates resolves template expressions; never nil. For a sensitive
+	// resource it records what it resolves in Secrets.
 	Templates Templates
+	// Secrets is set for a resource marked `sensitive: true`: the values
+	// it must not show are recorded there as they are resolved.
+	Secrets *Secrets
 	// props is the type's declared property struct, set by Type.Build.
 	props reflect.Type
 }

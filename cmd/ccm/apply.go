@@ -11,6 +11,7 @@ import (
 // failed.
 func newApplyCmd() *cobra.Command {
 	var noop, render, report, noReport, monitorOnly bool
+	var f runFlags
 	var stateDir string
 	cmd := &cobra.Command{
 		Use:   "apply [flags] FILE",
@@ -20,7 +21,8 @@ func newApplyCmd() *cobra.Command {
 			if render {
 				return renderManifest(cmd, args[0])
 			}
-			return runManifests(cmd, args, runFlags{noop: noop, every: defaultPoll, health: time.Minute, noReport: noReport || !report, monitorOnly: monitorOnly, stateDir: stateDir})
+			f.noop, f.every, f.health, f.noReport, f.monitorOnly, f.stateDir = noop, defaultPoll, time.Minute, noReport || !report, monitorOnly, stateDir
+			return runManifests(cmd, args, f)
 		},
 	}
 	fl := cmd.Flags()
@@ -30,6 +32,7 @@ func newApplyCmd() *cobra.Command {
 	fl.BoolVar(&report, "report", true, "print the run summary")
 	fl.BoolVar(&noReport, "no-report", false, "do not print the run summary")
 	addReadEnvFlags(fl)
+	addOutputFlags(fl, &f)
 	addStateFlag(fl, &stateDir)
 	addDataFlags(fl)
 	return cmd

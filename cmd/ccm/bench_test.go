@@ -198,6 +198,7 @@ func BenchmarkPolling(b *testing.B) {
 func startDaemon(tb testing.TB, args ...string) *exec.Cmd {
 	tb.Helper()
 	cmd := exec.Command(bin, args...)
+	cmd.Env = append(os.Environ(), "CCM_SOCKET="+filepath.Join(tb.TempDir(), "ccm.sock"))
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		tb.Fatal(err)
@@ -213,7 +214,7 @@ func startDaemon(tb testing.TB, args ...string) *exec.Cmd {
 	go func() {
 		sc := bufio.NewScanner(stderr)
 		for sc.Scan() {
-			if strings.Contains(sc.Text(), "msg=converged") {
+			if strings.Contains(sc.Text(), "info      converged ") {
 				close(ready)
 				break
 			}

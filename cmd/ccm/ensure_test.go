@@ -281,7 +281,7 @@ func TestGlobalFlags(t *testing.T) {
 	}
 	dir := t.TempDir()
 	f := manifest(t, dir, "ccm:\n  resources:\n    - exec:\n        - /bin/true: {}\n")
-	if r := ccm(t, "--debug", "run", f); r.code != 0 || !strings.Contains(r.stderr, "level=DEBUG") {
+	if r := ccm(t, "--debug", "run", f); r.code != 0 || !strings.Contains(r.stderr, "manifests compiled") {
 		t.Fatalf("--debug logs nothing at debug level: %+v", r)
 	}
 	if r := ccm(t, "--debug", "--log-level", "warn", "run", f); r.code != 2 {

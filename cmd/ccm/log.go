@@ -1,15 +1,26 @@
 package main
 
 import (
+	"context"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
 
 	"github.com/spf13/cobra"
 )
 
-// setupLogging sends logs to stderr at the requested level. Under journald
-// (JOURNAL_STREAM set) the time is left out: the journal stamps every line.
+// timeFormat stamps every human line, events and logs alike.
+const timeFormat = "15:04:05.000"
+
+// setupLogging sends logs to stderr at the requested level, in the style
+// of the event lines: "15:04:05.000 warn      message key=value". Under
+// journald (JOURNAL_STREAM set) the time is left out, since the journal
+// stamps every line, and each line starts with its priority.
 func setupLogging(cmd *cobra.Command) (*slog.Logger, error) {
 	name, err := levelName(cmd)
 	if err != nil {
@@ -19,16 +30,7 @@ func setupLogging(cmd *cobra.Command) (*slog.Logger, error) {
 	if err := level.UnmarshalText([]byte(name)); err != nil {
 		return nil, usage(fmt.Errorf("--log-level %q: want debug, info, warn or error", name))
 	}
-	opts := &slog.HandlerOptions{Level: level}
-	if os.Getenv("JOURNAL_STREAM") != "" {
-		opts.ReplaceAttr = func(groups []string, a slog.Attr) slog.Attr {
-			if len(groups) == 0 && a.Key == slog.TimeKey {
-				return slog.Attr{}
-			}
-			return a
-		}
-	}
-	log := slog.New(slog.NewTextHandler(os.Stderr, opts))
+	log := slog.New(newLineHandler(os.Stderr, level, underJournal()))
 	slog.SetDefault(log)
 	return log, nil
 }
@@ -50,4 +52,98 @@ func levelName(cmd *cobra.Command) (string, error) {
 		}
 	}
 	return name, nil
+}
+
+// underJournal reports whether stdout and stderr go to the journal.
+func underJournal() bool { return os.Getenv("JOURNAL_STREAM") != "" }
+
+// lineHandler writes one line per record: time, level padded like the
+// event verbs, message, then key=value attributes.
+type lineHandler struct {
+	mu      *sync.Mutex
+	w       io.Writer
+	level   slog.Level
+	journal bool
+	// prefix holds the attributes and group added with WithAttrs and
+	// WithGroup, already formatted.
+	prefix string
+	group  string
+}
+
+func newLineHandler(w io.Writer, level slog.Level, journal bool) *lineHandler {
+	return &lineHandler{mu: &sync.Mutex{}, w: w, level: level, journal: journal}
+}
+
+func (h *lineHandler) Enabled(_ context.Context, l slog.Level) bool { return l >= h.level }
+
+func (h *lineHandler) Handle(_ context.Context, r slog.Record) error {
+	var b strings.Builder
+	switch {
+	case h.journal:
+		fmt.Fprintf(&b, "<%d>", journalPriority(r.Level))
+	case !r.Time.IsZero():
+		b.WriteString(r.Time.Format(timeFormat) + " ")
+	}
+	fmt.Fprintf(&b, "%-9s %s%s", strings.ToLower(r.Level.String()), r.Message, h.prefix)
+	r.Attrs(func(a slog.Attr) bool {
+		writeAttr(&b, h.group, a)
+		return true
+	})
+	b.WriteByte('\n')
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	_, err := io.WriteString(h.w, b.String())
+	return err
+}
+
+func (h *lineHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
+	c := *h
+	var b strings.Builder
+	for _, a := range attrs {
+		writeAttr(&b, h.group, a)
+	}
+	c.prefix += b.String()
+	return &c
+}
+
+func (h *lineHandler) WithGroup(name string) slog.Handler {
+	c := *h
+	c.group += name + "."
+	return &c
+}
+
+// writeAttr writes " key=value", quoting values that need it and
+// flattening groups into dotted keys.
+func writeAttr(b *strings.Builder, group string, a slog.Attr) {
+	v := a.Value.Resolve()
+	if a.Equal(slog.Attr{}) {
+		return
+	}
+	if v.Kind() == slog.KindGroup {
+		for _, g := range v.Group() {
+			writeAttr(b, group+a.Key+".", g)
+		}
+		return
+	}
+	s := v.String()
+	if v.Kind() == slog.KindTime {
+		s = v.Time().Format(time.RFC3339)
+	}
+	if s == "" || strings.ContainsAny(s, " \t\n\"=") {
+		s = strconv.Quote(s)
+	}
+	b.WriteString(" " + group + a.Key + "=" + s)
+}
+
+// journalPriority maps a level to a syslog priority (sd-daemon.h).
+func journalPriority(l slog.Level) int {
+	switch {
+	case l >= slog.LevelError:
+		return 3
+	case l >= slog.LevelWarn:
+		return 4
+	case l >= slog.LevelInfo:
+		return 6
+	}
+	return 7
 }

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"runtime/debug"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -71,24 +70,9 @@ func newRoot() *cobra.Command {
 	root.PersistentFlags().Bool("debug", false, "same as --log-level debug (upstream CCM's flag)")
 	root.PersistentFlags().Bool("info", false, "same as --log-level info (upstream CCM's flag)")
 	root.AddCommand(newRunCmd(), newValidateCmd(), newGraphCmd(), newApplyCmd(), newFactsCmd(), newSchemaCmd(), newBundleCmd(), newFleetCmd(), newAgentCmd(),
-		newEnsureCmd(), newSessionCmd(), newStatusCmd(), newHieraCmd())
+		newEnsureCmd(), newSessionCmd(), newHieraCmd())
+	root.AddCommand(newControlCmds()...)
 	return root
-}
-
-// version is the module version ccm was built as, with the commit when
-// the build knows it.
-func version() string {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "unknown"
-	}
-	v := bi.Main.Version
-	for _, s := range bi.Settings {
-		if s.Key == "vcs.revision" && len(s.Value) >= 12 {
-			v += " (" + s.Value[:12] + ")"
-		}
-	}
-	return v
 }
 
 // groupOf makes cmd a group of subcommands: without one, or with an

@@ -91,6 +91,8 @@ type watcher struct {
 	stderr *bytes.Buffer
 	done   chan error
 	seen   []string
+	// socket is the daemon's control socket.
+	socket string
 }
 
 func startWatch(t *testing.T, args ...string) *watcher {
@@ -98,14 +100,20 @@ func startWatch(t *testing.T, args ...string) *watcher {
 	return startCmd(t, exec.Command(bin, append([]string{"run", "--watch", "--json"}, args...)...))
 }
 
-// startCmd starts a command that runs ccm in watch mode with --json.
+// startCmd starts a command that runs ccm in watch mode with --json, its
+// control socket in a temporary directory (watcher.socket).
 func startCmd(t *testing.T, cmd *exec.Cmd) *watcher {
 	t.Helper()
+	socket := filepath.Join(t.TempDir(), "ccm.sock")
+	if cmd.Env == nil {
+		cmd.Env = os.Environ()
+	}
+	cmd.Env = append(cmd.Env, "CCM_SOCKET="+socket)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := &watcher{t: t, cmd: cmd, events: make(chan engine.Event, 10000), stderr: &bytes.Buffer{}, done: make(chan error, 1)}
+	w := &watcher{t: t, cmd: cmd, events: make(chan engine.Event, 10000), stderr: &bytes.Buffer{}, done: make(chan error, 1), socket: socket}
 	cmd.Stderr = syncWriter{w.stderr}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"log/slog"
 	"sync"
 	"time"
@@ -46,19 +45,9 @@ func (n *sdNotifier) settled(st engine.State) {
 	n.send(msg)
 }
 
-// statusLine is what `systemctl status ccm` shows.
-func statusLine(st engine.State) string {
-	line := fmt.Sprintf("%d resources: %d converged", st.Resources, st.Converged)
-	for _, c := range []struct {
-		n    int
-		what string
-	}{{st.Failed, "failed"}, {st.Unhealthy, "unhealthy"}, {st.RolledBack, "rolled back"}, {st.Blocked, "blocked"}, {st.Contested, "contested"}, {st.Pending, "pending"}} {
-		if c.n > 0 {
-			line += fmt.Sprintf(", %d %s", c.n, c.what)
-		}
-	}
-	return line
-}
+// statusLine is what `systemctl status ccm` shows: "12 resources: 11
+// converged, 1 failed".
+func statusLine(st engine.State) string { return countsLine(st.Counts(), time.Time{}, time.Time{}) }
 
 // reloading wraps a manifest reload: systemd shows the unit as reloading
 // until the reload is over.

@@ -12,23 +12,30 @@ import (
 	"github.com/reactive-ccm/ccm/resources"
 )
 
-// printer writes events for people (one line per resource that changed,
-// failed or was skipped) or as JSON lines (every event).
+// printer writes the events the engine emits, for people (one line per
+// resource that changed, failed, was skipped or changed standing; every
+// check with --verbose) or as JSON lines. In watch mode each human line
+// starts with the time, in the format log lines use; under journald the
+// journal stamps lines instead and each line carries its priority.
 type printer struct {
-	mu    sync.Mutex
-	w     io.Writer
-	json  bool
-	watch bool
-	enc   *json.Encoder
+	mu      sync.Mutex
+	w       io.Writer
+	json    bool
+	watch   bool
+	verbose bool
+	journal bool
+	enc     *json.Encoder
+	tally   tally
 }
 
-func newPrinter(w io.Writer, asJSON, watch bool) *printer {
-	return &printer{w: w, json: asJSON, watch: watch, enc: json.NewEncoder(w)}
+func newPrinter(w io.Writer, f runFlags) *printer {
+	return &printer{w: w, json: f.json, watch: f.watch, verbose: f.verbose, journal: underJournal(), enc: json.NewEncoder(w)}
 }
 
 func (p *printer) event(ev *engine.Event) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	p.tally.add(ev)
 	if p.json {
 		// Upstream's event stream has no record of a resource that was
 		// not checked; the summary counts it as skipped.
@@ -38,20 +45,46 @@ func (p *printer) event(ev *engine.Event) {
 		}
 		return
 	}
-	line := humanLine(ev)
+	line := humanLine(ev, p.verbose)
 	if line == "" {
 		return
 	}
 	if p.watch {
-		line = fmt.Sprintf("%s %-7s %s", ev.Timestamp.Format("15:04:05.000"), ev.Trigger, line)
+		line += durationNote(ev)
+	} else if ev.Changed || ev.Refreshed {
+		line += fmt.Sprintf(" (%s)", ev.Duration.Round(time.Microsecond))
 	}
-	fmt.Fprintln(p.w, line)
+	p.line(priorityOf(ev), ev.Timestamp, line)
+	for _, c := range ev.Changes {
+		if c.Diff != "" {
+			fmt.Fprint(p.w, indent(c.Diff))
+		}
+	}
 }
 
-// humanLine describes an event in one line, or "" when nothing happened
-// and no health check warns.
-func humanLine(ev *engine.Event) string {
-	line := outcomeLine(ev)
+// line writes one human line: with the time in watch mode, with the
+// journal's priority prefix under journald.
+func (p *printer) line(priority int, at time.Time, text string) {
+	switch {
+	case p.journal:
+		fmt.Fprintf(p.w, "<%d>%s\n", priority, text)
+	case p.watch:
+		fmt.Fprintf(p.w, "%s %s\n", at.Format(timeFormat), text)
+	default:
+		fmt.Fprintln(p.w, text)
+	}
+}
+
+// durationNote closes a watch-mode line with the trigger and duration.
+func durationNote(ev *engine.Event) string {
+	return fmt.Sprintf(" (%s, %s)", ev.Trigger, ev.Duration.Round(time.Microsecond))
+}
+
+// humanLine describes an event in one line, or "" when it is a check that
+// found nothing to report and no health check warns. stable shows the
+// runs that found nothing to do.
+func humanLine(ev *engine.Event, stable bool) string {
+	line := outcomeLine(ev, stable)
 	switch {
 	case !hasWarning(ev):
 		return line
@@ -68,12 +101,16 @@ func displayID(ev *engine.Event) string {
 	return ev.ID()
 }
 
-// outcomeLine says what a run did, or "" when it found nothing to do.
-func outcomeLine(ev *engine.Event) string {
+// outcomeLine says what a run did, what it found different (observed →
+// desired), or "" when it found nothing to report.
+func outcomeLine(ev *engine.Event, stable bool) string {
 	id := displayID(ev)
+	changes := describe(ev.Changes)
 	switch {
-	case ev.RolledBack && (ev.Failed || ev.Changed):
+	case ev.RolledBack && ev.Failed:
 		return fmt.Sprintf("rolled back %s: %s", id, strings.Join(ev.Error, "; "))
+	case ev.RolledBack && ev.Changed:
+		return fmt.Sprintf("restored  %s: %s", id, strings.Join(ev.Error, "; "))
 	case ev.Failed:
 		return fmt.Sprintf("failed    %s: %s", id, strings.Join(ev.Error, "; "))
 	case ev.HealthCheckOnly && len(ev.HealthChecks) > 0 && !hasWarning(ev):
@@ -84,20 +121,81 @@ func outcomeLine(ev *engine.Event) string {
 		return fmt.Sprintf("skipped   %s: %s", id, strings.Join(ev.Error, "; "))
 	case ev.Skipped:
 		return fmt.Sprintf("skipped   %s: not managed here (control)", id)
+	case ev.Changed && ev.Paused:
+		return fmt.Sprintf("paused    %s: would repair %s", id, changes)
 	case ev.Changed && ev.Noop:
-		return fmt.Sprintf("noop      %s: %s", id, ev.NoopMessage)
+		return fmt.Sprintf("noop      %s: %s", id, joinNonEmpty(": ", ev.NoopMessage, changes))
 	case ev.Changed:
-		verb := "changed  "
-		if ev.Refreshed {
-			verb = "refreshed"
-		}
-		s := fmt.Sprintf("%s %s ensure=%s (%s)", verb, id, ev.FinalEnsure, ev.Duration.Round(time.Microsecond))
-		if ev.Contested {
-			s += " — contested: repaired too often, backing off"
-		}
-		return s
+		return changedLine(ev, id, changes)
+	case ev.PreviousStanding != "":
+		return fmt.Sprintf("ok        %s: %s → %s", id, ev.PreviousStanding, ev.Standing)
+	case stable && ev.Paused:
+		return fmt.Sprintf("paused    %s: in its desired state", id)
+	case stable:
+		return fmt.Sprintf("ok        %s", id)
 	}
 	return ""
+}
+
+// changedLine is "changed   file#/etc/motd: mode 0600 → 0644", or
+// "refreshed …" when a subscription caused it.
+func changedLine(ev *engine.Event, id, changes string) string {
+	verb := "changed  "
+	if ev.Refreshed {
+		verb = "refreshed"
+	}
+	s := verb + " " + id
+	switch {
+	case changes != "":
+		s += ": " + changes
+	case !ev.Refreshed:
+		s += ": ensure=" + ev.FinalEnsure
+	}
+	if ev.Contested {
+		s += " — contested: repaired too often, backing off"
+	}
+	return s
+}
+
+// describe lists what changed: "mode 0600 → 0644, owner www → root".
+func describe(diffs []resources.Difference) string {
+	parts := make([]string, len(diffs))
+	for i, d := range diffs {
+		parts[i] = d.String()
+	}
+	return strings.Join(parts, ", ")
+}
+
+func joinNonEmpty(sep string, parts ...string) string {
+	var keep []string
+	for _, p := range parts {
+		if p != "" {
+			keep = append(keep, p)
+		}
+	}
+	return strings.Join(keep, sep)
+}
+
+// indent sets a diff off from the event lines.
+func indent(text string) string {
+	return "    " + strings.ReplaceAll(strings.TrimSuffix(text, "\n"), "\n", "\n    ") + "\n"
+}
+
+// Journal priorities (sd-daemon.h) for the lines of events.
+const (
+	prioError  = 3
+	prioNotice = 5
+	prioInfo   = 6
+)
+
+func priorityOf(ev *engine.Event) int {
+	switch {
+	case ev.Failed || (ev.Skipped && len(ev.UnmetRequirements) > 0):
+		return prioError
+	case ev.Changed:
+		return prioNotice
+	}
+	return prioInfo
 }
 
 func hasWarning(ev *engine.Event) bool {

@@ -12,6 +12,7 @@ import (
 	"github.com/reactive-ccm/ccm/engine"
 	"github.com/reactive-ccm/ccm/graph"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // runFlags are the flags of `ccm run`.
@@ -23,6 +24,12 @@ type runFlags struct {
 	every   time.Duration
 	recheck time.Duration
 	workers int
+	verbose bool
+	diff    bool
+	// metricsAddr is --metrics-listen; metricsPerResource adds
+	// per-resource series.
+	metricsAddr        string
+	metricsPerResource bool
 	// health is the period of health checks in watch mode.
 	health time.Duration
 	// monitorOnly runs only the health checks.
@@ -32,6 +39,8 @@ type runFlags struct {
 	// stateDir is --state-dir; empty for the default.
 	stateDir string
 	contest  engine.ContestPolicy
+	// timeouts is --timeout TYPE=DURATION, by type.
+	timeouts map[string]string
 	// noReport leaves out the summary (apply --no-report).
 	noReport bool
 	// report is where events and status are also published (--report).
@@ -58,13 +67,18 @@ func newRunCmd() *cobra.Command {
 	fl.DurationVar(&f.every, "poll-interval", defaultPoll, "interval of polled watches: exec guards, paths inotify refused, units without a system bus")
 	fl.DurationVar(&f.recheck, "recheck", 30*time.Minute, "period of the full re-check in watch mode (0 disables)")
 	fl.IntVar(&f.workers, "workers", 0, "resources checked at once (default: max(8, 2 x CPUs))")
+	addSocketFlag(fl)
+	fl.StringVar(&f.metricsAddr, "metrics-listen", "", "serve Prometheus metrics at http://ADDR/metrics in watch mode (e.g. 127.0.0.1:9233; off by default)")
+	fl.BoolVar(&f.metricsPerResource, "metrics-resources", false, "add one series per resource (ccm_resource_standing) to the metrics")
+	addOutputFlags(fl, &f)
 	fl.DurationVar(&f.health, "health-interval", time.Minute, "in watch mode, how often each health check runs by itself, with jitter (0 disables)")
 	fl.BoolVar(&f.monitorOnly, "monitor-only", false, "run only the health checks: check and change nothing else")
-	fl.BoolVar(&f.rollback, "rollback", false, "undo a new desired state of a file or scaffold that makes a subscriber's health checks fail CRITICAL, and hold the last good state")
+	fl.BoolVar(&f.rollback, "rollback", false, "undo a new desired state of a file that makes a subscriber's health checks fail CRITICAL, and hold the last good state")
 	addStateFlag(fl, &f.stateDir)
 	fl.IntVar(&f.contest.Limit, "contest-limit", 5, "in watch mode, repairs within --contest-window that mark a resource contested")
 	fl.DurationVar(&f.contest.Window, "contest-window", time.Minute, "window of --contest-limit, and how long a contested resource must be left alone to be calm")
 	fl.DurationVar(&f.contest.Backoff, "contest-backoff", 30*time.Second, "first back-off of a contested resource, doubling up to 10m (or 20 times this) while the fight goes on")
+	fl.StringToStringVar(&f.timeouts, "timeout", nil, "bound each check and apply of a resource type, as TYPE=DURATION (repeatable); a resource's own timeout wins")
 	addReportFlags(fl, &f)
 	addDataFlags(fl)
 	return cmd
@@ -85,7 +99,7 @@ func runManifests(cmd *cobra.Command, files []string, f runFlags) error {
 		return usage(errors.New("--contest-limit, --contest-window and --contest-backoff must be positive"))
 	}
 	f.contest.MaxBackoff = max(10*time.Minute, 20*f.contest.Backoff)
-	for _, name := range []string{"poll", "poll-interval", "recheck", "health-interval", "contest-limit", "contest-window", "contest-backoff"} {
+	for _, name := range []string{"poll", "poll-interval", "recheck", "health-interval", "contest-limit", "contest-window", "contest-backoff", "socket", "metrics-listen", "metrics-resources"} {
 		if cmd.Flags().Changed(name) && !f.watch {
 			return usage(fmt.Errorf("--%s needs --watch", name))
 		}
@@ -95,6 +109,10 @@ func runManifests(cmd *cobra.Command, files []string, f runFlags) error {
 		return err
 	}
 	log.Debug("manifests compiled", "files", files, "resources", len(g.Vertices), "edges", len(g.Edges))
+	timeouts, err := parseTimeouts(f.timeouts)
+	if err != nil {
+		return err
+	}
 	dir, key, err := openState(log, f.stateDir, f.noop, files)
 	if err != nil {
 		return err
@@ -104,8 +122,9 @@ func runManifests(cmd *cobra.Command, files []string, f runFlags) error {
 	}
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	out := newPrinter(cmd.OutOrStdout(), f.json, f.watch)
-	opts := engine.Options{Noop: f.noop, Watch: f.watch, Workers: f.workers, Events: out.event, Logger: log, MonitorOnly: f.monitorOnly, Rollback: f.rollback, State: dir, StateKey: key}
+	out := newPrinter(cmd.OutOrStdout(), f)
+	opts := engine.Options{Noop: f.noop, Watch: f.watch, Workers: f.workers, Events: out.event, Logger: log,
+		Verbose: f.verbose, Diff: f.diff, MonitorOnly: f.monitorOnly, Rollback: f.rollback, State: dir, StateKey: key, Timeouts: timeouts}
 	rep, err := newReporter(cmd, f, log)
 	if err != nil {
 		return err
@@ -117,7 +136,7 @@ func runManifests(cmd *cobra.Command, files []string, f runFlags) error {
 		out.message(m.PreMessage)
 	}
 	if f.watch {
-		return watch(ctx, cmd, files, g, opts, f, rep)
+		return watch(ctx, cmd, files, g, opts, f, out, rep)
 	}
 	e := engine.New(g, opts)
 	sum, err := e.Run(ctx)
@@ -135,6 +154,13 @@ func runManifests(cmd *cobra.Command, files []string, f runFlags) error {
 	}
 	postMessages(out, g)
 	return nil
+}
+
+// addOutputFlags registers the flags that shape the event stream, shared
+// by run and apply.
+func addOutputFlags(fl *pflag.FlagSet, f *runFlags) {
+	fl.BoolVarP(&f.verbose, "verbose", "v", false, "report every check, also those that found nothing to do")
+	fl.BoolVar(&f.diff, "diff", false, "show a unified diff of changed file and scaffold content (never for binary or sensitive content)")
 }
 
 // postMessages prints each manifest's post_message; like upstream, only

@@ -34,7 +34,7 @@ func TestRunConvergesThenFindsNothingToDo(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
-	for _, want := range []string{"starting\n", "changed   file#" + dir + "/etc ensure=directory", "2 resources: 2 changed, 0 failed", "all done\n"} {
+	for _, want := range []string{"starting\n", "changed   file#" + dir + "/etc: absent → directory", "2 resources: 2 changed, 0 failed", "all done\n"} {
 		if !strings.Contains(r.stdout, want) {
 			t.Fatalf("output lacks %q:\n%s", want, r.stdout)
 		}
@@ -175,5 +175,33 @@ func TestValidateAndGraph(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "etc")); !os.IsNotExist(err) {
 		t.Fatal("validate or graph touched the host")
+	}
+}
+
+func TestWithoutRootAFailedOwnerLeavesNothingBehind(t *testing.T) {
+	if os.Getuid() != 0 {
+		t.Skip("needs root to run ccm as another user")
+	}
+	dir := t.TempDir()
+	if err := os.Chmod(dir, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	m := manifest(t, dir, `
+- file:
+    - @/made:
+        ensure: directory
+        owner: root
+        group: root
+        mode: "0755"
+`)
+	if err := os.Chmod(m, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := asNobody(t, "run", "--state-dir", filepath.Join(dir, "state"), m)
+	if r.code != 1 || !strings.Contains(r.stdout, "only root may give files another owner") {
+		t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if _, err := os.Stat(dir + "/made"); !os.IsNotExist(err) {
+		t.Fatalf("the directory was left behind: %v", err)
 	}
 }

@@ -1,64 +1,70 @@
 package main
 
 import (
-	"errors"
 	"fmt"
+	"time"
 
-	"github.com/reactive-ccm/ccm/engine/session"
-	"github.com/spf13/cobra"
+	"github.com/reactive-ccm/ccm/engine"
 )
 
-// newSessionCmd manages the session stores `ccm ensure` records in.
-func newSessionCmd() *cobra.Command {
-	cmd := &cobra.Command{Use: "session", Short: "Manage the session stores that let `ccm ensure` calls refer to each other"}
-	var dir string
-	create := &cobra.Command{
-		Use:     "new",
-		Aliases: []string{"start", "create"},
-		Short:   "Create a session store and print the export line that selects it: eval \"$(ccm session new)\"",
-		Args:    cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			s, err := session.Create(dir)
-			if err != nil {
-				return &exitError{code: exitFailed, err: err}
-			}
-			fmt.Fprintf(cmd.OutOrStdout(), "export %s=%s\n", sessionEnv, s.Dir())
-			return nil
-		},
-	}
-	create.Flags().StringVar(&dir, "directory", "", "create the store in this directory (created when missing; it must be empty) instead of a new temporary one")
-	var remove bool
-	report := &cobra.Command{
-		Use:   "report",
-		Short: "Sum up what the session's ensure calls did",
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return reportSession(cmd, remove)
-		},
-	}
-	report.Flags().String("session", "", "session store directory (default $"+sessionEnv+")")
-	report.Flags().BoolVar(&remove, "remove", false, "remove the session store afterwards (only event files are removed; a directory holding anything else stays)")
-	return groupOf(cmd, create, report)
+// tally counts what a watch session did, from the events it emitted.
+type tally struct {
+	repairs   int // changes of drift: drift, poll or re-check
+	changes   int // every other change: startup, reload, refresh, retry, resume
+	refreshes int
+	failures  int
+	contests  int
+	paused    int // drift reported on paused resources
 }
 
-func reportSession(cmd *cobra.Command, remove bool) error {
-	dir := sessionDir(cmd)
-	if dir == "" {
-		return usage(errors.New("no session store: give --session DIR or set " + sessionEnv))
+func (t *tally) add(ev *engine.Event) {
+	switch {
+	case ev.Failed:
+		t.failures++
+	case ev.Paused && ev.Changed:
+		t.paused++
+	case !ev.Changed || ev.Noop:
+	case ev.Trigger == engine.TriggerDrift || ev.Trigger == engine.TriggerPoll || ev.Trigger == engine.TriggerRecheck:
+		t.repairs++
+	default:
+		t.changes++
 	}
-	s, err := session.Open(dir)
-	if err != nil {
-		return usage(err)
+	if ev.Refreshed {
+		t.refreshes++
 	}
-	es, err := s.Events()
-	if err != nil {
-		return &exitError{code: exitFailed, err: err}
+	if ev.Contested {
+		t.contests++
 	}
-	session.Summarize(es).Write(cmd.OutOrStdout())
-	if remove {
-		if err := s.Remove(); err != nil {
-			return &exitError{code: exitFailed, err: err}
-		}
-	}
-	return nil
 }
+
+// sessionJSON is the watch session's summary as a JSON line.
+type sessionJSON struct {
+	Protocol  string       `json:"protocol"`
+	Duration  float64      `json:"duration_seconds"`
+	Repairs   int          `json:"repairs"`
+	Changes   int          `json:"other_changes"`
+	Refreshes int          `json:"refreshes"`
+	Failures  int          `json:"failures"`
+	Contests  int          `json:"contests"`
+	Paused    int          `json:"paused_drift"`
+	Reloads   int          `json:"reloads"`
+	State     engine.State `json:"state"`
+}
+
+// session prints what a watch session did when it stops, and where every
+// resource stands.
+func (p *printer) session(d time.Duration, reloads int, st engine.State) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	t := p.tally
+	if p.json {
+		_ = p.enc.Encode(sessionJSON{Protocol: sessionProtocol, Duration: d.Seconds(), Repairs: t.repairs, Changes: t.changes,
+			Refreshes: t.refreshes, Failures: t.failures, Contests: t.contests, Paused: t.paused, Reloads: reloads, State: st})
+		return
+	}
+	p.line(prioInfo, time.Now(), fmt.Sprintf("session   %s: %d repairs of drift, %d other changes, %d refreshes, %d failures, %d contested, %d reloads; %s",
+		d.Round(time.Second), t.repairs, t.changes, t.refreshes, t.failures, t.contests, reloads, statusLine(st)))
+}
+
+// sessionProtocol names the watch session summary in JSON.
+const sessionProtocol = "io.reactive-ccm.v1.watch.session"

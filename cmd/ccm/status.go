@@ -9,23 +9,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// newStatusCmd is upstream's `ccm status TYPE NAME`: the state of one
-// thing on this host as its type's provider sees it.
-func newStatusCmd() *cobra.Command {
-	var asJSON bool
-	cmd := &cobra.Command{
-		Use:     "status TYPE NAME",
-		Aliases: []string{"info"},
-		Short:   "Show the state of a file, package or service as its provider sees it",
-		Args:    cobra.ExactArgs(2),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return hostStatus(cmd, args[0], args[1], asJSON)
-		},
-	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON instead of YAML")
-	return cmd
-}
-
 // hostStatus prints what typ's Inspect reports of name: YAML, or JSON.
 func hostStatus(cmd *cobra.Command, typName, name string, asJSON bool) error {
 	if _, err := setupLogging(cmd); err != nil {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/reactive-ccm/ccm/engine"
+	"github.com/reactive-ccm/ccm/engine/control"
 	"github.com/reactive-ccm/ccm/engine/fleet"
 	"github.com/reactive-ccm/ccm/graph"
 	"github.com/reactive-ccm/ccm/watchers/inotify"
@@ -27,7 +28,8 @@ const defaultPoll = 10 * time.Second
 // watch runs the engine in watch mode until ctx ends: manifests are
 // watched and reloaded on change or SIGHUP, SIGUSR1 forces a full
 // re-check.
-func watch(ctx context.Context, cmd *cobra.Command, files []string, g *graph.Graph, opts engine.Options, f runFlags, rep *fleet.Reporter) error {
+func watch(ctx context.Context, cmd *cobra.Command, files []string, g *graph.Graph, opts engine.Options, f runFlags, out *printer, rep *fleet.Reporter) error {
+	started := time.Now()
 	log := opts.Logger
 	srcs := newSources(ctx, log, f.poll, f.every)
 	opts.Watchers = srcs.watchers()
@@ -56,8 +58,19 @@ func watch(ctx context.Context, cmd *cobra.Command, files []string, g *graph.Gra
 		log.Log(ctx, lvl, "converged", "resources", st.Resources, "ok", st.Converged,
 			"failed", st.Failed, "unhealthy", st.Unhealthy, "rolled_back", st.RolledBack, "blocked", st.Blocked, "contested", st.Contested, "pending", st.Pending)
 	}
+	var srv *control.Server
+	events := opts.Events
+	opts.Events = func(ev *engine.Event) {
+		events(ev)
+		if srv != nil {
+			srv.Publish(ev)
+		}
+	}
+	d := &watchDaemon{srcs: srcs, started: started}
+	if err := serveMetrics(ctx, f, d, &opts, log); err != nil {
+		return err
+	}
 	e := engine.New(g, opts)
-	sdn.start(ctx, e)
 	rem, err := remoteOf(cmd)
 	if err != nil {
 		return err
@@ -71,6 +84,12 @@ func watch(ctx context.Context, cmd *cobra.Command, files []string, g *graph.Gra
 		r.reported = rep.Reloaded
 		go rep.Run(ctx)
 	}
+	d.Engine, d.reload = e, r
+	srv, err = serveControl(ctx, cmd, d, log)
+	if err != nil {
+		return err
+	}
+	sdn.start(ctx, e)
 	r.watch(inputsOf(cmd, paths, g, rem.sources.Sum))
 	defer func() { r.unwatch() }()
 	go r.loop(ctx)
@@ -78,6 +97,7 @@ func watch(ctx context.Context, cmd *cobra.Command, files []string, g *graph.Gra
 	rem.sources.Watch(ctx, r.requestNow)
 	go handleSignals(ctx, r, e)
 	_, err = e.Run(ctx)
+	out.session(time.Since(started), r.stats().reloads, e.State())
 	if errors.Is(err, context.Canceled) {
 		log.Info("stopped")
 		return nil
@@ -178,7 +198,31 @@ type reloader struct {
 	pending chan struct{}
 	// now asks for a reload without waiting for the inputs to settle: a
 	// remote revision arrives whole.
-	now chan struct{}
+	now    chan struct{}
+	counts reloads
+}
+
+// reloads counts the reloads of a watch session.
+type reloads struct {
+	reloads, failures int
+	last              time.Time
+}
+
+func (r *reloader) stats() reloads {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.counts
+}
+
+// count records a reload's outcome.
+func (r *reloader) count(ok bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.counts.reloads++
+	r.counts.last = time.Now()
+	if !ok {
+		r.counts.failures++
+	}
 }
 
 // watch starts watching in, dropping the watches of the previous inputs.
@@ -265,6 +309,7 @@ func (r *reloader) reload(ctx context.Context) {
 	}
 	if err != nil {
 		r.log.Error("reload failed; the running manifests stay in force until this is fixed", "error", err)
+		r.count(false)
 		r.reported(err)
 		r.mu.Lock()
 		// Remember what failed, so only a further change retries.
@@ -279,6 +324,7 @@ func (r *reloader) reload(ctx context.Context) {
 	r.mu.Lock()
 	r.watch(inputsOf(r.cmd, paths, g, r.remote.sources.Sum))
 	r.mu.Unlock()
+	r.count(true)
 	r.reported(nil)
 	r.remote.sources.MarkGood()
 	r.log.Info("reloaded manifests", "kept", st.Kept, "added", st.Added, "removed", st.Removed)

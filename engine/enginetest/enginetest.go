@@ -69,8 +69,9 @@ func Start(tb testing.TB, manifest string, opts Options) *Run {
 // the test ends. opts.Engine goes to engine.New with Watch set, Events and
 // OnSettled recorded by the Run, Paths, Trees and Poll from the real hubs
 // (the caller's Units and Ready are kept; the polling hub keeps time by
-// the caller's Clock when one is set), a discarding Logger when none is
-// given, and the periodic full re-check off unless Recheck is set. The
+// the caller's Clock when one is set), Verbose (every run is an event), a
+// discarding Logger when none is given, and the periodic full re-check off
+// unless Recheck is set. The
 // test is skipped when inotify is unavailable.
 func StartFile(tb testing.TB, path string, opts Options) *Run {
 	tb.Helper()
@@ -106,6 +107,9 @@ func StartFile(tb testing.TB, path string, opts Options) *Run {
 // the Run's recorders.
 func (r *Run) configure(ctx context.Context, opts *engine.Options) error {
 	opts.Watch = true
+	// Every run is recorded, so a test can wait for a check that found
+	// nothing to do.
+	opts.Verbose = true
 	opts.Events = r.record
 	opts.OnSettled = func(engine.State) { signal(r.settled) }
 	if opts.Logger == nil {

@@ -137,7 +137,7 @@ func TestCorruptedArchiveIsDownloadedAgain(t *testing.T) {
 		t.Fatal(err)
 	}
 	st, err := a.Check(t.Context())
-	if err != nil || st.Desired || !strings.Contains(st.Reason, "checksum") {
+	if err != nil || st.Desired || !strings.Contains(st.Reason(), "checksum sha256:") {
 		t.Fatalf("check after corruption: %+v, %v", st, err)
 	}
 	resourcetest.Converge(t.Context(), t, a, false, false)
@@ -267,7 +267,7 @@ func TestWrongOwnerIsDownloadedAgain(t *testing.T) {
 		t.Fatal(err)
 	}
 	st, err := a.Check(t.Context())
-	if err != nil || st.Desired || !strings.Contains(st.Reason, "owned by") {
+	if err != nil || st.Desired || !strings.Contains(st.Reason(), "owner nobody → ") {
 		t.Fatalf("check after chown: %+v, %v", st, err)
 	}
 	resourcetest.Converge(t.Context(), t, a, false, false)

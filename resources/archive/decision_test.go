@@ -46,9 +46,9 @@ func TestDecisionMatrix(t *testing.T) {
 			if o.exists && o.uid == 0 && o.gid == 0 {
 				o.uid, o.gid = uid, gid
 			}
-			reason := a.verdict(o)
-			if (reason == "") != tc.desired {
-				t.Errorf("desired = %v (%q), want %v", reason == "", reason, tc.desired)
+			diffs := a.verdict(o)
+			if (len(diffs) == 0) != tc.desired {
+				t.Errorf("desired = %v (%v), want %v", len(diffs) == 0, diffs, tc.desired)
 			}
 			if got := a.planFor(o); got != tc.plan {
 				t.Errorf("plan %+v, want %+v", got, tc.plan)

@@ -127,7 +127,7 @@ func TestSecretsNeverAppearInErrors(t *testing.T) {
 			if left, _ := os.ReadDir(dir); len(left) != 0 {
 				t.Errorf("a failed download left %v", left)
 			}
-			assertNoSecrets(t, "the reason", out.Before.Reason)
+			assertNoSecrets(t, "the reason", out.Before.Reason())
 			noop, _ := resources.Converge(t.Context(), a, false, true)
 			assertNoSecrets(t, "the noop message", noop.Change.NoopMessage)
 		})

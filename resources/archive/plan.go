@@ -1,6 +1,10 @@
 package archive
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/reactive-ccm/ccm/resources"
+)
 
 // plan is what an Apply does, in this order.
 type plan struct {
@@ -19,16 +23,17 @@ func (a *archive) planFor(o observed) plan {
 	if a.p.Ensure == ensureAbsent {
 		return plan{remove: o.exists}
 	}
-	if a.verdict(o) == "" {
+	if len(a.verdict(o)) == 0 {
 		return plan{}
 	}
-	reason, ownerOnly := "", false
+	var diff *resources.Difference
+	ownerOnly := false
 	if o.exists {
-		reason, ownerOnly = a.mismatch(o)
+		diff, ownerOnly = a.mismatch(o)
 	}
 	// With cleanup the archive is deleted anyway, so its ownership alone
 	// is no reason to fetch it again.
-	download := !o.exists || (reason != "" && !(ownerOnly && a.p.Cleanup))
+	download := !o.exists || (diff != nil && !(ownerOnly && a.p.Cleanup))
 	if a.p.Cleanup && o.createsExists {
 		download = false
 	}

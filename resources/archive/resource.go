@@ -22,8 +22,11 @@ func (a *archive) Check(ctx context.Context) (resources.Status, error) {
 	if err != nil {
 		return resources.Status{}, a.secrets.Err(err)
 	}
-	reason := a.verdict(o)
-	return resources.Status{Ensure: ensureOf(o), Desired: reason == "", Reason: a.secrets.String(reason)}, nil
+	diffs := a.verdict(o)
+	for i := range diffs {
+		diffs[i].Note = a.secrets.String(diffs[i].Note)
+	}
+	return resources.Status{Ensure: ensureOf(o), Desired: len(diffs) == 0, Differences: diffs}, nil
 }
 
 // Apply downloads, extracts, cleans up or removes as the observed state

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/reactive-ccm/ccm/resources"
 	"github.com/reactive-ccm/ccm/resources/internal/ids"
 	"github.com/reactive-ccm/ccm/resources/internal/safepath"
 	"golang.org/x/sys/unix"
@@ -77,49 +78,55 @@ func (a *archive) observeArchive(ctx context.Context, o *observed) error {
 
 // verdict applies the seed's state checks: ensure absent, the creates
 // marker, the archive's existence against cleanup, then checksum, owner
-// and group. It returns why the state is not desired, or "".
-func (a *archive) verdict(o observed) string {
+// and group. It returns what differs, or nothing.
+func (a *archive) verdict(o observed) []resources.Difference {
 	if a.p.Ensure == ensureAbsent {
 		if o.exists {
-			return "the archive " + a.name + " exists"
+			return []resources.Difference{resources.Differs("ensure", ensurePresent, ensureAbsent)}
 		}
-		return ""
+		return nil
 	}
 	switch {
 	case a.p.Creates != "" && !o.createsExists:
-		return "creates " + a.p.Creates + " does not exist"
+		return []resources.Difference{{Property: "creates", Observed: "absent", Desired: "present", Note: a.p.Creates}}
 	case !a.p.Cleanup && !o.exists:
-		return "the archive " + a.name + " does not exist"
+		return []resources.Difference{resources.Differs("ensure", ensureAbsent, ensurePresent)}
 	case a.p.Cleanup && o.exists:
-		return "the archive " + a.name + " still exists and cleanup is set"
+		return []resources.Difference{{Property: "ensure", Observed: ensurePresent, Desired: ensureAbsent, Note: "cleanup is set"}}
 	case !o.exists:
-		return ""
+		return nil
 	}
-	reason, _ := a.mismatch(o)
-	return reason
+	if d, _ := a.mismatch(o); d != nil {
+		return []resources.Difference{*d}
+	}
+	return nil
 }
 
-// mismatch compares an existing archive's owner, group and checksum. It
-// returns why they differ, and whether only the ownership does.
-func (a *archive) mismatch(o observed) (reason string, ownerOnly bool) {
+// mismatch compares an existing archive's checksum, owner and group. It
+// returns the first that differs, and whether only the ownership does.
+func (a *archive) mismatch(o observed) (_ *resources.Difference, ownerOnly bool) {
 	if a.p.Checksum != "" && o.sum != a.p.Checksum {
-		return fmt.Sprintf("the archive's checksum is %s, expected %s", o.sum, a.p.Checksum), false
+		return &resources.Difference{Property: "checksum", Observed: shortSum(o.sum), Desired: shortSum(a.p.Checksum)}, false
 	}
-	uid, err := ids.UID(a.p.Owner)
-	if err != nil {
-		return "owner: " + err.Error(), true
+	if uid, err := ids.UID(a.p.Owner); err != nil || uid != o.uid {
+		return &resources.Difference{Property: "owner", Observed: ids.UserName(o.uid), Desired: a.p.Owner, Note: errNote(err)}, true
 	}
-	if uid != o.uid {
-		return fmt.Sprintf("the archive is owned by %s, not %s", ids.UserName(o.uid), a.p.Owner), true
+	if gid, err := ids.GID(a.p.Group); err != nil || gid != o.gid {
+		return &resources.Difference{Property: "group", Observed: ids.GroupName(o.gid), Desired: a.p.Group, Note: errNote(err)}, true
 	}
-	gid, err := ids.GID(a.p.Group)
-	if err != nil {
-		return "group: " + err.Error(), true
+	return nil, false
+}
+
+// shortSum shows the start of a SHA-256 in hex, as reports do.
+func shortSum(hex string) string {
+	return "sha256:" + hex[:min(8, len(hex))]
+}
+
+func errNote(err error) string {
+	if err == nil {
+		return ""
 	}
-	if gid != o.gid {
-		return fmt.Sprintf("the archive's group is %s, not %s", ids.GroupName(o.gid), a.p.Group), true
-	}
-	return "", false
+	return err.Error()
 }
 
 // sha256Of hashes what f holds from its offset on, stopping early when

@@ -29,7 +29,7 @@ func (e *exec) Apply(ctx context.Context, req resources.Request) (resources.Chan
 		}
 		return resources.Change{Changed: true, Refreshed: req.Refresh, NoopMessage: msg}, nil
 	}
-	code, err := e.run(ctx, e.command, e.logOutput)
+	code, err := e.run(ctx, e.command, e.logOutput, e.timeout)
 	if err != nil {
 		return resources.Change{}, err
 	}

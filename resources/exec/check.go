@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"strconv"
 
 	"github.com/reactive-ccm/ccm/resources"
 )
@@ -26,20 +27,21 @@ func (e *exec) Check(ctx context.Context) (resources.Status, error) {
 		}
 		created = found
 		if !found {
-			st.Ensure, st.Reason = "absent", "creates "+path+" does not exist"
+			st.Ensure = "absent"
+			st.Differences = []resources.Difference{{Property: "creates", Observed: "absent", Desired: "present", Note: path}}
 		}
 	}
 	switch {
 	case exit != nil:
 		return e.judge(st, *exit), nil
 	case created || e.refreshOnly:
-		st.Desired, st.Reason = true, ""
+		st.Desired, st.Differences = true, nil
 	case e.onlyif.IsSet() || e.unless.IsSet():
 		return e.guard(ctx, st)
 	case !e.creates.IsSet() && e.hasRun():
 		st.Desired = true
 	case !e.creates.IsSet():
-		st.Reason = "has not run yet"
+		st.Differences = []resources.Difference{notRun("")}
 	}
 	return st, nil
 }
@@ -48,9 +50,10 @@ func (e *exec) Check(ctx context.Context) (resources.Status, error) {
 func (e *exec) judge(st resources.Status, code int) resources.Status {
 	st.Desired = e.allowed(code)
 	// Upstream's words, the code given twice.
-	st.Reason = fmt.Sprintf("exit code %d: exit code %d not in allowed returns %v", code, code, e.returns)
+	st.Differences = []resources.Difference{{Property: "exit code", Observed: strconv.Itoa(code), Desired: fmt.Sprint(e.returns),
+		Text: fmt.Sprintf("exit code %d: exit code %d not in allowed returns %v", code, code, e.returns)}}
 	if st.Desired {
-		st.Reason = ""
+		st.Differences = nil
 		e.mu.Lock()
 		e.ranOK = true
 		e.mu.Unlock()
@@ -63,26 +66,26 @@ func (e *exec) judge(st resources.Status, code int) resources.Status {
 // silent "do not run".
 func (e *exec) guard(ctx context.Context, st resources.Status) (resources.Status, error) {
 	if e.onlyif.IsSet() {
-		code, err := e.run(ctx, e.onlyif, false)
+		code, err := e.run(ctx, e.onlyif, false, e.guardTimeout())
 		if err != nil {
 			return st, err
 		}
 		if code != 0 {
-			st.Desired, st.Reason = true, ""
+			st.Desired, st.Differences = true, nil
 			return st, nil
 		}
-		st.Reason = "onlyif succeeded"
+		st.Differences = []resources.Difference{notRun("onlyif exited 0")}
 	}
 	if e.unless.IsSet() {
-		code, err := e.run(ctx, e.unless, false)
+		code, err := e.run(ctx, e.unless, false, e.guardTimeout())
 		if err != nil {
 			return st, err
 		}
 		if code == 0 {
-			st.Desired, st.Reason = true, ""
+			st.Desired, st.Differences = true, nil
 			return st, nil
 		}
-		st.Reason = "unless failed"
+		st.Differences = []resources.Difference{notRun(fmt.Sprintf("unless exited %d", code))}
 	}
 	return st, nil
 }
@@ -116,4 +119,10 @@ func (e *exec) hasRun() bool {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return e.ranOK
+}
+
+// notRun is the difference of a command that should run: "command not
+// run → run (onlyif exited 0)".
+func notRun(why string) resources.Difference {
+	return resources.Difference{Property: "command", Observed: "not run", Desired: "run", Note: why}
 }

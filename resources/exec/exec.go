@@ -13,7 +13,9 @@ import (
 
 func init() {
 	resources.Register(resources.Type{Name: "exec", Subscribes: true, New: New, Props: props{},
-		Help: "Run a command, once or when guards or refreshes say so", NameHelp: "the command to run (or a label when command is set)"})
+		Help: "Run a command, once or when guards or refreshes say so", NameHelp: "the command to run (or a label when command is set)",
+		// A command without a timeout; see Timeout for guards.
+		Timeout: 10 * time.Minute})
 }
 
 // exec is one command. Its fields are fixed at build time except the run
@@ -43,7 +45,10 @@ type exec struct {
 	ranOK bool
 }
 
-var _ resources.Resource = (*exec)(nil)
+var (
+	_ resources.Resource = (*exec)(nil)
+	_ resources.Bounded  = (*exec)(nil)
+)
 
 // New builds an exec resource from its manifest properties.
 func New(spec *resources.Spec) (resources.Instance, error) {

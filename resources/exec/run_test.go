@@ -99,7 +99,7 @@ func TestCreates(t *testing.T) {
 	marker, ran := filepath.Join(dir, "marker"), filepath.Join(dir, "ran")
 	r := build(t, "x", fmt.Sprintf("command: /bin/sh -c 'touch %s %s'\ncreates: %s\n", ran, marker, marker))
 	out, err := resources.Converge(t.Context(), r, false, false)
-	if err != nil || !out.Change.Changed || out.Before.Reason != "creates "+marker+" does not exist" {
+	if err != nil || !out.Change.Changed || out.Before.Reason() != "creates absent → present ("+marker+")" {
 		t.Fatalf("first converge: %+v %v", out, err)
 	}
 	if out.Before.Ensure != "absent" || out.After.Ensure != "present" {
@@ -237,10 +237,10 @@ func TestRunsOncePerGraph(t *testing.T) {
 		}
 		want := ""
 		if i == 0 {
-			want = "has not run yet"
+			want = "command not run → run"
 		}
-		if out.Before.Reason != want {
-			t.Errorf("converge %d: reason %q, want %q", i+1, out.Before.Reason, want)
+		if out.Before.Reason() != want {
+			t.Errorf("converge %d: reason %q, want %q", i+1, out.Before.Reason(), want)
 		}
 	}
 	if got := resourcetest.ReadFile(t, count); got != "x\n" {

@@ -87,7 +87,7 @@ func (f *file) act(ctx context.Context, v *view) error {
 	case v.d.kind || v.d.content:
 		return f.write(ctx, v, uid, gid)
 	}
-	return v.dir.SetAttrs(v.base, uid, gid, uint32(f.mode))
+	return chownHint(v.dir.SetAttrs(v.base, uid, gid, uint32(f.mode)))
 }
 
 // write stores the wanted content, or an empty file when the content is

@@ -1,6 +1,9 @@
 package file_test
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -20,15 +23,15 @@ func TestAttributeDriftIsFixedInPlace(t *testing.T) {
 		drift  func(path string) error
 		reason string
 	}{
-		{"mode", func(p string) error { return os.Chmod(p, 0o600) }, "mode is 0600, want 0644"},
-		{"owner", func(p string) error { return os.Chown(p, 1000, 0) }, "owner is 1000, want root"},
-		{"group", func(p string) error { return os.Chown(p, 0, 1000) }, "group is 1000, want root"},
+		{"mode", func(p string) error { return os.Chmod(p, 0o600) }, "mode 0600 → 0644"},
+		{"owner", func(p string) error { return os.Chown(p, 54321, 0) }, "owner 54321 → root"},
+		{"group", func(p string) error { return os.Chown(p, 0, 54321) }, "group 54321 → root"},
 		{"owner, group and mode", func(p string) error {
-			if err := os.Chown(p, 1000, 1001); err != nil {
+			if err := os.Chown(p, 54321, 54322); err != nil {
 				return err
 			}
 			return os.Chmod(p, 0o640)
-		}, "owner is 1000, want root; group is 1001, want root; mode is 0640, want 0644"},
+		}, "owner 54321 → root; group 54322 → root; mode 0640 → 0644"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -46,8 +49,8 @@ func TestAttributeDriftIsFixedInPlace(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if out.Before.Reason != tt.reason {
-				t.Errorf("reason %q, want %q", out.Before.Reason, tt.reason)
+			if out.Before.Reason() != tt.reason {
+				t.Errorf("reason %q, want %q", out.Before.Reason(), tt.reason)
 			}
 			after := stat(t, path)
 			if after.Ino != before.Ino || after.Mtim != before.Mtim {
@@ -70,8 +73,9 @@ func TestContentDriftReplacesAtomically(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := "content differs; mode is 0600, want 0644"; out.Before.Reason != want {
-		t.Errorf("reason %q, want %q", out.Before.Reason, want)
+	want := fmt.Sprintf("content %s → %s (+1 −1 lines); mode 0600 → 0644", digest("tampered"), digest("hello"))
+	if out.Before.Reason() != want {
+		t.Errorf("reason %q, want %q", out.Before.Reason(), want)
 	}
 	if after := stat(t, path); after.Ino == before.Ino {
 		t.Error("content was rewritten in place, not replaced")
@@ -102,4 +106,10 @@ func TestUnknownOwnerFailsTheCheck(t *testing.T) {
 	if _, err := r.Check(t.Context()); err == nil || err.Error() != want {
 		t.Errorf("checking: got %v, want %s", err, want)
 	}
+}
+
+// digest is how differences name content.
+func digest(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return "sha256:" + hex.EncodeToString(sum[:4])
 }

@@ -3,8 +3,6 @@ package file
 import (
 	"context"
 	"errors"
-	"fmt"
-	"strings"
 
 	"github.com/reactive-ccm/ccm/resources"
 	"github.com/reactive-ccm/ccm/resources/internal/ids"
@@ -91,11 +89,12 @@ type drift struct {
 	content bool
 	// attrs names the attributes that differ: owner, group, mode.
 	attrs []string
-	// reasons says what differs, for Status.Reason.
-	reasons []string
+	// diffs say what differs, observed → desired; the content's entry is
+	// added by Check, which alone needs its details.
+	diffs []resources.Difference
 }
 
-func (d drift) none() bool { return len(d.reasons) == 0 }
+func (d drift) none() bool { return len(d.diffs) == 0 && !d.content }
 
 // compare finds the drift of v. Attributes are compared before content
 // because they are free once the path is stat'ed.
@@ -103,7 +102,7 @@ func (f *file) compare(ctx context.Context, v *view) error {
 	o, d := v.o, &v.d
 	if o.kind != f.ensure {
 		d.kind = true
-		d.reasons = append(d.reasons, fmt.Sprintf("is %s, want %s", describe(o.kind), describe(f.ensure)))
+		d.diffs = append(d.diffs, resources.Differs("ensure", o.kind, f.ensure))
 		return nil
 	}
 	if f.ensure == Absent {
@@ -120,9 +119,6 @@ func (f *file) compare(ctx context.Context, v *view) error {
 		return err
 	}
 	d.content = differs
-	if d.content {
-		d.reasons = append([]string{"content differs"}, d.reasons...)
-	}
 	return nil
 }
 
@@ -164,31 +160,17 @@ func (f *file) compareAttrs(o observed, d *drift) error {
 	}
 	if int(o.uid) != uid {
 		d.attrs = append(d.attrs, "owner")
-		d.reasons = append(d.reasons, fmt.Sprintf("owner is %d, want %s", o.uid, f.owner))
+		d.diffs = append(d.diffs, resources.Differs("owner", ids.UserName(int(o.uid)), f.owner))
 	}
 	if int(o.gid) != gid {
 		d.attrs = append(d.attrs, "group")
-		d.reasons = append(d.reasons, fmt.Sprintf("group is %d, want %s", o.gid, f.group))
+		d.diffs = append(d.diffs, resources.Differs("group", ids.GroupName(int(o.gid)), f.group))
 	}
 	if o.mode != f.mode {
 		d.attrs = append(d.attrs, "mode")
-		d.reasons = append(d.reasons, fmt.Sprintf("mode is %s, want %s", o.mode, f.mode))
+		d.diffs = append(d.diffs, resources.Differs("mode", o.mode.String(), f.mode.String()))
 	}
 	return nil
-}
-
-func describe(kind string) string {
-	switch kind {
-	case Present:
-		return "a regular file"
-	case Directory:
-		return "a directory"
-	case kindSymlink:
-		return "a symlink"
-	case kindSpecial:
-		return "a special file"
-	}
-	return kind
 }
 
 // inspect looks at the path and compares it with the wanted state. The
@@ -205,13 +187,35 @@ func (f *file) inspect(ctx context.Context) (*view, error) {
 }
 
 // Check reports the kind of path found (present, absent, directory,
-// symlink or special) and whether it is the wanted state. It changes
+// symlink or special) and whether it is the wanted state, with what
+// differs: the content first, then owner, group and mode. It changes
 // nothing but the leftovers of a killed run.
 func (f *file) Check(ctx context.Context) (resources.Status, error) {
 	v, err := f.inspect(ctx)
 	if err != nil {
 		return resources.Status{}, err
 	}
-	st := resources.Status{Ensure: v.o.kind, Desired: v.d.none(), Reason: strings.Join(v.d.reasons, "; ")}
+	st := resources.Status{Ensure: v.o.kind, Desired: v.d.none(), Differences: v.d.diffs}
+	if v.d.content {
+		cd, err := f.contentDifference(ctx, v)
+		if err != nil {
+			return st, errors.Join(err, v.close())
+		}
+		st.Differences = append([]resources.Difference{cd}, st.Differences...)
+	}
 	return st, v.close()
+}
+
+func describe(kind string) string {
+	switch kind {
+	case Present:
+		return "a regular file"
+	case Directory:
+		return "a directory"
+	case kindSymlink:
+		return "a symlink"
+	case kindSpecial:
+		return "a special file"
+	}
+	return kind
 }

@@ -1,6 +1,10 @@
 package file
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+	"syscall"
+)
 
 var (
 	// ErrNoParent is returned when the directory a file would be written in
@@ -13,6 +17,14 @@ var (
 	// directory without force.
 	ErrNotEmpty = errors.New("is a non-empty directory")
 )
+
+// chownHint says what to do when only root may give a file its owner.
+func chownHint(err error) error {
+	if errors.Is(err, syscall.EPERM) {
+		return fmt.Errorf("%w (only root may give files another owner: run ccm as root, or set owner and group to your own user)", err)
+	}
+	return err
+}
 
 // ErrNotUndoable is returned by Save for a path whose state cannot be kept
 // for a rollback: a symlink, a special file, a file too large.

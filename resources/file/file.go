@@ -1,6 +1,8 @@
 package file
 
 import (
+	"time"
+
 	"github.com/reactive-ccm/ccm/resources"
 	"github.com/reactive-ccm/ccm/resources/internal/safepath"
 	validatecmd "github.com/reactive-ccm/ccm/resources/internal/validate"
@@ -11,7 +13,8 @@ var providers = []resources.Provider{{Name: "posix", Priority: 1, Usable: resour
 
 func init() {
 	resources.Register(resources.Type{Name: "file", Undoable: true, New: New, Props: props{}, Inspect: inspect,
-		Help: "Manage a file or directory: existence, content, owner, group and mode", NameHelp: "the absolute path of the file"})
+		Help: "Manage a file or directory: existence, content, owner, group and mode", NameHelp: "the absolute path of the file",
+		Timeout: time.Minute})
 }
 
 // file is one managed path. Its fields are fixed at build time; the only

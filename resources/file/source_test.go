@@ -35,8 +35,8 @@ func TestSourceIsRelativeToTheManifestDirectory(t *testing.T) {
 
 	resourcetest.WriteFile(t, src, "v2\n", 0o600)
 	out := resourcetest.Converge(t.Context(), t, r, false, false)
-	if out.Before.Reason != "content differs" {
-		t.Errorf("after editing the source: reason %q, want content differs", out.Before.Reason)
+	if d := out.Before.Differences; len(d) != 1 || d[0].Property != "content" || d[0].Note != "+1 −1 lines" || d[0].Diff == "" {
+		t.Errorf("after editing the source: differences %+v, want the content's", d)
 	}
 	isFile("v2\n", 0o644)(t, target)
 }

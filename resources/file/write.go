@@ -50,7 +50,7 @@ func checkTemp(tmp *safepath.Temp, check func(*os.File) error) error {
 // syncs the content. Chown comes first because it may clear mode bits.
 func fill(tmp *safepath.Temp, r io.Reader, uid, gid int, mode Mode) error {
 	if err := tmp.Chown(uid, gid); err != nil {
-		return err
+		return chownHint(err)
 	}
 	if err := tmp.Chmod(uint32(mode)); err != nil {
 		return err
@@ -90,7 +90,12 @@ func (f *file) makeDir(v *view, uid, gid int, mode Mode) error {
 	if err := dir.Mkdir(v.base, 0o700); err != nil {
 		return err
 	}
-	return dir.SetAttrs(v.base, uid, gid, uint32(mode))
+	if err := dir.SetAttrs(v.base, uid, gid, uint32(mode)); err != nil {
+		// Leave nothing behind: a private, empty directory is neither
+		// what was asked nor what was there.
+		return errors.Join(chownHint(err), dir.Rmdir(v.base))
+	}
+	return nil
 }
 
 // remove deletes the path; a non-empty directory only with force. A

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/reactive-ccm/ccm/resources"
 	"github.com/reactive-ccm/ccm/resources/pkg/manager"
 )
 
@@ -24,8 +25,9 @@ type step struct {
 	action action
 	// version is passed to the provider: "", manager.Latest or exact.
 	version string
-	// reason says what differs, for reports.
-	reason string
+	// diff says what differs, for reports: the installed version (or
+	// absent) → ensure.
+	diff resources.Difference
 	// noop is what noop mode reports instead of acting.
 	noop string
 }
@@ -42,7 +44,7 @@ func (r *resource) decide(ctx context.Context, installed string) (step, error) {
 		if installed == "" {
 			return step{}, nil
 		}
-		return step{action: uninstall, reason: "installed at " + installed + ", want absent", noop: "Would have uninstalled"}, nil
+		return step{action: uninstall, diff: resources.Differs("ensure", installed, ensureAbsent), noop: "Would have uninstalled"}, nil
 	case installed == "":
 		return installStep(ensure), nil
 	case ensure == ensurePresent:
@@ -56,9 +58,9 @@ func (r *resource) decide(ctx context.Context, installed string) (step, error) {
 	}
 	switch cmp {
 	case -1:
-		return step{action: upgrade, version: ensure, reason: "installed at " + installed + ", want " + ensure, noop: "Would have upgraded to " + ensure}, nil
+		return step{action: upgrade, version: ensure, diff: resources.Differs("ensure", installed, ensure), noop: "Would have upgraded to " + ensure}, nil
 	case 1:
-		return step{action: downgrade, version: ensure, reason: "installed at " + installed + ", want " + ensure, noop: "Would have downgraded to " + ensure}, nil
+		return step{action: downgrade, version: ensure, diff: resources.Differs("ensure", installed, ensure), noop: "Would have downgraded to " + ensure}, nil
 	}
 	return step{}, nil
 }
@@ -67,7 +69,7 @@ func (r *resource) decide(ctx context.Context, installed string) (step, error) {
 // for present is the design's "installed version X" with X the ensure
 // value, as upstream CCM prints it.
 func installStep(ensure string) step {
-	s := step{action: install, reason: "not installed, want " + ensure}
+	s := step{action: install, diff: resources.Differs("ensure", ensureAbsent, ensure)}
 	switch ensure {
 	case ensureLatest:
 		s.version, s.noop = manager.Latest, "Would have installed latest"
@@ -87,7 +89,7 @@ func (r *resource) upgradeToLatest(ctx context.Context, installed string) (step,
 	return step{
 		action:  upgrade,
 		version: manager.Latest,
-		reason:  "installed at " + installed + ", " + newer + " is available, want latest",
+		diff:    resources.Difference{Property: "ensure", Observed: installed, Desired: ensureLatest, Note: newer + " available"},
 		noop:    "Would have upgraded to latest",
 	}, nil
 }

@@ -1,6 +1,8 @@
 package pkg
 
 import (
+	"time"
+
 	"fmt"
 	"sync"
 
@@ -12,7 +14,8 @@ import (
 
 func init() {
 	resources.Register(resources.Type{Name: "package", New: build, Props: properties{}, Inspect: inspect, Aliases: []string{"pkg"},
-		Help: "Install, upgrade, downgrade or remove a package with apt or dnf", NameHelp: "the package's name"})
+		Help: "Install, upgrade, downgrade or remove a package with apt or dnf", NameHelp: "the package's name",
+		Timeout: 15 * time.Minute})
 }
 
 // provider pairs a provider's description with the one Manager every

@@ -38,7 +38,11 @@ func (r *resource) Check(ctx context.Context) (resources.Status, error) {
 	if err != nil {
 		return resources.Status{}, err
 	}
-	return resources.Status{Ensure: ensureOf(installed), Desired: s.action == nothing, Reason: s.reason}, nil
+	st := resources.Status{Ensure: ensureOf(installed), Desired: s.action == nothing}
+	if !st.Desired {
+		st.Differences = []resources.Difference{s.diff}
+	}
+	return st, nil
 }
 
 // Apply waits until no other program is changing the package database,

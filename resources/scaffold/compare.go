@@ -2,12 +2,15 @@ package scaffold
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 
+	"github.com/reactive-ccm/ccm/resources"
 	"github.com/reactive-ccm/ccm/resources/internal/safepath"
+	"github.com/reactive-ccm/ccm/resources/internal/textdiff"
 	"golang.org/x/sys/unix"
 )
 
@@ -127,4 +130,46 @@ func strays(r *rendering, target *safepath.Dir) ([]string, error) {
 		return nil
 	})
 	return out, err
+}
+
+// fileDifference describes how the target file rel differs from its
+// rendering: not a regular file, its permission bits, or its content.
+// What cannot be read is said so, not failed on: the check has already
+// found the difference.
+func fileDifference(r *rendering, rel string, subs *safepath.Subdirs) resources.Difference {
+	want := r.files[rel]
+	dir, base, err := subs.Parent(rel)
+	if err != nil {
+		return resources.Differs(rel, "unreadable", "rendered")
+	}
+	st, err := dir.Stat(base)
+	switch {
+	case err != nil:
+		return resources.Differs(rel, "unreadable", "rendered")
+	case st.Mode&unix.S_IFMT != unix.S_IFREG:
+		return resources.Differs(rel, "not a regular file", "regular file")
+	case st.Mode&0o777 != want.perm:
+		return resources.Differs(rel+" mode", fmt.Sprintf("%04o", st.Mode&0o777), fmt.Sprintf("%04o", want.perm))
+	}
+	have, err := readBounded(dir.Open(base, unix.O_RDONLY|unix.O_NONBLOCK))
+	if err != nil {
+		return resources.Differs(rel, "unreadable", "rendered")
+	}
+	rendered, err := readBounded(os.Open(r.path(rel)))
+	if err != nil {
+		return resources.Differs(rel, "unreadable", "rendered")
+	}
+	d := textdiff.Content(sha256.Sum256(have), sha256.Sum256(rendered), have, rendered)
+	d.Property = rel
+	return d
+}
+
+// readBounded reads a file for comparison; beyond textdiff.MaxInput only
+// the fact that it is too large matters, so the excess is not kept.
+func readBounded[R io.ReadCloser](f R, err error) ([]byte, error) {
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, textdiff.MaxInput+1))
 }

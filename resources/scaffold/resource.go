@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/reactive-ccm/ccm/resources"
 	"github.com/reactive-ccm/ccm/resources/internal/safepath"
@@ -51,8 +50,8 @@ func (s *scaffold) Check(ctx context.Context) (_ resources.Status, err error) {
 	if err != nil {
 		return resources.Status{}, err
 	}
-	reason := s.verdict(v.st)
-	return resources.Status{Ensure: ensureOf(v.st), Desired: reason == "", Reason: reason}, nil
+	diffs := s.verdict(v)
+	return resources.Status{Ensure: ensureOf(v.st), Desired: len(diffs) == 0, Differences: diffs}, nil
 }
 
 // observe opens the target, renders and compares. With ensure: absent and
@@ -85,39 +84,53 @@ func (s *scaffold) openTarget() (*safepath.Dir, error) {
 	return d, err
 }
 
-// verdict applies the seed's stability rules and says what differs.
-func (s *scaffold) verdict(st state) string {
+// verdict applies the seed's stability rules and says what differs, file
+// by file.
+func (s *scaffold) verdict(v *view) []resources.Difference {
+	st := v.st
 	if s.p.Ensure == ensureAbsent {
-		if n := managed(st); len(n) > 0 {
-			return fmt.Sprintf("%d rendered files remain in %s: %s", len(n), s.target, sample(n))
-		}
-		return ""
+		return each(managed(st), func(rel string) resources.Difference {
+			return resources.Differs(rel, ensurePresent, ensureAbsent)
+		})
 	}
-	switch changed := slices.Concat(st.added, st.updated); {
+	switch {
 	case !st.targetExists:
-		return fmt.Sprintf("the target %s does not exist", s.target)
-	case len(changed) > 0:
-		return fmt.Sprintf("%d files differ from the templates: %s", len(changed), sample(changed))
+		return []resources.Difference{{Property: "ensure", Observed: ensureAbsent, Desired: ensurePresent, Note: s.target}}
+	case len(st.added)+len(st.updated) > 0:
+		subs := v.target.Subdirs()
+		defer subs.Close()
+		return slices.Concat(
+			each(st.added, func(rel string) resources.Difference { return resources.Differs(rel, "absent", "present") }),
+			each(st.updated, func(rel string) resources.Difference { return fileDifference(v.r, rel, subs) }))
 	case len(st.stable) == 0:
-		return fmt.Sprintf("the source %s renders no files", s.source)
+		return []resources.Difference{{Property: "source", Observed: "renders no files", Desired: "renders files", Note: s.source}}
 	case len(st.purged) > 0:
-		return fmt.Sprintf("%d files are not produced by the templates and purge is set: %s", len(st.purged), sample(st.purged))
+		return each(st.purged, func(rel string) resources.Difference {
+			return resources.Difference{Property: rel, Observed: "present", Desired: "absent", Note: "purge"}
+		})
 	}
-	return ""
+	return nil
+}
+
+// mostDifferences bounds how many files one check describes.
+const mostDifferences = 20
+
+// each describes the first mostDifferences paths, then how many more.
+func each(paths []string, describe func(string) resources.Difference) []resources.Difference {
+	out := make([]resources.Difference, 0, min(len(paths), mostDifferences+1))
+	for i, rel := range paths {
+		if i == mostDifferences {
+			out = append(out, resources.Differs("other files", fmt.Sprintf("%d differ", len(paths)-i), "0 differ"))
+			break
+		}
+		out = append(out, describe(rel))
+	}
+	return out
 }
 
 // managed lists the rendered files that exist in the target.
 func managed(st state) []string {
 	return slices.Concat(st.updated, st.stable)
-}
-
-// sample names the first few paths.
-func sample(paths []string) string {
-	const most = 5
-	if len(paths) <= most {
-		return strings.Join(paths, ", ")
-	}
-	return fmt.Sprintf("%s and %d more", strings.Join(paths[:most], ", "), len(paths)-most)
 }
 
 // Apply renders into the target, or removes the rendered files for ensure:

@@ -127,7 +127,7 @@ func TestDriftIsDetectedAndRepaired(t *testing.T) {
 				t.Fatal(err)
 			}
 			st, err := s.Check(t.Context())
-			if err != nil || st.Desired || !strings.Contains(st.Reason, "1 files differ from the templates: app.conf") {
+			if err != nil || st.Desired || len(st.Differences) != 1 || !strings.HasPrefix(st.Differences[0].Property, "app.conf") {
 				t.Fatalf("check after drift: %+v, %v", st, err)
 			}
 			out := resourcetest.Converge(t.Context(), t, s, false, false)

@@ -1,11 +1,12 @@
 package service
 
 import (
+	"time"
+
 	"context"
 	"errors"
 	"fmt"
 	"os"
-	"strings"
 
 	"github.com/reactive-ccm/ccm/resources"
 	sdwatch "github.com/reactive-ccm/ccm/watchers/systemd"
@@ -13,7 +14,8 @@ import (
 
 func init() {
 	resources.Register(resources.Type{Name: "service", Subscribes: true, New: build, Props: props{}, Inspect: inspect, Aliases: []string{"svc"},
-		Help: "Keep a systemd unit running or stopped, enabled or disabled", NameHelp: "the unit's name (NAME means NAME.service)"})
+		Help: "Keep a systemd unit running or stopped, enabled or disabled", NameHelp: "the unit's name (NAME means NAME.service)",
+		Timeout: 5 * time.Minute})
 }
 
 var providers = []resources.Provider{{Name: "systemd", Priority: 1, Usable: systemdUsable}}
@@ -90,20 +92,20 @@ func (s *Service) status(st unitState) (resources.Status, error) {
 	if st.Running {
 		out.Ensure = running
 	}
-	var why []string
 	if out.Ensure != s.ensure {
-		why = append(why, fmt.Sprintf("%s is %s (ActiveState %s), want %s", s.unit, out.Ensure, st.Active, s.ensure))
+		out.Differences = append(out.Differences, resources.Difference{
+			Property: "ensure", Observed: out.Ensure, Desired: s.ensure, Note: "ActiveState " + st.Active})
 	}
 	if s.enable != nil {
 		if !st.EnabledKnown {
 			return out, fmt.Errorf("%w: cannot tell whether %s is enabled (UnitFileState %q)", ErrUnexpectedState, s.unit, st.FileState)
 		}
 		if st.Enabled != *s.enable {
-			why = append(why, fmt.Sprintf("%s is %s (UnitFileState %s), want %s", s.unit, enabledWord(st.Enabled), st.FileState, enabledWord(*s.enable)))
+			out.Differences = append(out.Differences, resources.Difference{
+				Property: "enable", Observed: enabledWord(st.Enabled), Desired: enabledWord(*s.enable), Note: "UnitFileState " + st.FileState})
 		}
 	}
-	out.Desired = len(why) == 0
-	out.Reason = strings.Join(why, "; ")
+	out.Desired = len(out.Differences) == 0
 	return out, nil
 }
 

@@ -55,7 +55,10 @@ type Templates struct {
 	fp     string
 }
 
-var _ resources.Templates = (*Templates)(nil)
+var (
+	_ resources.Templates = (*Templates)(nil)
+	_ resources.Compiler  = (*Templates)(nil)
+)
 
 // New returns the templates of a manifest: every function is available and
 // lookup() of a missing key without a default is an error.
@@ -243,6 +246,16 @@ func (t *Templates) Check(src string) error {
 		}
 	}
 	return nil
+}
+
+// Compile compiles every expression in s without running it, finding
+// syntax errors and unknown functions or variables; a string without
+// expressions compiles.
+func (t *Templates) Compile(s string) error {
+	if lex(s).plain {
+		return nil
+	}
+	return t.Check(s)
 }
 
 // nested returns templates for a template() or jet() call made from t.

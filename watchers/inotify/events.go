@@ -115,6 +115,7 @@ func (h *Hub) rearm(ts []*target, fns []func()) []func() {
 // overflow handles a queue overflow: events were lost, so every
 // registration is re-armed and notified. Callers hold h.mu.
 func (h *Hub) overflow(fns []func()) []func() {
+	h.overflows++
 	h.log.Warn("inotify queue overflowed; re-checking every watched path")
 	all := make([]*target, 0, len(h.paths))
 	for _, t := range h.paths {

@@ -43,6 +43,8 @@ type Hub struct {
 	// degraded is set once the kernel refused a watch, so the warning is
 	// logged once.
 	degraded bool
+	// overflows counts the kernel queue's overflows.
+	overflows uint64
 }
 
 // target is one watched path and everyone interested in it.
@@ -247,14 +249,17 @@ type Stats struct {
 	// Events counts the events read from the kernel; while it stays the
 	// same, the hub's reader has not woken.
 	Events uint64
+	// Overflows counts the queue overflows, each a re-check of everything.
+	Overflows uint64
 }
 
 // Stats returns how many paths, trees and directories are watched, how
-// many paths fell back to polling, and how many events were read.
+// many paths fell back to polling, how many events were read and how
+// often the queue overflowed.
 func (h *Hub) Stats() Stats {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	st := Stats{Paths: len(h.paths), Trees: len(h.trees), Dirs: len(h.dirs), Events: h.in.Events()}
+	st := Stats{Paths: len(h.paths), Trees: len(h.trees), Dirs: len(h.dirs), Events: h.in.Events(), Overflows: h.overflows}
 	for _, t := range h.paths {
 		if t.polled != nil {
 			st.Polled++

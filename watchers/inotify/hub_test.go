@@ -252,4 +252,7 @@ func TestOverflowNotifiesEveryRegistration(t *testing.T) {
 	}
 	close(block)
 	other.wait(t, "a queue overflow")
+	if n := h.Stats().Overflows; n == 0 {
+		t.Error("the overflow was not counted")
+	}
 }

@@ -1,0 +1,181 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/reactive-ccm/ccm/engine"
+	"github.com/reactive-ccm/ccm/engine/control"
+)
+
+// addSocketFlag registers --socket, on the daemon and on every client.
+func addSocketFlag(fl *pflag.FlagSet) {
+	fl.String("socket", "", "control socket (default $"+control.PathEnv+", else "+control.DefaultPath+`; "" on run: none)`)
+}
+
+// client returns a client of the socket --socket names.
+func client(cmd *cobra.Command) *control.Client {
+	flag, _ := cmd.Flags().GetString("socket")
+	return control.NewClient(control.Path(flag))
+}
+
+// clientError turns a client's error into ccm's: refusals and a missing
+// daemon are failures (exit 1), unknown resources unusable input (2).
+func clientError(err error) error {
+	if err == nil {
+		return nil
+	}
+	if errors.Is(err, control.ErrRequest) && !errors.Is(err, control.ErrNoDaemon) {
+		return usage(err)
+	}
+	return &exitError{code: exitFailed, err: err}
+}
+
+// newControlCmds are the commands that ask or steer a running daemon.
+func newControlCmds() []*cobra.Command {
+	cmds := []*cobra.Command{newStatusCmd(), newEventsCmd(), newPauseCmd(), newResumeCmd(), newRecheckCmd()}
+	for _, c := range cmds {
+		addSocketFlag(c.Flags())
+	}
+	return cmds
+}
+
+// newStatusCmd is `ccm status`: without arguments it asks the running
+// daemon where every resource stands; with TYPE NAME it shows one thing
+// on this host as its type's provider sees it (upstream's `ccm status`).
+func newStatusCmd() *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:     "status [TYPE NAME]",
+		Aliases: []string{"info"},
+		Short:   "Show where every resource of the running daemon stands, or the state of one file, package or service",
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) != 0 && len(args) != 2 {
+				return fmt.Errorf("status takes no arguments (the daemon's status) or TYPE NAME, got %d", len(args))
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 2 {
+				return hostStatus(cmd, args[0], args[1], asJSON)
+			}
+			r, err := client(cmd).Status(cmd.Context())
+			if err != nil {
+				return clientError(err)
+			}
+			if asJSON {
+				enc := json.NewEncoder(cmd.OutOrStdout())
+				enc.SetIndent("", "  ")
+				return enc.Encode(r)
+			}
+			return printStatus(cmd.OutOrStdout(), r, time.Now())
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
+	return cmd
+}
+
+func newEventsCmd() *cobra.Command {
+	var f runFlags
+	var follow bool
+	cmd := &cobra.Command{
+		Use:   "events",
+		Short: "Print the daemon's recent events and, with --follow, the live stream",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			f.watch = true
+			out := newPrinter(cmd.OutOrStdout(), f)
+			return clientError(client(cmd).Events(ctx, follow, func(ev *engine.Event) error {
+				out.event(ev)
+				return nil
+			}))
+		},
+	}
+	fl := cmd.Flags()
+	fl.BoolVarP(&follow, "follow", "f", false, "keep printing events as they happen")
+	fl.BoolVar(&f.json, "json", false, "print every event as a JSON line")
+	fl.BoolVarP(&f.verbose, "verbose", "v", false, "also show the first check of resources that found nothing to do")
+	return cmd
+}
+
+func newPauseCmd() *cobra.Command {
+	var req control.PauseRequest
+	cmd := &cobra.Command{
+		Use:   "pause RESOURCE...|--all [--for DURATION]",
+		Short: "Keep the daemon's hands off resources: still checked and drift reported, nothing changed",
+		RunE: func(cmd *cobra.Command, refs []string) error {
+			if req.All == (len(refs) > 0) || req.For < 0 {
+				return usage(errors.New("name resources (type#name) or give --all, and a --for that is not negative"))
+			}
+			req.Resources, req.SudoUser = refs, os.Getenv("SUDO_USER")
+			p, err := client(cmd).Pause(cmd.Context(), req)
+			if err != nil {
+				return clientError(err)
+			}
+			what := "every resource"
+			if !req.All {
+				what = strings.Join(refs, ", ")
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "paused %s by %s %s\n", what, p.By, untilWords(p.Until, time.Now()))
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&req.All, "all", false, "pause every resource, those a reload adds included")
+	cmd.Flags().DurationVar(&req.For, "for", 0, "end the pause by itself after this long (default: until ccm resume)")
+	return cmd
+}
+
+func newResumeCmd() *cobra.Command {
+	var req control.ResumeRequest
+	cmd := &cobra.Command{
+		Use:   "resume RESOURCE...|--all",
+		Short: "End pauses: the resources are checked and repaired at once",
+		RunE: func(cmd *cobra.Command, refs []string) error {
+			if req.All == (len(refs) > 0) {
+				return usage(errors.New("name resources (type#name) or give --all"))
+			}
+			req.Resources = refs
+			if err := client(cmd).Resume(cmd.Context(), req); err != nil {
+				return clientError(err)
+			}
+			fmt.Fprintln(cmd.OutOrStdout(), "resumed; checking now")
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&req.All, "all", false, "end every pause")
+	return cmd
+}
+
+func newRecheckCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "recheck [RESOURCE]",
+		Short: "Check one resource, or every resource, now (as SIGUSR1 does for all)",
+		Args:  cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			var req control.RecheckRequest
+			if len(args) == 1 {
+				req.Resource = args[0]
+			}
+			return clientError(client(cmd).Recheck(cmd.Context(), req))
+		},
+	}
+}
+
+// untilWords says when a pause ends: "until 14:30:00 (in 29m)".
+func untilWords(until, now time.Time) string {
+	if until.IsZero() {
+		return "until resumed"
+	}
+	return fmt.Sprintf("until %s (in %s)", until.Local().Format(time.TimeOnly), until.Sub(now).Round(time.Second))
+}

@@ -1,0 +1,113 @@
+package main
+
+import (
+	"context"
+	"log/slog"
+	"os"
+	"runtime/debug"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/reactive-ccm/ccm/engine"
+	"github.com/reactive-ccm/ccm/engine/control"
+	"github.com/reactive-ccm/ccm/engine/metrics"
+	"github.com/reactive-ccm/ccm/engine/status"
+)
+
+// watchDaemon is the watching engine as the control socket and the metrics
+// see it: its status with the process's own health added.
+type watchDaemon struct {
+	*engine.Engine
+	srcs    *sources
+	reload  *reloader
+	started time.Time
+}
+
+var _ control.Controller = (*watchDaemon)(nil)
+
+// Status is the engine's report with the daemon's health.
+func (d *watchDaemon) Status() status.Report {
+	r := d.Engine.Status()
+	r.Daemon = d.health(r.Daemon.LastConverged)
+	return r
+}
+
+// Counts counts the resources by standing, for metrics.
+func (d *watchDaemon) Counts() status.Counts { return d.Engine.State().Counts() }
+
+// Health is the daemon's own state, for metrics.
+func (d *watchDaemon) Health() status.Daemon { return d.health(d.Engine.LastConverged()) }
+
+func (d *watchDaemon) health(lastConverged time.Time) status.Daemon {
+	rl := d.reload.stats()
+	h := status.Daemon{
+		PID: os.Getpid(), Version: version(), Started: d.started, Uptime: time.Since(d.started).Seconds(),
+		Reloads: rl.reloads, ReloadFailures: rl.failures, LastReload: rl.last, LastConverged: lastConverged,
+	}
+	if d.srcs.inotify == nil {
+		h.Polled = d.srcs.poll.Len()
+		return h
+	}
+	st := d.srcs.inotify.Stats()
+	h.Watches, h.Polled, h.Overflows = st.Dirs, st.Polled, st.Overflows
+	return h
+}
+
+// version is the module version ccm was built from, or "devel".
+func version() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "devel"
+}
+
+// serveMetrics listens on --metrics-listen, when given, and has the
+// engine's runs counted; an address that cannot be opened is unusable
+// input.
+func serveMetrics(ctx context.Context, f runFlags, d *watchDaemon, opts *engine.Options, log *slog.Logger) error {
+	if f.metricsAddr == "" {
+		return nil
+	}
+	ln, err := metrics.Listen(f.metricsAddr)
+	if err != nil {
+		return usage(err)
+	}
+	m := metrics.New(d, metrics.Options{PerResource: f.metricsPerResource, Version: version()})
+	opts.Observe = m.Observe
+	go func() {
+		if err := m.Serve(ctx, ln); err != nil {
+			log.Error("metrics endpoint stopped", "error", err)
+		}
+	}()
+	log.Info("serving metrics", "addr", ln.Addr().String())
+	return nil
+}
+
+// serveControl opens the control socket and serves it until ctx ends.
+// A socket named on purpose (--socket, $CCM_SOCKET) that cannot be opened
+// is an error; the default one only a warning, so ccm still runs where
+// /run/ccm cannot be made (as another user than root). --socket ""
+// disables it.
+func serveControl(ctx context.Context, cmd *cobra.Command, d *watchDaemon, log *slog.Logger) (*control.Server, error) {
+	flag, _ := cmd.Flags().GetString("socket")
+	if flag == "" && cmd.Flags().Changed("socket") {
+		return nil, nil
+	}
+	path := control.Path(flag)
+	srv, err := control.Listen(path, d, log)
+	if err != nil {
+		if flag != "" || os.Getenv(control.PathEnv) != "" {
+			return nil, usage(err)
+		}
+		log.Warn("no control socket; ccm status, events, pause and recheck will not reach this daemon", "error", err)
+		return nil, nil
+	}
+	go func() {
+		if err := srv.Serve(ctx); err != nil {
+			log.Error("control socket stopped", "socket", path, "error", err)
+		}
+	}()
+	log.Debug("control socket", "socket", path)
+	return srv, nil
+}

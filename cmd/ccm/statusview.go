@@ -1,0 +1,80 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/reactive-ccm/ccm/engine/status"
+)
+
+// printStatus writes a daemon's report for people: its health, the
+// counts, then one row per resource.
+func printStatus(w io.Writer, r status.Report, now time.Time) error {
+	d := r.Daemon
+	fmt.Fprintf(w, "ccm %s, pid %d, up %s; inotify: %d watches, %d polled paths, %d overflows; reloads: %d (%d failed)\n",
+		d.Version, d.PID, time.Duration(d.Uptime*float64(time.Second)).Round(time.Second),
+		d.Watches, d.Polled, d.Overflows, d.Reloads, d.ReloadFailures)
+	fmt.Fprintln(w, countsLine(r.Counts, d.LastConverged, now))
+	if p := r.PausedAll; p != nil {
+		fmt.Fprintf(w, "every resource paused by %s %s\n", p.By, untilWords(p.Until, now))
+	}
+	fmt.Fprintln(w)
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "STANDING\tRESOURCE\tLAST CHANGE\tNOTE")
+	for _, res := range r.Resources {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", res.Standing, res.ID, lastChange(res.LastChange), note(res, now))
+	}
+	return tw.Flush()
+}
+
+// countsLine is "12 resources: 10 converged, 1 failed, 1 paused; all
+// converged at 12:00:01".
+func countsLine(c status.Counts, lastConverged, now time.Time) string {
+	line := fmt.Sprintf("%d resources: %d converged", c.Resources, c.Converged)
+	for _, x := range []struct {
+		n    int
+		what string
+	}{{c.Failed, "failed"}, {c.Unhealthy, "unhealthy"}, {c.RolledBack, "rolled back"}, {c.Blocked, "blocked"},
+		{c.Contested, "contested"}, {c.Paused, "paused"}, {c.Pending, "pending"}} {
+		if x.n > 0 {
+			line += fmt.Sprintf(", %d %s", x.n, x.what)
+		}
+	}
+	if !lastConverged.IsZero() {
+		line += fmt.Sprintf("; last all converged %s ago", now.Sub(lastConverged).Round(time.Second))
+	}
+	return line
+}
+
+// lastChange is "12:00:01 drift: mode 0600 → 0644", or "-".
+func lastChange(c *status.Change) string {
+	if c == nil {
+		return "-"
+	}
+	what := describe(c.Changes)
+	if what == "" && c.Refreshed {
+		what = "refreshed"
+	}
+	return fmt.Sprintf("%s %s: %s", c.Time.Local().Format(time.TimeOnly), c.Trigger, what)
+}
+
+// note says why a resource is not converged and what happens next.
+func note(res status.Resource, now time.Time) string {
+	var parts []string
+	if p := res.Paused; p != nil {
+		parts = append(parts, fmt.Sprintf("paused by %s %s", p.By, untilWords(p.Until, now)))
+	}
+	if len(res.Drift) > 0 {
+		parts = append(parts, "would repair "+describe(res.Drift))
+	}
+	if res.LastError != "" {
+		parts = append(parts, res.LastError)
+	}
+	if res.NextRetry != nil {
+		parts = append(parts, fmt.Sprintf("next try in %s", res.NextRetry.Sub(now).Round(time.Second)))
+	}
+	return strings.Join(parts, "; ")
+}

@@ -1,0 +1,16 @@
+package control
+
+import "errors"
+
+var (
+	// ErrNoDaemon means nothing listens on the socket.
+	ErrNoDaemon = errors.New("control: no ccm daemon answers")
+	// ErrDenied means the daemon refused the client's user.
+	ErrDenied = errors.New("control: permission denied")
+	// ErrInUse means another daemon already listens on the socket.
+	ErrInUse = errors.New("control: another ccm daemon listens on the socket")
+	// ErrFellBehind ends an event stream the client read too slowly.
+	ErrFellBehind = errors.New("control: the event stream fell behind; run ccm events again")
+	// ErrRequest is an error the daemon reported for a request.
+	ErrRequest = errors.New("control")
+)

@@ -1,0 +1,65 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/reactive-ccm/ccm/graph"
+	"github.com/reactive-ccm/ccm/resources"
+)
+
+// DefaultTimeout bounds a check or an apply of a type that sets no
+// default of its own.
+const DefaultTimeout = 5 * time.Minute
+
+// deadline is how long one check or one apply of v may take, and where
+// that bound comes from, for the message when it expires.
+func (e *Engine) deadline(v *graph.Vertex) (time.Duration, string) {
+	if b, ok := v.Resource.(resources.Bounded); ok {
+		if d := b.Timeout(); d > 0 {
+			return d, "its timeout property"
+		}
+	}
+	if d := e.opts.Timeouts[v.Type]; d > 0 {
+		return d, "--timeout " + v.Type
+	}
+	if t, ok := resources.Lookup(v.Type); ok && t.Timeout > 0 {
+		return t.Timeout, fmt.Sprintf("the default for %s resources; --timeout %s=DURATION changes it", v.Type, v.Type)
+	}
+	return DefaultTimeout, fmt.Sprintf("the default; --timeout %s=DURATION changes it", v.Type)
+}
+
+// bounded runs each Check and Apply of a resource under a deadline. The
+// context's expiry is what stops the work: the command runner kills the
+// process group of a command still running, D-Bus and HTTP calls return.
+type bounded struct {
+	resources.Resource
+	d   time.Duration
+	why string
+}
+
+func (b bounded) Check(ctx context.Context) (resources.Status, error) {
+	ctx, cancel := context.WithTimeout(ctx, b.d)
+	defer cancel()
+	st, err := b.Resource.Check(ctx)
+	return st, b.expired(ctx, "check", err)
+}
+
+func (b bounded) Apply(ctx context.Context, req resources.Request) (resources.Change, error) {
+	ctx, cancel := context.WithTimeout(ctx, b.d)
+	defer cancel()
+	ch, err := b.Resource.Apply(ctx, req)
+	return ch, b.expired(ctx, "apply", err)
+}
+
+// expired replaces the error of a call cut short by its deadline with one
+// saying so; a call that finished in time keeps its result.
+func (b bounded) expired(ctx context.Context, op string, err error) error {
+	if err == nil || !errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return err
+	}
+	return fmt.Errorf("%w: the %s did not finish within %s (%s); what it ran was killed: %v",
+		ErrTimeout, op, b.d, b.why, err)
+}

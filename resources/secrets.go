@@ -1,0 +1,102 @@
+package resources
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// Redacted replaces a sensitive value wherever it would be shown.
+const Redacted = "[redacted]"
+
+// minSecret is the shortest value Secrets records: cutting shorter ones
+// out of messages would cut up ordinary words and numbers.
+const minSecret = 4
+
+// Secrets collects the values a sensitive resource (`sensitive: true`)
+// must not show, as it resolves them, and cuts them out of text. A nil
+// *Secrets records nothing and redacts nothing. It is safe for concurrent
+// use.
+type Secrets struct {
+	mu sync.RWMutex
+	// values are kept longest first, so a value containing another is
+	// cut out whole.
+	values []string
+}
+
+// Add records v.
+func (s *Secrets) Add(v string) {
+	if s == nil || len(v) < minSecret {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	i, found := slices.BinarySearchFunc(s.values, v, longestFirst)
+	if !found {
+		s.values = slices.Insert(s.values, i, v)
+	}
+}
+
+func longestFirst(a, b string) int {
+	if len(a) != len(b) {
+		return len(b) - len(a)
+	}
+	return strings.Compare(a, b)
+}
+
+// Redact returns text with every recorded value replaced by Redacted.
+func (s *Secrets) Redact(text string) string {
+	if s == nil {
+		return text
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	for _, v := range s.values {
+		text = strings.ReplaceAll(text, v, Redacted)
+	}
+	return text
+}
+
+// Recording returns templates that record every value they resolve in s,
+// for a sensitive resource: what its templates produce is what it hides.
+func Recording(t Templates, s *Secrets) Templates { return recording{t, s} }
+
+type recording struct {
+	Templates
+	secrets *Secrets
+}
+
+func (r recording) Value(src string) (any, error) {
+	v, err := r.Templates.Value(src)
+	if err == nil {
+		r.record(v)
+	}
+	return v, err
+}
+
+func (r recording) String(src string) (string, error) {
+	v, err := r.Templates.String(src)
+	if err == nil {
+		r.secrets.Add(v)
+	}
+	return v, err
+}
+
+// record adds a resolved value: a string or number, or every leaf of a
+// list or map.
+func (r recording) record(v any) {
+	switch v := v.(type) {
+	case []any:
+		for _, x := range v {
+			r.record(x)
+		}
+	case map[string]any:
+		for _, x := range v {
+			r.record(x)
+		}
+	case nil:
+	default:
+		r.secrets.Add(fmt.Sprint(v))
+	}
+}
