@@ -40,8 +40,8 @@ func (e *Engine) PauseAll(p status.Pause) {
 
 // Resume ends the pauses of the resources refs names. Each is checked
 // again at once (trigger resume), so drift found while it was paused is
-// repaired and a refresh held back is delivered. It is also how another
-// part of the engine releases a resource it paused itself.
+// repaired and a refresh held back is delivered. A resource held at its
+// last good state after a rollback is released too (see Release).
 func (e *Engine) Resume(refs []string) error {
 	e.mu.Lock()
 	nodes, err := e.resolve(refs)
@@ -51,6 +51,7 @@ func (e *Engine) Resume(refs []string) error {
 	}
 	for _, n := range nodes {
 		delete(e.pauses, n.v.ID())
+		e.release(n)
 	}
 	e.opts.Logger.Info("resumed", "resources", refs)
 	e.markAll(nodes, TriggerResume)
@@ -64,6 +65,9 @@ func (e *Engine) ResumeAll() {
 	e.mu.Lock()
 	e.pausedAll = nil
 	clear(e.pauses)
+	for _, n := range e.nodes {
+		e.release(n)
+	}
 	e.opts.Logger.Info("resumed every resource")
 	e.markAll(e.nodes, TriggerResume)
 	e.mu.Unlock()

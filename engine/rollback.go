@@ -324,25 +324,36 @@ func (e *Engine) judge(s *node, err error, now time.Time) {
 // Release lets the held vertices named by ids (all of them when ids is
 // empty) apply their manifest's desired state again, and returns the ids
 // released. A released change is kept again, so it can be rolled back
-// again.
+// again. `ccm resume` releases through Resume and ResumeAll.
 func (e *Engine) Release(ids ...string) []string {
 	e.mu.Lock()
 	var released []string
-	now := e.opts.Clock.Now()
 	for _, n := range e.nodes {
-		if !n.held || (len(ids) > 0 && !slices.Contains(ids, n.v.ID())) {
+		if len(ids) > 0 && !slices.Contains(ids, n.v.ID()) {
 			continue
 		}
-		n.held, n.heldWhy, n.saved = false, "", nil
-		id := n.v.ID()
-		e.undoIO = append(e.undoIO, func() { e.rollbacks.drop(id) })
-		released = append(released, id)
-		n.markDirty(TriggerResume)
-		e.changed = true
-		e.schedule(n, now)
+		if e.release(n) {
+			released = append(released, n.v.ID())
+		}
 	}
 	e.checkIdle()
 	e.mu.Unlock()
 	e.flush()
 	return released
+}
+
+// release ends n's hold at its last good state, if it has one, and marks
+// it to apply its desired state again; the caller schedules it. Callers
+// hold e.mu.
+func (e *Engine) release(n *node) bool {
+	if !n.held {
+		return false
+	}
+	n.held, n.heldWhy, n.saved = false, "", nil
+	id := n.v.ID()
+	e.undoIO = append(e.undoIO, func() { e.rollbacks.drop(id) })
+	n.markDirty(TriggerResume)
+	e.changed = true
+	e.schedule(n, e.opts.Clock.Now())
+	return true
 }

@@ -184,3 +184,35 @@ func TestWatchRollbackHoldsReleasesAndSurvivesRestarts(t *testing.T) {
 		t.Errorf("rollback records left behind: %v", left)
 	}
 }
+
+// TestResumeReleasesARolledBackResource: `ccm resume` (Resume and
+// ResumeAll) releases a held resource as Release does.
+func TestResumeReleasesARolledBackResource(t *testing.T) {
+	for _, all := range []bool{false, true} {
+		t.Run(map[bool]string{false: "named", true: "all"}[all], func(t *testing.T) {
+			c := newRollbackCase(t, "good")
+			st, err := state.Open(filepath.Join(t.TempDir(), "state"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { st.Close() })
+			opts := engine.Options{Rollback: true, State: st, StateKey: "test"}
+			rolledBack := func(ev *engine.Event) bool { return ev.ID() == "fake#conf" && ev.RolledBack }
+			run := startWatching(t, loadIn(t, t.TempDir(), c.manifest("bad", "")), opts)
+			run.next(rolledBack)
+			run.idle()
+			applies := len(c.w.order())
+
+			if all {
+				run.e.ResumeAll()
+			} else if err := run.e.Resume([]string{"fake#conf"}); err != nil {
+				t.Fatal(err)
+			}
+			again := run.next(rolledBack)
+			run.idle()
+			if !again.Failed || len(c.w.order()) <= applies || c.w.get("conf") != "good" {
+				t.Fatalf("after resume: %+v, applies %v; want the change tried again and rolled back", again, c.w.order())
+			}
+		})
+	}
+}

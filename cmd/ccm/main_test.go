@@ -89,8 +89,11 @@ type watcher struct {
 	cmd    *exec.Cmd
 	events chan engine.Event
 	stderr *bytes.Buffer
-	done   chan error
-	seen   []string
+	// exited is closed once the process was waited for; waitErr is
+	// Wait's result, readable after that.
+	exited  chan struct{}
+	waitErr error
+	seen    []string
 	// socket is the daemon's control socket.
 	socket string
 }
@@ -113,7 +116,7 @@ func startCmd(t *testing.T, cmd *exec.Cmd) *watcher {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := &watcher{t: t, cmd: cmd, events: make(chan engine.Event, 10000), stderr: &bytes.Buffer{}, done: make(chan error, 1), socket: socket}
+	w := &watcher{t: t, cmd: cmd, events: make(chan engine.Event, 10000), stderr: &bytes.Buffer{}, exited: make(chan struct{}), socket: socket}
 	cmd.Stderr = syncWriter{w.stderr}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -126,10 +129,13 @@ func startCmd(t *testing.T, cmd *exec.Cmd) *watcher {
 				w.events <- ev
 			}
 		}
-		w.done <- cmd.Wait()
+		w.waitErr = cmd.Wait()
+		close(w.exited)
 	}()
 	t.Cleanup(func() {
-		if cmd.ProcessState == nil {
+		select {
+		case <-w.exited:
+		default:
 			w.stop()
 		}
 	})
@@ -159,9 +165,9 @@ func (w *watcher) stop() {
 		w.t.Fatalf("SIGTERM: %v", err)
 	}
 	select {
-	case err := <-w.done:
-		if err != nil {
-			w.t.Fatalf("ccm exited with %v after SIGTERM\n%s", err, w.logs())
+	case <-w.exited:
+		if w.waitErr != nil {
+			w.t.Fatalf("ccm exited with %v after SIGTERM\n%s", w.waitErr, w.logs())
 		}
 	case <-time.After(5 * time.Second):
 		_ = w.cmd.Process.Kill()

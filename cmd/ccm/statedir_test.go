@@ -58,7 +58,7 @@ func TestPendingRefreshSurvivesKill9(t *testing.T) {
 	if err := first.cmd.Process.Kill(); err != nil {
 		t.Fatal(err)
 	}
-	<-first.done
+	<-first.exited
 	killHung(t, dir)
 	pending, err := filepath.Glob(filepath.Join(states, "refreshes", "*.json"))
 	if err != nil || len(pending) != 1 {
