@@ -192,18 +192,31 @@ func (e *Engine) nextWake() time.Time {
 		next = end
 	}
 	soonest := func(t time.Time) {
-		if t.After(now) && t.Before(next) {
+		if t.Before(next) {
 			next = t
 		}
 	}
+	// A deadline that passed since wakeExpired looked wakes the loop at
+	// once: skipping it as past would leave it for the hour. A waiting
+	// vertex runs once no back-off holds it; a fighting one is calm once
+	// idle (finish wakes the loop when a run of one ends).
 	for n := range e.timed {
-		soonest(n.retry.until)
-		soonest(n.contest.until)
+		soonest(later(n.retry.until, n.contest.until))
 	}
 	for n := range e.fights {
-		soonest(n.contest.calmAt(e.opts.Contest))
+		if !n.dirty && !n.running {
+			soonest(n.contest.calmAt(e.opts.Contest))
+		}
 	}
 	return next
+}
+
+// later returns the later of a and b.
+func later(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
 }
 
 // wakeExpired ends expired pauses and schedules the vertices whose
