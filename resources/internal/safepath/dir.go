@@ -36,12 +36,17 @@ func (p Policy) OpenParent(path string) (*Dir, string, error) {
 	if i < 0 || i == len(path)-1 {
 		return nil, "", pathError("open", path, ErrBadName)
 	}
-	dir := path[:i]
-	if dir == "" {
-		dir = "/"
-	}
-	d, err := p.OpenDir(dir)
+	d, err := p.OpenDir(parentOf(path))
 	return d, path[i+1:], err
+}
+
+// parentOf returns the directory part of path, which has a slash.
+func parentOf(path string) string {
+	i := strings.LastIndexByte(path, '/')
+	if i <= 0 {
+		return "/"
+	}
+	return path[:i]
 }
 
 // MkdirAll opens the directory at path, first creating it and any missing
@@ -78,15 +83,7 @@ func (d *Dir) MkdirAll(rel string, mode uint32) (*Dir, error) {
 // (absolute): the way to it is walked under p, the last component is not
 // followed. A missing directory on the way means no.
 func (p Policy) Exists(path string) (bool, error) {
-	d, base, err := p.OpenParent(path)
-	if errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ENOTDIR) {
-		return false, nil
-	}
-	if err != nil {
-		return false, err
-	}
-	defer d.Close()
-	_, err = d.Stat(base)
+	_, _, err := p.Stat(path, false)
 	if errors.Is(err, unix.ENOENT) {
 		return false, nil
 	}
