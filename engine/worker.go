@@ -85,7 +85,7 @@ func (e *Engine) converge(ctx context.Context, n *node, r run) (ev *Event, out r
 			// As upstream: a failed run reports no final state and no
 			// change, whatever it did on the way.
 			ev.Failed = true
-			ev.Error = []string{err.Error()}
+			ev.Error = []string{n.v.Templated.Redact(err.Error())}
 			return
 		}
 		ev.FinalEnsure = out.After.Ensure

@@ -133,7 +133,7 @@ func (g *Graph) build(e *entry, t resources.Templates, errs *resources.ErrorList
 		Resource: inst.Resource, Provider: inst.Provider, Ensure: inst.Ensure, Manifest: e.m,
 		Fingerprint: fingerprint(e, t), Independent: inst.Independent && e.control == nil,
 		Health: checks, Refreshable: e.typ.Subscribes, Rollback: e.rollback,
-		props: e.raw, Secrets: spec.Secrets,
+		props: e.raw, Secrets: spec.Secrets, Templated: spec.Templated,
 	}
 	e.control.attach(v, t, errs)
 	g.Vertices = append(g.Vertices, v)

@@ -1,7 +1,6 @@
 package resources
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -60,43 +59,11 @@ func (s *Secrets) Redact(text string) string {
 
 // Recording returns templates that record every value they resolve in s,
 // for a sensitive resource: what its templates produce is what it hides.
-func Recording(t Templates, s *Secrets) Templates { return recording{t, s} }
-
-type recording struct {
-	Templates
-	secrets *Secrets
-}
-
-func (r recording) Value(src string) (any, error) {
-	v, err := r.Templates.Value(src)
-	if err == nil {
-		r.record(v)
-	}
-	return v, err
-}
-
-func (r recording) String(src string) (string, error) {
-	v, err := r.Templates.String(src)
-	if err == nil {
-		r.secrets.Add(v)
-	}
-	return v, err
-}
-
-// record adds a resolved value: a string or number, or every leaf of a
-// list or map.
-func (r recording) record(v any) {
-	switch v := v.(type) {
-	case []any:
-		for _, x := range v {
-			r.record(x)
+// A list or map is recorded leaf by leaf.
+func Recording(t Templates, s *Secrets) Templates {
+	return observing{t, func(_ string, v any) {
+		for _, x := range leaves(v, nil) {
+			s.Add(x)
 		}
-	case map[string]any:
-		for _, x := range v {
-			r.record(x)
-		}
-	case nil:
-	default:
-		r.secrets.Add(fmt.Sprint(v))
-	}
+	}}
 }
