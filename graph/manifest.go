@@ -2,7 +2,6 @@ package graph
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -42,7 +41,7 @@ var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 
 // ParseManifest reads and parses one manifest file.
 func ParseManifest(file string) (*Manifest, error) {
-	src, err := os.ReadFile(file)
+	src, err := resources.ReadDocument(file)
 	if err != nil {
 		return nil, fmt.Errorf("reading manifest: %w", err)
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -54,6 +55,25 @@ func TestWatchKeepsTheRunningGraphOnAnAliasBomb(t *testing.T) {
 		t.Fatal(err)
 	}
 	eventually(t, "repairs to go on", func() bool { return fileIs(dir+"/srv/app/motd", "hello\n", 0o644) })
+}
+
+func TestDocumentsMustBeRegularFiles(t *testing.T) {
+	dir := t.TempDir()
+	m := manifest(t, dir, watched)
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// Each would block or read forever if opened as a file.
+	for _, args := range [][]string{{"run", "/dev/zero"}, {"validate", fifo}, {"run", "--hiera", fifo, m}, {"run", "--facts", "/dev/zero", m}} {
+		res := ccm(t, args...)
+		if res.code != 2 || !strings.Contains(res.stderr, "not a regular file") {
+			t.Errorf("ccm %v: exit %d, want 2 and a clear error\n%s", args, res.code, res.stdout+res.stderr)
+		}
+	}
+	if _, err := os.Stat(dir + "/srv"); err == nil {
+		t.Error("ccm run touched the host")
+	}
 }
 
 // dataSecretManifest uses a secret from data in every way that fails.

@@ -171,7 +171,7 @@ func environ(readDotEnv bool) (map[string]string, error) {
 	if !readDotEnv {
 		return env, nil
 	}
-	b, err := os.ReadFile(".env")
+	b, err := resources.ReadDocument(".env")
 	if os.IsNotExist(err) {
 		return env, nil
 	}

@@ -2,7 +2,6 @@ package hiera
 
 import (
 	"fmt"
-	"os"
 
 	"github.com/reactive-ccm/ccm/graph/internal/yamlbudget"
 	"github.com/reactive-ccm/ccm/resources"
@@ -12,7 +11,7 @@ import (
 // ReadFile reads a hiera document such as a --hiera FILE: YAML or JSON
 // with the keys data, hierarchy and overrides.
 func ReadFile(file string) (Source, error) {
-	b, err := os.ReadFile(file)
+	b, err := resources.ReadDocument(file)
 	if err != nil {
 		return Source{}, fmt.Errorf("hiera: %w", err)
 	}
