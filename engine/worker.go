@@ -85,7 +85,11 @@ func (e *Engine) converge(ctx context.Context, n *node, r run) (ev *Event, out r
 			// As upstream: a failed run reports no final state and no
 			// change, whatever it did on the way.
 			ev.Failed = true
-			ev.Error = []string{n.v.Templated.Redact(err.Error())}
+			ev.Error = []string{err.Error()}
+			if n.v.Secrets == nil {
+				// A sensitive resource hides these and more, as redacted.
+				ev.Error[0] = n.v.Templated.Redact(ev.Error[0])
+			}
 			return
 		}
 		ev.FinalEnsure = out.After.Ensure

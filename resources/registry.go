@@ -59,7 +59,6 @@ func (t Type) Build(spec *Spec) (Instance, error) {
 	}
 	if spec.Templated == nil {
 		spec.Templated = &Templated{}
-		spec.Templates = Remembering(spec.Templates, spec.Templated)
 	}
 	inst, err := t.New(spec)
 	return inst, spec.Templated.RedactErr(err)

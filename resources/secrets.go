@@ -59,11 +59,27 @@ func (s *Secrets) Redact(text string) string {
 
 // Recording returns templates that record every value they resolve in s,
 // for a sensitive resource: what its templates produce is what it hides.
-// A list or map is recorded leaf by leaf.
-func Recording(t Templates, s *Secrets) Templates {
-	return observing{t, func(_ string, v any) {
+func Recording(t Templates, s *Secrets) Templates { return recording{t, s} }
+
+type recording struct {
+	Templates
+	secrets *Secrets
+}
+
+func (r recording) Value(src string) (any, error) {
+	v, err := r.Templates.Value(src)
+	if err == nil {
 		for _, x := range leaves(v, nil) {
-			s.Add(x)
+			r.secrets.Add(x)
 		}
-	}}
+	}
+	return v, err
+}
+
+func (r recording) String(src string) (string, error) {
+	v, err := r.Templates.String(src)
+	if err == nil {
+		r.secrets.Add(v)
+	}
+	return v, err
 }

@@ -6,15 +6,9 @@ import (
 	"github.com/reactive-ccm/ccm/resources"
 )
 
-// upper is a template environment resolving "{{x}}" to "TOP-SECRET", or
-// to a map holding "inner-secret" and 1234 as a value; withExpr says it
-// holds an expression.
-type upper struct {
-	resources.Literal
-	withExpr bool
-}
+// upper is a template environment resolving "{{x}}" to "TOP-SECRET".
+type upper struct{ resources.Literal }
 
-func (u upper) HasExpr(string) bool         { return u.withExpr }
 func (upper) String(string) (string, error) { return "TOP-SECRET", nil }
 func (upper) Value(string) (any, error) {
 	return map[string]any{"list": []any{"inner-secret", 1234}}, nil

@@ -9,27 +9,32 @@ import (
 	"sync"
 )
 
-// Templated remembers what each template expression of one resource last
+// Templated remembers what each templated property of one resource last
 // resolved to, so that its errors can leave those values out: data, facts
 // and the environment may hold secrets, and an error about a property is
 // shown, logged and sent as JSON. One value per expression is kept, so a
 // template that resolves differently each time ({{ now() }}) holds no more
-// memory than one that does not. A nil *Templated remembers nothing and
+// memory than one that does not. Spec.Decode fills it with what the
+// properties resolved to at load, Deferred.Resolve with what they resolve
+// to when the resource runs. A nil *Templated remembers nothing and
 // redacts nothing. It is safe for concurrent use.
 type Templated struct {
 	mu   sync.RWMutex
 	last map[string][]string
 }
 
-// remember records the leaves of what src resolved to.
-func (t *Templated) remember(src string, v any) {
-	vs := leaves(v, nil)
+// remember records what the property at key (its position and name)
+// resolved to, replacing what it resolved to before.
+func (t *Templated) remember(key string, vs []string) {
+	if t == nil || len(vs) == 0 {
+		return
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.last == nil {
 		t.last = map[string][]string{}
 	}
-	t.last[src] = vs
+	t.last[key] = vs
 }
 
 // Redact returns text with every remembered value replaced by "the
@@ -75,38 +80,6 @@ func (t *Templated) RedactErr(err error) error {
 		return &PosError{Pos: pe.Pos, Msg: t.Redact(pe.Msg)}
 	}
 	return errors.New(t.Redact(err.Error()))
-}
-
-// Remembering returns templates that remember in tv what their
-// expressions resolve to.
-func Remembering(t Templates, tv *Templated) Templates {
-	return observing{t, func(src string, v any) {
-		if t.HasExpr(src) {
-			tv.remember(src, v)
-		}
-	}}
-}
-
-// observing passes what each resolution returns to seen.
-type observing struct {
-	Templates
-	seen func(src string, v any)
-}
-
-func (o observing) Value(src string) (any, error) {
-	v, err := o.Templates.Value(src)
-	if err == nil {
-		o.seen(src, v)
-	}
-	return v, err
-}
-
-func (o observing) String(src string) (string, error) {
-	v, err := o.Templates.String(src)
-	if err == nil {
-		o.seen(src, v)
-	}
-	return v, err
 }
 
 // leaves appends the strings a resolved value shows as: itself, or every

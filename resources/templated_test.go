@@ -5,37 +5,55 @@ import (
 	"testing"
 
 	"github.com/reactive-ccm/ccm/resources"
+	"github.com/reactive-ccm/ccm/resources/resourcetest"
+	"go.yaml.in/yaml/v3"
 )
 
-// counting resolves every expression to a new value: "value-1", "value-2"...
-type counting struct {
-	resources.Literal
-	n *int
+// secretSpec is a spec whose owner property and content template resolve
+// to data.
+func secretSpec(t *testing.T, vars resourcetest.Vars) *resources.Spec {
+	t.Helper()
+	var doc yaml.Node
+	if err := yaml.Unmarshal([]byte("owner: \"{{ token }}\"\n"), &doc); err != nil {
+		t.Fatal(err)
+	}
+	return &resources.Spec{Type: "t", Name: "n", Props: doc.Content[0], Pos: resources.Pos{File: "m.yaml", Line: 1}, Templates: vars}
 }
 
-func (c counting) HasExpr(string) bool { return true }
-func (c counting) String(string) (string, error) {
-	*c.n++
-	return "value-" + string(rune('0'+*c.n)), nil
-}
+// owned fails to build, quoting the owner it decoded.
+var owned = resources.Type{Name: "t", New: func(spec *resources.Spec) (resources.Instance, error) {
+	var p struct {
+		Owner string `yaml:"owner"`
+	}
+	if err := spec.Decode(&p); err != nil {
+		return resources.Instance{}, err
+	}
+	var errs resources.ErrorList
+	errs.Addf(spec.KeyPos("owner"), "owner: no such user %q", p.Owner)
+	return resources.Instance{}, errs.Err()
+}}
 
 func TestTemplated(t *testing.T) {
-	t.Run("errors leave out what templates resolved to, keeping positions", func(t *testing.T) {
-		var tv resources.Templated
-		tmpl := resources.Remembering(upper{withExpr: true}, &tv)
-		if _, err := tmpl.Value("{{x}}"); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := tmpl.String("{{y}}"); err != nil {
-			t.Fatal(err)
-		}
+	t.Run("build errors leave out what templates resolved to, keeping positions", func(t *testing.T) {
+		_, err := owned.Build(secretSpec(t, resourcetest.Vars{"token": "s3cr3t"}))
 		var list resources.ErrorList
-		list.Addf(resources.Pos{File: "m.yaml", Line: 3, Col: 5}, "owner: no such user %q", "TOP-SECRET")
-		list.Addf(resources.Pos{File: "m.yaml", Line: 4, Col: 5}, "port: %d and inner-secret", 1234)
-		err := tv.RedactErr(list.Err())
-		want := "m.yaml:3:5: owner: no such user the templated value\nm.yaml:4:5: port: the templated value and the templated value"
-		if !errors.As(err, &list) || err.Error() != want {
+		if want := "m.yaml:1:8: owner: no such user the templated value"; !errors.As(err, &list) || err.Error() != want {
 			t.Fatalf("got %v, want %s", err, want)
+		}
+	})
+	t.Run("a deferred value is remembered as it resolves, the last one only", func(t *testing.T) {
+		vars := resourcetest.Vars{"token": "first-value"}
+		spec := secretSpec(t, vars)
+		spec.Templated = &resources.Templated{}
+		d := spec.Defer("content", "{{ token }}")
+		for _, v := range []string{"first-value", "second-value"} {
+			vars["token"] = v
+			if _, err := d.Resolve(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if got := spec.Templated.Redact("first-value second-value"); got != "first-value the templated value" {
+			t.Fatalf("redacted %q", got)
 		}
 	})
 	t.Run("an error without them is kept as it is", func(t *testing.T) {
@@ -45,22 +63,9 @@ func TestTemplated(t *testing.T) {
 			t.Fatalf("got %v", err)
 		}
 	})
-	t.Run("one value per expression is kept", func(t *testing.T) {
-		var tv resources.Templated
-		n := 0
-		tmpl := resources.Remembering(counting{n: &n}, &tv)
-		for range 3 {
-			if _, err := tmpl.String("{{ now() }}"); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if got := tv.Redact("value-1 value-3"); got != "value-1 the templated value" {
-			t.Fatalf("redacted %q", got)
-		}
-	})
 	t.Run("a nil Templated redacts nothing", func(t *testing.T) {
 		var tv *resources.Templated
-		if got := tv.Redact("TOP-SECRET"); got != "TOP-SECRET" {
+		if got := tv.Redact("s3cr3t"); got != "s3cr3t" {
 			t.Fatalf("redacted %q", got)
 		}
 	})

@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/reactive-ccm/ccm/graph"
-	"github.com/reactive-ccm/ccm/resources"
+	"github.com/reactive-ccm/ccm/resources/document"
 	"github.com/spf13/cobra"
 )
 
@@ -96,7 +96,7 @@ func (in inputs) sum() []byte {
 		h.Write(in.remote())
 	}
 	for _, f := range in.files {
-		b, err := resources.ReadDocument(f)
+		b, err := document.Read(f)
 		h.Write([]byte(f + "\x00" + err2string(err) + "\x00"))
 		h.Write(b)
 	}
@@ -104,7 +104,7 @@ func (in inputs) sum() []byte {
 		// A tree that cannot be walked hashes as what was seen of it.
 		_ = filepath.WalkDir(t, func(p string, e fs.DirEntry, err error) error {
 			// A FIFO or a device in a data tree is hashed as its error.
-			b, rerr := resources.ReadDocument(p)
+			b, rerr := document.Read(p)
 			h.Write([]byte(p + "\x00" + err2string(err) + err2string(rerr) + "\x00"))
 			h.Write(b)
 			return nil

@@ -10,7 +10,7 @@ import (
 
 	"github.com/reactive-ccm/ccm/graph/hiera"
 	"github.com/reactive-ccm/ccm/graph/internal/yamlbudget"
-	"github.com/reactive-ccm/ccm/resources"
+	"github.com/reactive-ccm/ccm/resources/document"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -87,7 +87,7 @@ func isOverlayName(name string) bool {
 
 // ReadFile reads a facts file, JSON or YAML, whose top level is a map.
 func ReadFile(file string) (map[string]any, error) {
-	b, err := resources.ReadDocument(file)
+	b, err := document.Read(file)
 	if err != nil {
 		return nil, fmt.Errorf("facts: %w", err)
 	}
