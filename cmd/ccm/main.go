@@ -51,6 +51,11 @@ func main() {
 	if err == nil {
 		return
 	}
+	// A one-shot command whose reader left (ccm schema manifest | head)
+	// has nothing to say to it.
+	if errors.Is(err, syscall.EPIPE) {
+		os.Exit(exitFailed)
+	}
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.err != nil {
