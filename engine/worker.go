@@ -256,8 +256,23 @@ func (e *Engine) finish(n *node, ev *Event, out resources.Outcome, err error, re
 	if n.dirty {
 		e.schedule(n, now)
 	}
+	if err == nil && out.Applied && out.Change.Changed && !e.opts.Noop {
+		retryNow(n.children, now)
+	}
 	e.scheduleAll(n.children, now)
 	e.scheduleAll(n.before, now)
+}
+
+// retryNow ends the back-off of the failed vertices among children: a
+// parent that just changed may be what they lacked (a file whose missing
+// directory was made again), so they run as soon as it is their turn
+// rather than when their back-off expires. Callers hold e.mu.
+func retryNow(children []*node, now time.Time) {
+	for _, c := range children {
+		if c.phase == failed && c.retry.waiting(now) {
+			c.retry.until = now
+		}
+	}
 }
 
 // scheduleAll schedules the dirty vertices of nodes. Callers hold e.mu.

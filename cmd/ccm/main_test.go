@@ -20,6 +20,10 @@ import (
 var bin string
 
 func TestMain(m *testing.M) {
+	if lib := os.Getenv(watcherEnv); lib != "" {
+		// This process is a watcher BenchmarkWatcherLibrary started.
+		os.Exit(runWatcher(lib, strings.Split(os.Getenv(watcherPathsEnv), ":")))
+	}
 	dir, err := os.MkdirTemp("", "ccm-e2e-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
