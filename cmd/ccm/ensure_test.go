@@ -164,6 +164,8 @@ func TestEnsureRejectsBadInput(t *testing.T) {
 		{"unknown flag", []string{"exec", "/bin/true", "--nosuch"}, "unknown flag: --nosuch"},
 		{"require outside a session", []string{"exec", "/bin/true", "--require", "file#/etc/motd"}, "run both in a session"},
 		{"no manifest-only types", []string{"apply", "x.yaml"}, `unknown command "apply"`},
+		{"an unquoted command", []string{"exec", "/usr/bin/touch", "x"}, "usage: ccm ensure exec NAME [flags]; got 2 arguments"},
+		{"no name", []string{"file"}, "usage: ccm ensure file NAME [ENSURE] [flags]; got 0 arguments"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
