@@ -166,6 +166,7 @@ func TestEnsureRejectsBadInput(t *testing.T) {
 		{"no manifest-only types", []string{"apply", "x.yaml"}, `unknown command "apply"`},
 		{"an unquoted command", []string{"exec", "/usr/bin/touch", "x"}, "usage: ccm ensure exec NAME [flags]; got 2 arguments"},
 		{"no name", []string{"file"}, "usage: ccm ensure file NAME [ENSURE] [flags]; got 0 arguments"},
+		{"no such session", []string{"exec", "/bin/true", "--session", filepath.Join(dir, "s")}, "start one with `ccm session new --directory " + filepath.Join(dir, "s") + "`"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
