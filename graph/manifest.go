@@ -2,12 +2,12 @@ package graph
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/reactive-ccm/ccm/graph/internal/yamlbudget"
 	"github.com/reactive-ccm/ccm/resources"
+	"github.com/reactive-ccm/ccm/resources/document"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -38,7 +38,7 @@ type Manifest struct {
 
 // ParseManifest reads and parses one manifest file.
 func ParseManifest(file string) (*Manifest, error) {
-	src, err := os.ReadFile(file)
+	src, err := document.Read(file)
 	if err != nil {
 		return nil, fmt.Errorf("reading manifest: %w", err)
 	}
