@@ -86,6 +86,10 @@ func (e *Engine) converge(ctx context.Context, n *node, r run) (ev *Event, out r
 			// change, whatever it did on the way.
 			ev.Failed = true
 			ev.Error = []string{err.Error()}
+			if n.v.Secrets == nil {
+				// A sensitive resource hides these and more, as redacted.
+				ev.Error[0] = n.v.Templated.Redact(ev.Error[0])
+			}
 			return
 		}
 		ev.FinalEnsure = out.After.Ensure
