@@ -17,7 +17,7 @@ func dirTarget(t *testing.T, h *inotify.Hub) (managed, beside string, c *counter
 	beside = filepath.Join(parent, "beside")
 	must(t, os.MkdirAll(managed, 0o755))
 	must(t, os.WriteFile(beside, nil, 0o644))
-	c = newCounter()
+	c = newCounter(barrier(t, h))
 	t.Cleanup(h.Watch(managed, c.notify))
 	return managed, beside, c
 }
@@ -34,9 +34,9 @@ func writeBeside(t *testing.T, beside string) func() {
 
 func TestWritesBesideAWatchedDirectoryWakeNobody(t *testing.T) {
 	h := newHub(t)
-	touch := sentinel(t, h)
+	sync := barrier(t, h)
 	_, beside, c := dirTarget(t, h)
-	if n := eventsDuring(h, touch, writeBeside(t, beside)); n != 0 {
+	if n := eventsDuring(h, sync, writeBeside(t, beside)); n != 0 {
 		t.Fatalf("the hub read %d events for writes beside a watched directory, want 0", n)
 	}
 	if got := c.n.Load(); got != 0 {
@@ -71,7 +71,7 @@ func TestWatchedDirectoryChangesNotify(t *testing.T) {
 
 func TestRemadeDirectoryIsWatchedAsADirectoryAgain(t *testing.T) {
 	h := newHub(t)
-	touch := sentinel(t, h)
+	sync := barrier(t, h)
 	managed, beside, c := dirTarget(t, h)
 	for _, away := range []string{"renamed", "removed"} {
 		if away == "renamed" {
@@ -85,7 +85,7 @@ func TestRemadeDirectoryIsWatchedAsADirectoryAgain(t *testing.T) {
 		c.settle()
 		must(t, os.Chmod(managed, 0o700))
 		c.wait(t, "chmod of the directory made again")
-		if n := eventsDuring(h, touch, writeBeside(t, beside)); n != 0 {
+		if n := eventsDuring(h, sync, writeBeside(t, beside)); n != 0 {
 			t.Fatalf("after the directory was %s and made again, the hub read %d events for writes beside it, want 0", away, n)
 		}
 	}
