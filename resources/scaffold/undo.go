@@ -267,12 +267,7 @@ func (f savedFile) restore(target *safepath.Dir, subs *safepath.Subdirs) (bool, 
 		return err == nil, err
 	}
 	if errors.Is(err, unix.ENOENT) {
-		// ensure: absent removed the directory with its last file.
-		var made *safepath.Dir
-		if made, err = target.MkdirAll(path.Dir(f.Path), 0o755); err == nil {
-			err = made.Close()
-			dir, base, err = subs.Parent(f.Path)
-		}
+		dir, base, err = makeParent(target, subs, f.Path)
 	}
 	if err != nil {
 		return false, err
@@ -281,6 +276,19 @@ func (f savedFile) restore(target *safepath.Dir, subs *safepath.Subdirs) (bool, 
 		return false, err
 	}
 	return true, writeAtomic(dir, base, bytes.NewReader(f.Content), f.Mode, &owner{uid: f.UID, gid: f.GID})
+}
+
+// makeParent makes the missing directories of rel below target (0755):
+// ensure: absent removed them with their last file.
+func makeParent(target *safepath.Dir, subs *safepath.Subdirs, rel string) (*safepath.Dir, string, error) {
+	made, err := target.MkdirAll(path.Dir(rel), 0o755)
+	if err != nil {
+		return nil, "", err
+	}
+	if err := made.Close(); err != nil {
+		return nil, "", err
+	}
+	return subs.Parent(rel)
 }
 
 // matches reports whether base in dir is the kept file.
