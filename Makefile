@@ -5,15 +5,25 @@ PREFIX  ?= /usr/local
 PKGS    := ./...
 STATICCHECK ?= $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: build test bench lint install deps clean
+.PHONY: build test fuzz bench lint install deps clean
 
 build:
 	$(GO) build -trimpath -o $(BIN) ./cmd/ccm
 
 # Installs the system tools the tests drive (tar, unzip, dpkg-dev, systemd,
-# dbus) when missing, then runs every test under the race detector.
+# dbus) when missing, runs every test under the race detector, then fuzzes
+# the manifest loader, the template lexer and the lookup-path parser.
 test: deps lint
 	$(GO) test -race -count=1 -timeout 80m $(PKGS)
+	$(MAKE) fuzz
+
+# Each fuzz target runs for FUZZTIME from its seed corpus in testdata/fuzz;
+# a failing input is saved there.
+FUZZTIME ?= 15s
+fuzz:
+	$(GO) test -run '^$$' -fuzz '^FuzzLoad$$' -fuzztime $(FUZZTIME) ./graph
+	$(GO) test -run '^$$' -fuzz '^FuzzLex$$' -fuzztime $(FUZZTIME) ./resources/template
+	$(GO) test -run '^$$' -fuzz '^FuzzPath$$' -fuzztime $(FUZZTIME) ./resources/template
 
 deps:
 	./.ci/test-deps.sh

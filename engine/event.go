@@ -2,6 +2,7 @@ package engine
 
 import (
 	"encoding/json"
+	"sync"
 	"time"
 
 	"github.com/reactive-ccm/ccm/engine/status"
@@ -162,8 +163,23 @@ func newEvent(n *node, trig Trigger, noop bool) *Event {
 // stamped with the end of the run.
 func (e *Event) state(stable bool) {
 	e.Status = &ResourceState{
-		Protocol: "io.choria.ccm.v1.resource." + e.Type + ".state", Timestamp: e.Timestamp.Add(e.Duration),
+		Protocol: stateProtocol(e.Type), Timestamp: e.Timestamp.Add(e.Duration),
 		Type: e.Type, Name: e.Name, Ensure: e.FinalEnsure, Changed: e.Changed, Refreshed: e.Refreshed,
 		Stable: stable, Noop: e.Noop, NoopMessage: e.NoopMessage,
 	}
+}
+
+// stateProtocols caches each type's state protocol name, so an event
+// does not build it again.
+var stateProtocols sync.Map
+
+// stateProtocol is upstream's protocol name of a type's resource state,
+// io.choria.ccm.v1.resource.TYPE.state.
+func stateProtocol(typ string) string {
+	if p, ok := stateProtocols.Load(typ); ok {
+		return p.(string)
+	}
+	p := "io.choria.ccm.v1.resource." + typ + ".state"
+	stateProtocols.Store(typ, p)
+	return p
 }

@@ -126,7 +126,7 @@ func (cond *condition) eval(ev evaluator) (bool, error) {
 	}
 	b, ok := v.(bool)
 	if !ok {
-		return false, fmt.Errorf("%q gave %v (%T), want true or false", cond.src, v, v)
+		return false, fmt.Errorf("%q gave a %T, want true or false", cond.src, v)
 	}
 	return b, nil
 }

@@ -87,7 +87,7 @@ func TestControlErrors(t *testing.T) {
 		})
 	}
 	run := []struct{ name, control, want string }{
-		{"not a boolean", `{if: 'Facts.os'}`, `control.if: "Facts.os" gave linux (string), want true or false`},
+		{"not a boolean", `{if: 'Facts.os'}`, `control.if: "Facts.os" gave a string, want true or false`},
 		{"missing fact", `{unless: 'lookup("facts.nope") == 1'}`, `control.unless: expression "lookup(\"facts.nope\") == 1": lookup: no value`},
 	}
 	for _, tt := range run {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/reactive-ccm/ccm/graph/internal/yamlbudget"
 	"github.com/reactive-ccm/ccm/resources"
 	"go.yaml.in/yaml/v3"
 )
@@ -44,6 +45,9 @@ func JetResources(m *Manifest, t resources.Templates) (*yaml.Node, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal([]byte(out), &doc); err != nil {
 		return nil, fmt.Errorf("the rendered resources are not valid YAML: %w", err)
+	}
+	if err := yamlbudget.Check(file, &doc); err != nil {
+		return nil, err
 	}
 	if len(doc.Content) == 0 || deref(doc.Content[0]).Kind != yaml.SequenceNode || len(deref(doc.Content[0]).Content) == 0 {
 		return nil, errors.New("the rendered output is not a non-empty list of resource blocks")

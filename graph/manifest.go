@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/reactive-ccm/ccm/graph/internal/yamlbudget"
 	"github.com/reactive-ccm/ccm/resources"
 	"go.yaml.in/yaml/v3"
 )
@@ -50,6 +51,9 @@ func parseManifest(file string, src []byte) (*Manifest, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(src, &doc); err != nil {
 		return nil, syntaxError(file, src, err)
+	}
+	if err := yamlbudget.Check(file, &doc); err != nil {
+		return nil, err
 	}
 	abs, err := filepath.Abs(file)
 	if err != nil {

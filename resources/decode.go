@@ -148,11 +148,15 @@ func (s *Spec) decodeField(n *yaml.Node, f field, dst reflect.Value) error {
 		}
 		return s.compileDeferred(n)
 	}
-	n, err := s.resolveNode(n)
+	var resolved []string
+	n, err := s.resolveNode(n, &resolved)
 	if err != nil {
 		return err
 	}
-	return decodeValue(n, dst)
+	if err := decodeValue(n, dst); err != nil {
+		return redact(err, resolved)
+	}
+	return nil
 }
 
 // decodeRaw keeps a deferred string, or each item of a deferred string
@@ -182,8 +186,9 @@ func decodeRaw(n *yaml.Node, dst reflect.Value) error {
 
 // resolveNode resolves template expressions in every string scalar of n,
 // returning n itself when nothing changed, else a new node that carries
-// n's position.
-func (s *Spec) resolveNode(n *yaml.Node) (*yaml.Node, error) {
+// n's position. The scalars templates produced are added to resolved, so
+// errors about them can leave them out.
+func (s *Spec) resolveNode(n *yaml.Node, resolved *[]string) (*yaml.Node, error) {
 	switch n.Kind {
 	case yaml.ScalarNode:
 		if n.Tag != "!!str" || !s.Templates.HasExpr(n.Value) {
@@ -198,11 +203,12 @@ func (s *Spec) resolveNode(n *yaml.Node) (*yaml.Node, error) {
 			return nil, fmt.Errorf("template result: %w", err)
 		}
 		setPos(out, n.Line, n.Column)
+		*resolved = appendScalars(*resolved, out)
 		return out, nil
 	case yaml.SequenceNode, yaml.MappingNode:
 		var cp *yaml.Node
 		for i, c := range n.Content {
-			r, err := s.resolveNode(resolveAlias(c))
+			r, err := s.resolveNode(resolveAlias(c), resolved)
 			if err != nil {
 				return nil, err
 			}
@@ -249,6 +255,17 @@ func valueNode(v any) (*yaml.Node, error) {
 		return nil, err
 	}
 	return &out, nil
+}
+
+// appendScalars adds the values of n's scalars to out.
+func appendScalars(out []string, n *yaml.Node) []string {
+	if n.Kind == yaml.ScalarNode {
+		return append(out, n.Value)
+	}
+	for _, c := range n.Content {
+		out = appendScalars(out, c)
+	}
+	return out
 }
 
 func setPos(n *yaml.Node, line, col int) {

@@ -74,7 +74,9 @@ func (d Deferred) Resolve() (string, error) {
 		s, err = d.tmpl.String(d.raw)
 	}
 	if err == nil && d.check != nil {
-		err = d.check(s)
+		if err = d.check(s); d.tmpl != nil {
+			err = redact(err, []string{s})
+		}
 	}
 	if err != nil {
 		return "", fmt.Errorf("%s: %s: %w", d.pos, d.label, err)

@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/signal"
+	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -39,6 +41,10 @@ func (e *exitError) Unwrap() error { return e.err }
 func usage(err error) error { return &exitError{code: exitBadArgs, err: err} }
 
 func main() {
+	// A reader of stdout that goes away (ccm run | head, a dead journal
+	// pipe) must not kill the daemon: writes then fail with EPIPE, and
+	// the printer drops events (see dropWriter).
+	signal.Ignore(syscall.SIGPIPE)
 	root := newRoot()
 	err := root.Execute()
 	if err == nil {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"strings"
 	"sync"
 	"time"
@@ -29,7 +30,27 @@ type printer struct {
 }
 
 func newPrinter(w io.Writer, f runFlags) *printer {
+	w = &dropWriter{w: w}
 	return &printer{w: w, json: f.json, watch: f.watch, verbose: f.verbose, journal: underJournal(), enc: json.NewEncoder(w)}
+}
+
+// dropWriter passes writes on until one fails (a closed pipe), warns
+// once, and drops every write after: the engine goes on without a
+// reader of its events.
+type dropWriter struct {
+	w       io.Writer
+	dropped bool
+}
+
+func (d *dropWriter) Write(p []byte) (int, error) {
+	if d.dropped {
+		return len(p), nil
+	}
+	if _, err := d.w.Write(p); err != nil {
+		d.dropped = true
+		slog.Warn("cannot write events to standard output; dropping them from now on", "error", err)
+	}
+	return len(p), nil
 }
 
 func (p *printer) event(ev *engine.Event) {
@@ -40,7 +61,7 @@ func (p *printer) event(ev *engine.Event) {
 		// Upstream's event stream has no record of a resource that was
 		// not checked; the summary counts it as skipped.
 		if !ev.Unchecked {
-			// A failed write to stdout has nowhere better to be reported.
+			// dropWriter reports a failed write.
 			_ = p.enc.Encode(ev)
 		}
 		return

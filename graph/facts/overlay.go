@@ -3,6 +3,7 @@ package facts
 import (
 	"errors"
 	"fmt"
+	"github.com/reactive-ccm/ccm/graph/internal/yamlbudget"
 	"os"
 	"path/filepath"
 	"sort"
@@ -92,6 +93,9 @@ func ReadFile(file string) (map[string]any, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(b, &doc); err != nil {
 		return nil, fmt.Errorf("facts: %s: invalid JSON or YAML: %w", file, err)
+	}
+	if err := yamlbudget.Check(file, &doc); err != nil {
+		return nil, err
 	}
 	if len(doc.Content) == 0 {
 		return map[string]any{}, nil

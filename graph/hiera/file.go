@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/reactive-ccm/ccm/graph/internal/yamlbudget"
 	"github.com/reactive-ccm/ccm/resources"
 	"go.yaml.in/yaml/v3"
 )
@@ -24,6 +25,9 @@ func Parse(file string, b []byte) (Source, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(b, &doc); err != nil {
 		return src, resources.Errorf(resources.Pos{File: file}, "invalid YAML or JSON: %v", err)
+	}
+	if err := yamlbudget.Check(file, &doc); err != nil {
+		return src, err
 	}
 	if len(doc.Content) == 0 {
 		return src, nil

@@ -35,9 +35,9 @@ func TestTemplateErrorsCarryThePropertyPosition(t *testing.T) {
 	tests := []struct{ name, props, want string }{
 		{"command", "command: \"{{ nope }}\"\n", `test.yaml:1:10: command: unknown name "nope"`},
 		{"command resolving to nothing", "command: \"{{ empty }}\"\n", `test.yaml:1:10: command: the command is empty`},
-		{"cwd resolving to a relative path", "command: /bin/true\ncwd: \"{{ rel }}\"\n", `test.yaml:2:6: cwd: "tmp" is not an absolute path`},
+		{"cwd resolving to a relative path", "command: /bin/true\ncwd: \"{{ rel }}\"\n", `test.yaml:2:6: cwd: the templated value is not an absolute path`},
 		{"environment item", "command: /bin/true\nenvironment:\n  - A=1\n  - \"B={{ empty }}\"\n",
-			`test.yaml:4:5: environment: item 2: "B=" is not KEY=VALUE with a non-empty key and value`},
+			`test.yaml:4:5: environment: item 2: the templated value is not KEY=VALUE with a non-empty key and value`},
 		{"creates", "command: /bin/true\ncreates: \"{{ nope }}\"\n", `test.yaml:2:10: creates: unknown name "nope"`},
 		{"onlyif", "command: /bin/true\nonlyif: \"{{ nope }}\"\n", `test.yaml:2:9: onlyif: unknown name "nope"`},
 		{"unless", "command: /bin/true\nunless: \"/bin/test '{{ empty }}\"\n",

@@ -128,16 +128,17 @@ func (f *file) compare(ctx context.Context, v *view) error {
 // so: the check after a write compares with what was written.
 func (f *file) contentDiffers(ctx context.Context, v *view) (bool, error) {
 	size := v.o.size
-	var have *digest
+	var have digest
+	hashed := false
 	hash := func() (digest, error) {
-		if have == nil {
+		if !hashed {
 			h, err := hashTarget(ctx, v.dir, v.base, size)
 			if err != nil {
 				return digest{}, err
 			}
-			have = &h
+			have, hashed = h, true
 		}
-		return *have, nil
+		return have, nil
 	}
 	if mine, ok := f.content.written(); ok && mine.size == size {
 		h, err := hash()

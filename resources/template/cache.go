@@ -47,16 +47,26 @@ type programKey struct {
 	src   string
 }
 
+// program is a compiled expression and whether it runs under a budget.
+type program struct {
+	p *vm.Program
+	// metered is false for an expression that only reads variables; it
+	// runs in the shared environment, without copying it.
+	metered bool
+}
+
 // programs caches compiled expressions for the whole process. A program
 // depends only on the names and Go types in its environment, never on their
 // values (functions are looked up in the environment at run time), so one
 // compilation serves every manifest, reload and goroutine; a *vm.Program is
 // safe for concurrent runs.
-var programs bounded[programKey, *vm.Program]
+var programs bounded[programKey, program]
 
-// compile returns the program for src in shape sh.
-func compile(sh shape, src string) (*vm.Program, error) {
-	return programs.get(programKey{sh, src}, func() (*vm.Program, error) {
-		return expr.Compile(src, expr.Env(sh.prototype()))
+// compile returns the program for src in shape sh, metered (see meter).
+func compile(sh shape, src string) (program, error) {
+	return programs.get(programKey{sh, src}, func() (program, error) {
+		m := &meter{}
+		p, err := expr.Compile(src, expr.Env(sh.prototype()), expr.Patch(m))
+		return program{p: p, metered: m.used}, err
 	})
 }

@@ -35,6 +35,19 @@
 //   - kvGet(bucket, key[, default]): a NATS key-value entry through
 //     Env.KV; a JSON object or array is decoded, anything else is text.
 //
+// Every evaluation (a string resolved at the top level, with the
+// template() and jet() calls it makes) has a budget: no value above
+// MaxValueSize, at most MaxWork bytes made in all, at most MaxEvalTime.
+// Expressions are compiled with a visitor (meter) that routes `+`, every
+// call, builtin, literal list or map and every predicate body through the
+// budget; repeat, replace, join, split, string and toJSON are replaced by
+// versions that refuse an oversized result before making it; expr's own
+// memory budget bounds how many turns loops make. A Jet render's output,
+// the functions it calls and its ints() loops are metered too, and Jet
+// templates whose blocks yield themselves, or that use try, are refused.
+// Files are read through package safepath: regular files of at most
+// MaxFileSize bytes.
+//
 // Compiled expressions and parsed Jet templates are cached for the whole
 // process, keyed by their text and the shape of their environment, so a
 // manifest reloaded in watch mode compiles nothing twice.

@@ -31,23 +31,26 @@ var (
 // maxDepth bounds nested template() and jet() calls.
 const maxDepth = 16
 
-// ExprError is an expression that failed to compile or to run.
+// ExprError is an expression that failed to compile or to run. Its text
+// shows the expression as written and what failed, never a value the
+// expression computed or read: data, facts and the environment may hold
+// secrets, and errors reach logs, the JSON error field and the journal.
 type ExprError struct {
 	// Expr is the expression's text, without delimiters.
 	Expr string
 	// Open is the opening delimiter, "{{" or "${"; "" for an expression
 	// written bare, as control's if and unless are.
 	Open string
-	Err  error
+	// Ran is true when the expression compiled and failed while running:
+	// its error may then quote values, and is described without them.
+	Ran bool
+	Err error
 }
 
 func (e *ExprError) Error() string {
-	msg := e.Err.Error()
-	var fe *file.Error
-	if errors.As(e.Err, &fe) {
-		// expr's own text adds a multi-line source snippet; the expression
-		// is already quoted here.
-		msg = fe.Message
+	msg := describe(e.Err)
+	if !e.Ran {
+		msg = compileMessage(e.Err)
 	}
 	var out string
 	switch e.Open {
@@ -65,3 +68,14 @@ func (e *ExprError) Error() string {
 }
 
 func (e *ExprError) Unwrap() error { return e.Err }
+
+// compileMessage is the text of a compilation error: it comes from the
+// expression's text alone. expr's own text adds a multi-line source
+// snippet; the expression is already quoted.
+func compileMessage(err error) string {
+	var fe *file.Error
+	if errors.As(err, &fe) {
+		return fe.Message
+	}
+	return err.Error()
+}

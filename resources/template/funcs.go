@@ -27,7 +27,7 @@ func (t *Templates) path(p string) string {
 
 // readFile implements readFile(path) and file(path): the file's content,
 // a relative path read from the manifest's directory.
-func (t *Templates) readFile(args ...any) (any, error) {
+func (t *Templates) readFile(b *budget, args ...any) (any, error) {
 	if len(args) != 1 {
 		return nil, fmt.Errorf("%w: readFile(path) takes 1 argument, got %d", ErrArgs, len(args))
 	}
@@ -35,15 +35,18 @@ func (t *Templates) readFile(args ...any) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return t.read(p)
+	return t.read(b, p)
 }
 
 // MaxFileSize bounds every file templates read: readFile, file, the
 // files of template() and jet(), and resources_jet_file.
 const MaxFileSize = 16 << 20
 
-func (t *Templates) read(p string) (string, error) {
+func (t *Templates) read(b *budget, p string) (string, error) {
 	s, err := t.ReadFile(p)
+	if err == nil {
+		err = b.charge(int64(len(s)))
+	}
 	if err != nil {
 		return "", fmt.Errorf("readFile: %w", err)
 	}
@@ -62,7 +65,7 @@ func (t *Templates) ReadFile(p string) (string, error) {
 // template implements template(s): a name ending in .templ is read and
 // resolved as an expression template, one ending in .jet is rendered with
 // Jet, anything else is resolved as an expression template itself.
-func (t *Templates) template(args ...any) (any, error) {
+func (t *Templates) template(b *budget, args ...any) (any, error) {
 	if len(args) != 1 {
 		return nil, fmt.Errorf("%w: template(name or text) takes 1 argument, got %d", ErrArgs, len(args))
 	}
@@ -72,9 +75,9 @@ func (t *Templates) template(args ...any) (any, error) {
 	}
 	switch filepath.Ext(s) {
 	case ".jet":
-		return t.jet(s)
+		return t.jet(b, s)
 	case ".templ":
-		if s, err = t.read(s); err != nil {
+		if s, err = t.read(b, s); err != nil {
 			return nil, err
 		}
 	}
@@ -82,12 +85,12 @@ func (t *Templates) template(args ...any) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return n.Value(s)
+	return n.value(b, s)
 }
 
 // jet implements jet(body[, left, right]): body (or the file it names, when
 // it ends in .jet) rendered with Jet, delimiters [[ ]] unless given.
-func (t *Templates) jet(args ...any) (any, error) {
+func (t *Templates) jet(b *budget, args ...any) (any, error) {
 	if len(args) != 1 && len(args) != 3 {
 		return nil, fmt.Errorf("%w: jet(body[, left, right]) takes 1 or 3 arguments, got %d", ErrArgs, len(args))
 	}
@@ -107,7 +110,7 @@ func (t *Templates) jet(args ...any) (any, error) {
 	name := "inline"
 	if strings.HasSuffix(body, ".jet") {
 		name = body
-		if body, err = t.read(body); err != nil {
+		if body, err = t.read(b, body); err != nil {
 			return nil, err
 		}
 	}
@@ -115,5 +118,5 @@ func (t *Templates) jet(args ...any) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return n.Jet(name, body, left, right)
+	return n.render(b, name, body, left, right)
 }

@@ -18,7 +18,7 @@ func (t *Templates) ReadsFiles(s string) bool {
 			return true
 		}
 		v := &fileReads{}
-		node := p.Node()
+		node := p.p.Node()
 		ast.Walk(&node, v)
 		if v.found {
 			return true

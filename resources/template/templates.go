@@ -4,11 +4,11 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"maps"
 	"strings"
 	"sync"
 
 	"github.com/expr-lang/expr"
-	"github.com/expr-lang/expr/vm"
 	"github.com/reactive-ccm/ccm/resources"
 )
 
@@ -48,6 +48,11 @@ type Templates struct {
 	// depth counts nested template() and jet() calls, to stop a template
 	// that includes itself before it exhausts the stack.
 	depth int
+	// lim bounds each evaluation; tests shrink it.
+	lim limits
+	// envs holds copies of vars for metered evaluations, each with its
+	// own budget (see meteredEnv).
+	envs sync.Pool
 	// doc is root as JSON, for lookup().
 	doc *jsonDoc
 
@@ -84,7 +89,7 @@ func buildWith(env Env, sh shape, depth int, doc *jsonDoc) *Templates {
 	if env.Environ == nil {
 		env.Environ = map[string]string{}
 	}
-	t := &Templates{env: env, shape: sh, depth: depth, doc: doc}
+	t := &Templates{env: env, shape: sh, depth: depth, doc: doc, lim: defaultLimits}
 	t.root = map[string]any{"facts": env.Facts, "data": env.Data, "environ": env.Environ}
 	t.vars = sh.bind(t)
 	return t
@@ -92,7 +97,9 @@ func buildWith(env Env, sh shape, depth int, doc *jsonDoc) *Templates {
 
 // Value resolves s. A string that is exactly one expression (surrounding
 // whitespace aside) keeps the expression's type; anything else is a string.
-func (t *Templates) Value(s string) (any, error) {
+func (t *Templates) Value(s string) (any, error) { return t.value(newBudget(t.lim), s) }
+
+func (t *Templates) value(b *budget, s string) (any, error) {
 	l := lex(s)
 	switch {
 	case l.plain:
@@ -100,11 +107,11 @@ func (t *Templates) Value(s string) (any, error) {
 	case l.single:
 		for _, sg := range l.segs {
 			if sg.expr {
-				return t.eval(sg)
+				return t.eval(b, sg)
 			}
 		}
 	}
-	out, _, err := t.join(l)
+	out, _, err := t.join(b, l)
 	return out, err
 }
 
@@ -114,7 +121,7 @@ func (t *Templates) String(s string) (string, error) {
 	if l.plain {
 		return s, nil
 	}
-	out, _, err := t.join(l)
+	out, _, err := t.join(newBudget(t.lim), l)
 	return out, err
 }
 
@@ -126,7 +133,7 @@ func (t *Templates) Matched(s string) (string, bool, error) {
 	if l.plain {
 		return s, true, nil
 	}
-	return t.join(l)
+	return t.join(newBudget(t.lim), l)
 }
 
 // HasExpr reports whether s needs resolving: it holds an expression or an
@@ -160,60 +167,87 @@ func (t *Templates) Fingerprint() string {
 
 // join evaluates every expression of l into one string; matched reports
 // whether the string had no expression or one gave a non-empty value.
-func (t *Templates) join(l lexed) (string, bool, error) {
-	var b strings.Builder
+func (t *Templates) join(b *budget, l lexed) (string, bool, error) {
+	var sb strings.Builder
 	matched, exprs := false, 0
 	for _, sg := range l.segs {
 		if !sg.expr {
-			b.WriteString(sg.text)
+			sb.WriteString(sg.text)
 			continue
 		}
 		exprs++
-		v, err := t.eval(sg)
+		v, err := t.eval(b, sg)
 		if err != nil {
 			return "", false, err
 		}
-		text := format(v)
+		text, err := format(b, v)
+		if err != nil {
+			return "", false, &ExprError{Expr: sg.text, Open: sg.open, Ran: true, Err: err}
+		}
 		matched = matched || text != ""
-		b.WriteString(text)
+		sb.WriteString(text)
+		if err := b.allow(int64(sb.Len())); err != nil {
+			return "", false, &ExprError{Expr: sg.text, Open: sg.open, Ran: true, Err: err}
+		}
 	}
-	return b.String(), matched || exprs == 0, nil
+	return sb.String(), matched || exprs == 0, nil
 }
 
 // format renders an expression's value inside a string. nil is empty,
 // where upstream CCM writes "<nil>"; everything else prints as upstream's
-// fmt.Sprint does.
-func format(v any) string {
+// fmt.Sprint does, once its text is known to fit the budget.
+func format(b *budget, v any) (string, error) {
 	switch v := v.(type) {
 	case nil:
-		return ""
+		return "", nil
 	case string:
-		return v
+		return v, nil
 	}
-	return fmt.Sprint(v)
+	if err := b.allow(2 * sizeOf(v, b.lim.value)); err != nil {
+		return "", err
+	}
+	return fmt.Sprint(v), nil
 }
 
-// eval compiles (or fetches from the cache) and runs one expression.
-func (t *Templates) eval(sg segment) (any, error) {
+// eval compiles (or fetches from the cache) and runs one expression; a
+// metered one runs with b in its environment.
+func (t *Templates) eval(b *budget, sg segment) (any, error) {
 	p, err := t.compile(sg)
 	if err != nil {
 		return nil, err
 	}
-	v, err := expr.Run(p, t.vars)
+	env := t.vars
+	if p.metered {
+		env = t.meteredEnv(b)
+		defer t.envs.Put(env)
+	}
+	v, err := expr.Run(p.p, env)
 	if err != nil {
-		return nil, &ExprError{Expr: sg.text, Open: sg.open, Err: err}
+		return nil, &ExprError{Expr: sg.text, Open: sg.open, Ran: true, Err: err}
 	}
 	return v, nil
 }
 
+// meteredEnv returns a copy of the environment holding b, from a pool: a
+// copy per evaluation would cost more than most evaluations. The caller
+// puts it back.
+func (t *Templates) meteredEnv(b *budget) map[string]any {
+	env, ok := t.envs.Get().(map[string]any)
+	if !ok {
+		env = maps.Clone(t.vars)
+	}
+	env[budgetVar] = b
+	return env
+}
+
 // compile returns the program of one expression.
-func (t *Templates) compile(sg segment) (*vm.Program, error) {
+func (t *Templates) compile(sg segment) (program, error) {
 	if sg.text == "" {
-		return nil, &ExprError{Expr: sg.text, Open: sg.open, Err: ErrEmptyExpr}
+		return program{}, &ExprError{Expr: sg.text, Open: sg.open, Err: ErrEmptyExpr}
 	}
 	p, err := compile(t.shape, sg.text)
 	if err != nil {
-		return nil, &ExprError{Expr: sg.text, Open: sg.open, Err: err}
+		return program{}, &ExprError{Expr: sg.text, Open: sg.open, Err: err}
 	}
 	return p, nil
 }
@@ -226,7 +260,7 @@ func (t *Templates) Eval(src string) (any, error) {
 	if !l.plain {
 		return t.Value(src)
 	}
-	return t.eval(segment{text: strings.TrimSpace(src), expr: true})
+	return t.eval(newBudget(t.lim), segment{text: strings.TrimSpace(src), expr: true})
 }
 
 // Check compiles what Eval would run, without running it, so a syntax
@@ -263,5 +297,7 @@ func (t *Templates) nested() (*Templates, error) {
 	if t.depth >= maxDepth {
 		return nil, fmt.Errorf("%w (%d levels)", ErrTooDeep, maxDepth)
 	}
-	return buildWith(t.env, t.shape, t.depth+1, t.doc), nil
+	n := buildWith(t.env, t.shape, t.depth+1, t.doc)
+	n.lim = t.lim
+	return n, nil
 }

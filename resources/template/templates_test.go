@@ -128,8 +128,8 @@ func TestErrors(t *testing.T) {
 		is       error
 		contains string
 	}{
-		{"missing key", "{{ lookup('data.nonexistent') }}", ErrMissingKey, `"data.nonexistent"`},
-		{"query finding nothing", "{{ lookup('data.users.#(name==\"x\").uid') }}", ErrMissingKey, `"data.users.#(name==\"x\").uid"`},
+		{"missing key", "{{ lookup('data.nonexistent') }}", ErrMissingKey, "lookup('data.nonexistent') }}: lookup: no value for key; give a default"},
+		{"query finding nothing", "{{ lookup('data.users.#(name==\"x\").uid') }}", ErrMissingKey, "give a default"},
 		{"lookup arity", "{{ lookup() }}", ErrArgs, "1 or 2 arguments"},
 		{"lookup key type", "{{ lookup(1) }}", ErrArgs, "must be a string"},
 		{"empty expression", "a {{  }} b", ErrEmptyExpr, "{{  }}"},
