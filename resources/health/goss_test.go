@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -113,4 +114,36 @@ func TestGossServiceInPrivateSystemd(t *testing.T) {
 	if res := runGoss(t, rules); res.Status != resources.HealthOK {
 		t.Fatalf("running unit: %+v, want OK", res)
 	}
+}
+
+// TestGossTimeout: a rule set still running when the check's timeout
+// expires is abandoned, and the check is UNKNOWN, saying so. The rule's
+// command blocks on a FIFO until the test lets it go, so only the timeout
+// can end the check; while it stays blocked, another rule set still runs.
+func TestGossTimeout(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "hold")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { release(t, fifo) })
+	checks := mustParse(t, "- {name: slow, timeout: 100ms, goss_rules: {command: {'cat "+fifo+"': {exit-status: 0, timeout: 3600000}}}}")
+	res := run(t, checks[0])
+	if res.Status != resources.HealthUnknown || res.Output != "goss: timed out after 100ms; the rules' run was abandoned" {
+		t.Fatalf("result %+v, want UNKNOWN saying it timed out after 100ms", res)
+	}
+	if res := runGoss(t, fmt.Sprintf("{port: {'tcp:%d': {listening: true}}}", listen(t))); res.Status != resources.HealthOK {
+		t.Fatalf("a rule set run beside the abandoned one: %+v, want OK", res)
+	}
+}
+
+// release lets a reader blocked on fifo finish: opening it for writing
+// waits for the reader, and closing it gives the reader its end of file.
+func release(t *testing.T, fifo string) {
+	t.Helper()
+	f, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+	if err != nil {
+		t.Errorf("releasing the held rule: %v", err)
+		return
+	}
+	f.Close()
 }
