@@ -104,6 +104,7 @@ func runManifests(cmd *cobra.Command, files []string, f runFlags) error {
 			return usage(fmt.Errorf("--%s needs --watch", name))
 		}
 	}
+	defer closeSources(cmd, log)
 	g, err := loadOrFallBack(cmd, files, log)
 	if err != nil {
 		return err
