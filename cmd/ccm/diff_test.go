@@ -121,3 +121,39 @@ func TestRenderRedactsSensitiveAndWarnsOfUnresolvedTemplates(t *testing.T) {
 		t.Fatalf("no warning for the unresolved template:\n%s", r.stderr)
 	}
 }
+
+// TestSensitiveExecOutputIsNotLogged: what a sensitive command prints can
+// carry what it was given, so logoutput counts its lines instead.
+func TestSensitiveExecOutputIsNotLogged(t *testing.T) {
+	dir := t.TempDir()
+	m := manifest(t, dir, `
+data:
+  password: hunter2-secret
+ccm:
+  resources:
+    - exec:
+        - show:
+            command: "/bin/sh -c 'echo {{ lookup(\"data.password\") }}; echo derived-token >&2'"
+            logoutput: true
+            sensitive: true
+        - plain:
+            command: "/bin/echo plain-output"
+            logoutput: true
+`)
+	r := ccm(t, "run", m)
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	out := r.stdout + r.stderr
+	for _, secret := range []string{"hunter2-secret", "derived-token"} {
+		if strings.Contains(out, secret) {
+			t.Errorf("output shows %q:\n%s", secret, out)
+		}
+	}
+	if !strings.Contains(out, "output not logged: the exec is sensitive") || !strings.Contains(out, "lines=2") {
+		t.Errorf("no line count for the sensitive exec's output:\n%s", out)
+	}
+	if !strings.Contains(out, "plain-output") {
+		t.Errorf("a plain exec's logoutput is not logged:\n%s", out)
+	}
+}

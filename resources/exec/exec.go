@@ -33,6 +33,9 @@ type exec struct {
 	returns                      []int
 	timeout                      time.Duration
 	refreshOnly, logOutput       bool
+	// sensitive keeps logoutput's lines out of the log: a command's output
+	// can carry what it was given (as Puppet, which redacts it too).
+	sensitive bool
 	// links says which symlinks on the way to creates may be followed
 	// besides root's own.
 	links safepath.Policy
@@ -60,6 +63,7 @@ func New(spec *resources.Spec) (resources.Instance, error) {
 	e := &exec{
 		id: spec.ID(), argv: argvs[provider],
 		path: p.Path, returns: p.Returns, refreshOnly: p.RefreshOnly, logOutput: p.LogOutput,
+		sensitive: spec.Secrets != nil,
 	}
 	if e.argv == nil {
 		e.argv = posixArgv

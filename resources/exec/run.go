@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"sync/atomic"
 	"time"
 
 	"github.com/reactive-ccm/ccm/resources"
@@ -56,7 +57,14 @@ func (e *exec) run(ctx context.Context, cmd resources.Deferred, logOutput bool, 
 		}
 		c.Env = append(c.Env, entry)
 	}
-	if logOutput {
+	var hidden atomic.Int64
+	switch {
+	case logOutput && e.sensitive:
+		c.OnLine = func(string, string) { hidden.Add(1) }
+		defer func() {
+			slog.InfoContext(ctx, "output not logged: the exec is sensitive", "resource", e.id, "lines", hidden.Load())
+		}()
+	case logOutput:
 		c.OnLine = func(stream, text string) {
 			slog.InfoContext(ctx, text, "resource", e.id, "stream", stream)
 		}

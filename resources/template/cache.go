@@ -1,9 +1,15 @@
 package template
 
 import (
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
 	"sync"
 
 	"github.com/expr-lang/expr"
+	"github.com/expr-lang/expr/builtin"
+	"github.com/expr-lang/expr/file"
 	"github.com/expr-lang/expr/vm"
 )
 
@@ -61,6 +67,51 @@ type program struct {
 // compilation serves every manifest, reload and goroutine; a *vm.Program is
 // safe for concurrent runs.
 var programs bounded[programKey, program]
+
+// compileLoose compiles src in shape sh as compile does, except that a
+// variable the shape lacks is taken for one with no value yet: only
+// syntax, wrong arguments and unknown functions fail. It is for
+// validation and caches nothing.
+func compileLoose(sh shape, src string) error {
+	env := sh.prototype()
+	_, err := expr.Compile(src, expr.Env(env), expr.Patch(&meter{}))
+	if !isUnknownName(err) {
+		return err
+	}
+	if _, err := expr.Compile(src, expr.Env(env), expr.AllowUndefinedVariables(), expr.Patch(&meter{})); err != nil {
+		return err
+	}
+	for _, m := range callRE.FindAllStringSubmatch(src, -1) {
+		name := m[2]
+		if _, ok := env[name]; ok || notCalls[name] {
+			continue
+		}
+		if _, ok := builtin.Index[name]; ok {
+			continue
+		}
+		return fmt.Errorf("%w %s", errUnknownFunc, name)
+	}
+	return nil
+}
+
+// errUnknownFunc is worded as expr words an unknown function in strict
+// compiles, so loose and strict checks read alike.
+var errUnknownFunc = errors.New("unknown name")
+
+// callRE finds names written as calls: name( but not .name( (a method).
+var callRE = regexp.MustCompile(`(^|[^.\w])([A-Za-z_]\w*)\s*\(`)
+
+// notCalls are expr keywords a parenthesis may follow without a call.
+var notCalls = map[string]bool{
+	"not": true, "and": true, "or": true, "in": true, "matches": true, "contains": true,
+	"startsWith": true, "endsWith": true, "if": true, "else": true, "let": true,
+}
+
+// isUnknownName reports whether err is expr's "unknown name" error.
+func isUnknownName(err error) bool {
+	var fe *file.Error
+	return errors.As(err, &fe) && strings.HasPrefix(fe.Message, "unknown name ")
+}
 
 // compile returns the program for src in shape sh, metered (see meter).
 func compile(sh shape, src string) (program, error) {

@@ -283,13 +283,26 @@ func (t *Templates) Check(src string) error {
 }
 
 // Compile compiles every expression in s without running it, finding
-// syntax errors and unknown functions or variables; a string without
-// expressions compiles.
+// syntax errors, wrong arguments and unknown functions; a string without
+// expressions compiles. An unknown variable is not an error here: as in
+// upstream, it fails the resource only if the template runs.
 func (t *Templates) Compile(s string) error {
-	if lex(s).plain {
+	l := lex(s)
+	if l.plain {
 		return nil
 	}
-	return t.Check(s)
+	for _, sg := range l.segs {
+		if !sg.expr {
+			continue
+		}
+		if sg.text == "" {
+			return &ExprError{Expr: sg.text, Open: sg.open, Err: ErrEmptyExpr}
+		}
+		if err := compileLoose(t.shape, sg.text); err != nil {
+			return &ExprError{Expr: sg.text, Open: sg.open, Err: err}
+		}
+	}
+	return nil
 }
 
 // nested returns templates for a template() or jet() call made from t.
