@@ -8,7 +8,6 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -101,9 +100,7 @@ func TestGossServiceInPrivateSystemd(t *testing.T) {
 	})
 	// The namespace sees this PATH too: from here the harness names the
 	// real systemctl by its path.
-	shims := t.TempDir()
-	script(t, shims, "systemctl", "exec nsenter -t "+strconv.Itoa(sd.PID)+` -m -p /bin/systemctl "$@"`)
-	t.Setenv("PATH", shims+":"+os.Getenv("PATH"))
+	systemctlShim(t, sd)
 	rules := "{service: {ccm-health-goss: {running: true}}}"
 	if res := runGoss(t, rules); res.Status != resources.HealthCritical {
 		t.Fatalf("stopped unit: %+v, want CRITICAL", res)

@@ -19,6 +19,9 @@ func TestMain(m *testing.M) {
 	if conf := os.Getenv(serveEnv); conf != "" {
 		os.Exit(serve(conf))
 	}
+	if os.Getenv(acmeEnv) != "" {
+		os.Exit(serveAcme())
+	}
 	os.Exit(systemdtest.Main(m))
 }
 
