@@ -1,7 +1,6 @@
 package health_test
 
 import (
-	"context"
 	"fmt"
 	"net"
 	"net/http"
@@ -11,7 +10,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/reactive-ccm/ccm/resources"
 	"github.com/reactive-ccm/ccm/resources/resourcetest"
@@ -87,17 +85,7 @@ func TestGossRules(t *testing.T) {
 func TestGossServiceInPrivateSystemd(t *testing.T) {
 	sd := systemdtest.Require(t)
 	const unit = "ccm-health-goss.service"
-	if err := sd.WriteUnit(unit, "[Service]\nExecStart=/bin/sleep infinity\n"); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := sd.Systemctl(t.Context(), "daemon-reload"); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.WithoutCancel(t.Context()), 10*time.Second)
-		defer cancel()
-		sd.Systemctl(ctx, "stop", unit)
-	})
+	installUnit(t, sd, unit, "[Service]\nExecStart=/bin/sleep infinity\n")
 	// The namespace sees this PATH too: from here the harness names the
 	// real systemctl by its path.
 	systemctlShim(t, sd)

@@ -95,17 +95,7 @@ func httpd(t *testing.T, sd *systemdtest.Systemd) {
 		t.Fatal(err)
 	}
 	unit := fmt.Sprintf("[Service]\nExecStart=%s\nEnvironment=%s=1\n\n[Install]\nWantedBy=multi-user.target\n", bin, acmeEnv)
-	if err := sd.WriteUnit("httpd.service", unit); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := sd.Systemctl(t.Context(), "daemon-reload"); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.WithoutCancel(t.Context()), 10*time.Second)
-		defer cancel()
-		sd.Systemctl(ctx, "disable", "--now", "httpd.service")
-	})
+	installUnit(t, sd, "httpd.service", unit)
 }
 
 // systemctlShim puts first in PATH a systemctl that runs the real one
