@@ -164,7 +164,9 @@ func (n *node) healthNews(ev *Event, out resources.Outcome) bool {
 // over anything that came first: a vertex's first run in a graph is
 // theirs, even when its watch fired while it was being armed.
 func (n *node) markDirty(t Trigger) {
-	if !n.dirty || t == TriggerStartup || t == TriggerReload {
+	// A new desired state wins over drift seen first: its change is the
+	// one to judge, and to roll back.
+	if !n.dirty || t == TriggerStartup || t == TriggerReload || t == TriggerSource {
 		n.dirty = true
 		n.trigger = t
 		n.since = time.Now()

@@ -182,6 +182,29 @@ func TestWatchRepairsDriftAndRefreshesSubscribers(t *testing.T) {
 	}
 }
 
+// TestWatchedInputIsANewDesiredState: a change to a file the desired state
+// is read from (a file's source) runs the resource as a new desired state,
+// trigger source, not as drift.
+func TestWatchedInputIsANewDesiredState(t *testing.T) {
+	world := newWorld(t)
+	g := load(t, `
+- fake:
+    - config: {value: "good", watch: true, input: true}
+`)
+	w := startWatching(t, g, engine.Options{})
+	w.next(changedEvent("fake#config"))
+	world.set("config", "old")
+	w.src.fire("/fake/input/config")
+	if ev := w.next(changedEvent("fake#config")); ev.Trigger != engine.TriggerSource {
+		t.Fatalf("after an input changed: %+v, want trigger source", ev)
+	}
+	world.set("config", "tampered")
+	w.src.fire("/fake/config")
+	if ev := w.next(changedEvent("fake#config")); ev.Trigger != engine.TriggerDrift {
+		t.Fatalf("after the path changed: %+v, want trigger drift", ev)
+	}
+}
+
 func TestWatchRetriesFailuresForeverAndReportsChangesOnce(t *testing.T) {
 	world := newWorld(t)
 	world.failing["flaky"] = true
