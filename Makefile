@@ -29,7 +29,7 @@ deps:
 	./.ci/test-deps.sh
 
 bench: build
-	$(GO) test -run '^$$' -bench . -benchmem -benchtime 1x -count 1 -timeout 60m $(PKGS)
+	$(GO) test -run '^$$' -bench . -benchmem -benchtime 1x -count 1 -timeout 120m $(PKGS)
 
 lint:
 	$(GO) vet $(PKGS)

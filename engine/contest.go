@@ -86,7 +86,7 @@ func (c *contestState) calm(now time.Time, p ContestPolicy) bool {
 // converged in this graph, whatever the re-check after it found. Refreshes
 // of a vertex in order and first convergences are not repairs.
 func (e *Engine) isRepair(n *node, out resources.Outcome) bool {
-	return e.opts.Watch && !e.opts.Noop && n.convergedOnce &&
+	return e.opts.Watch && !e.noop(n) && n.convergedOnce &&
 		out.Applied && out.Change.Changed && !out.Before.Desired
 }
 

@@ -98,6 +98,8 @@ type Event struct {
 	healthIdx []int
 	// saved is the state kept before this run's apply, for a rollback.
 	saved []byte
+	// external marks events of external vertices, which are not reported.
+	external bool
 }
 
 // List is a list of strings that encodes as [] when empty, as upstream's
@@ -158,7 +160,7 @@ func newEvent(n *node, trig Trigger, noop bool) *Event {
 	return &Event{
 		Protocol: EventProtocol, EventID: ksuid.New().String(), Timestamp: time.Now(),
 		Type: v.Type, Provider: v.Provider, Name: v.Name, Alias: v.Alias,
-		RequestedEnsure: v.Ensure, Trigger: trig, Noop: noop, Properties: Properties{vertex: v},
+		RequestedEnsure: v.Ensure, Trigger: trig, Noop: noop, Properties: Properties{vertex: v}, external: v.External,
 	}
 }
 

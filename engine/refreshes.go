@@ -143,7 +143,8 @@ func (e *Engine) replay() error {
 func (e *Engine) pendingIDs() []string {
 	var ids []string
 	for _, n := range e.nodes {
-		if n.refresh || n.refreshing {
+		// A refresh owed to a vertex in noop predicts; it is not kept.
+		if (n.refresh || n.refreshing) && !e.noop(n) {
 			ids = append(ids, n.v.ID())
 		}
 		if n.contest.held {

@@ -108,7 +108,7 @@ func (s *rollbackStore) close() {
 // undoOf is v's rollback handle: its resource when it can be undone and
 // rollback is on for it (its own rollback setting, else the run's).
 func (e *Engine) undoOf(n *node) resources.Undoable {
-	if e.opts.Noop || e.opts.MonitorOnly {
+	if e.noop(n) || e.monitorOnly(n) {
 		return nil
 	}
 	on := e.opts.Rollback

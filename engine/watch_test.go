@@ -242,6 +242,40 @@ func TestWatchRetriesFailuresForeverAndReportsChangesOnce(t *testing.T) {
 	w.none("a failure after the recovery", func(ev *engine.Event) bool { return ev.Failed })
 }
 
+// TestWatchRetriesAChildAtOnceWhenItsParentChanges is a file checked
+// before its directory was made again: it fails for the missing parent,
+// and runs again as soon as the directory is back, not after its back-off.
+func TestWatchRetriesAChildAtOnceWhenItsParentChanges(t *testing.T) {
+	world := newWorld(t)
+	g := load(t, `
+- fake:
+    - dir: {value: "made", watch: true}
+    - file: {value: "1", watch: true, require: [fake#dir]}
+`)
+	w := startWatching(t, g, engine.Options{Retry: engine.RetryPolicy{Base: time.Hour, Max: time.Hour}})
+	w.next(changedEvent("fake#file"))
+	w.idle()
+	world.mu.Lock()
+	world.values["dir"] = "gone"
+	world.failing["file"] = true
+	world.applied = func(name string) {
+		if name == "dir" {
+			world.mu.Lock()
+			world.failing["file"] = false
+			world.mu.Unlock()
+		}
+	}
+	world.mu.Unlock()
+	w.src.fire("/fake/file")
+	w.next(func(ev *engine.Event) bool { return ev.ID() == "fake#file" && ev.Failed })
+	w.idle()
+	w.src.fire("/fake/dir")
+	w.next(changedEvent("fake#dir"))
+	if ev := w.next(func(ev *engine.Event) bool { return ev.ID() == "fake#file" }); ev.Failed || ev.Trigger != engine.TriggerRetry {
+		t.Fatalf("the child's run after its parent changed: %+v", ev)
+	}
+}
+
 func TestWatchMarksAFightContestedAndBacksOff(t *testing.T) {
 	world := newWorld(t)
 	g := load(t, `

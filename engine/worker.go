@@ -41,7 +41,7 @@ func (e *Engine) worker(ctx context.Context) {
 		e.running++
 		e.mu.Unlock()
 
-		ev, out, err := e.converge(ctx, n, run{trig: trig, refresh: refresh, health: plan, undo: undo, noop: e.opts.Noop || paused})
+		ev, out, err := e.converge(ctx, n, run{trig: trig, refresh: refresh, health: plan, undo: undo, noop: e.noop(n) || paused})
 
 		e.mu.Lock()
 		e.running--
@@ -103,7 +103,7 @@ func (e *Engine) converge(ctx context.Context, n *node, r run) (ev *Event, out r
 			return ev, out, cerr
 		}
 	}
-	if e.opts.MonitorOnly {
+	if e.monitorOnly(n) {
 		ev.HealthCheckOnly = true
 		return ev, out, e.runHealth(ctx, n, healthPlan{all: true}, ev)
 	}
@@ -210,7 +210,7 @@ func (e *Engine) finish(n *node, ev *Event, out resources.Outcome, err error, re
 		e.repaired(n, ev, now)
 	}
 	notable := true
-	if e.opts.Noop {
+	if e.noop(n) {
 		n.unprepared = n.unpreparedBy()
 	}
 	switch {
@@ -256,8 +256,23 @@ func (e *Engine) finish(n *node, ev *Event, out resources.Outcome, err error, re
 	if n.dirty {
 		e.schedule(n, now)
 	}
+	if err == nil && out.Applied && out.Change.Changed && !e.opts.Noop {
+		retryNow(n.children, now)
+	}
 	e.scheduleAll(n.children, now)
 	e.scheduleAll(n.before, now)
+}
+
+// retryNow ends the back-off of the failed vertices among children: a
+// parent that just changed may be what they lacked (a file whose missing
+// directory was made again), so they run as soon as it is their turn
+// rather than when their back-off expires. Callers hold e.mu.
+func retryNow(children []*node, now time.Time) {
+	for _, c := range children {
+		if c.phase == failed && c.retry.waiting(now) {
+			c.retry.until = now
+		}
+	}
 }
 
 // scheduleAll schedules the dirty vertices of nodes. Callers hold e.mu.
@@ -286,7 +301,7 @@ func (e *Engine) failed(n *node, err error, msg string, refresh bool, now time.T
 	if unhealthy {
 		// Remediation: a service restarts, an exec runs again, anything
 		// else converges again; the first at once, then backing off.
-		if n.v.Refreshable && !e.opts.Noop && !n.refresh {
+		if n.v.Refreshable && !e.noop(n) && !n.refresh {
 			n.refresh = true
 			e.pendingChanged = true
 		}
@@ -313,9 +328,9 @@ func (e *Engine) succeeded(n *node, ev *Event, out resources.Outcome, now time.T
 	n.convergedOnce = true
 	n.lastError, n.errorText = "", ""
 	n.retry.reset()
-	n.wouldChange = e.opts.Noop && out.Change.Changed
+	n.wouldChange = e.noop(n) && out.Change.Changed
 	n.drift = nil
-	if out.Change.Changed && !e.opts.Noop {
+	if out.Change.Changed && !e.noop(n) {
 		n.lastChange = &status.Change{Time: ev.Timestamp, Trigger: string(ev.Trigger), Changes: withoutDiffs(ev.Changes), Refreshed: ev.Refreshed}
 	}
 	if !out.Applied || !out.Change.Changed {
@@ -334,6 +349,10 @@ func (e *Engine) succeeded(n *node, ev *Event, out resources.Outcome, now time.T
 // e.mu.
 func (e *Engine) refreshSubscribers(n *node) {
 	for _, s := range n.subs {
+		// A change noop only predicts refreshes only what runs in noop too.
+		if e.noop(n) && !e.noop(s) {
+			continue
+		}
 		s.refresh = true
 		s.markDirty(TriggerRefresh)
 		e.pendingChanged = true
@@ -345,7 +364,7 @@ func (e *Engine) refreshSubscribers(n *node) {
 func (e *Engine) reportBlocked(n *node, failedBy []string) {
 	n.blocked = true
 	e.changed = true
-	ev := newEvent(n, n.trigger, e.opts.Noop)
+	ev := newEvent(n, n.trigger, e.noop(n))
 	ev.Skipped = true
 	ev.UnmetRequirements = failedBy
 	e.outbox = append(e.outbox, ev)
@@ -368,7 +387,7 @@ func (e *Engine) reportUnrun() {
 		if !n.dirty || n.blocked {
 			continue
 		}
-		ev := newEvent(n, n.trigger, e.opts.Noop)
+		ev := newEvent(n, n.trigger, e.noop(n))
 		ev.Skipped, ev.Unchecked = true, true
 		reason := "not run: the run was interrupted"
 		if e.halted {
@@ -407,6 +426,9 @@ func (e *Engine) flush() {
 		do()
 	}
 	for _, ev := range out {
+		if ev.external {
+			continue
+		}
 		e.sum.add(ev)
 		e.opts.Events(ev)
 	}
@@ -414,3 +436,11 @@ func (e *Engine) flush() {
 		e.opts.OnSettled(*settled)
 	}
 }
+
+// noop reports whether n runs in noop: the whole engine does, or n's
+// manifest was applied with noop.
+func (e *Engine) noop(n *node) bool { return e.opts.Noop || n.v.Noop }
+
+// monitorOnly reports whether only n's health checks run: the engine's
+// mode, or n's manifest was applied with health_check_only.
+func (e *Engine) monitorOnly(n *node) bool { return e.opts.MonitorOnly || n.v.HealthCheckOnly }

@@ -36,9 +36,22 @@ func (d Data) Templates(m *Manifest) (resources.Templates, error) {
 	return template.New(template.Env{Facts: d.Facts, Data: data, Environ: d.Environ, Dir: m.Dir, KV: d.KV}), nil
 }
 
-// resolve returns m's hiera data with the extra layers merged over it.
+// resolve returns m's hiera data with, merged over it, the data of the
+// apply resource that included m, then the extra layers.
 func (d Data) resolve(m *Manifest) (map[string]any, error) {
 	own := hiera.Source{File: m.File, Data: m.Data, Hierarchy: m.Hierarchy, Overrides: m.Overrides}
 	env := template.Env{Facts: d.Facts, Environ: d.Environ, Dir: m.Dir}
-	return hiera.Resolve(template.NewData(env), append([]hiera.Source{own}, d.Layers...)...)
+	t := template.NewData(env)
+	if m.incl == nil || m.incl.data == nil {
+		return hiera.Resolve(t, append([]hiera.Source{own}, d.Layers...)...)
+	}
+	data, err := hiera.Resolve(t, own)
+	if err != nil {
+		return nil, err
+	}
+	layers, err := hiera.Resolve(t, d.Layers...)
+	if err != nil {
+		return nil, err
+	}
+	return hiera.Merge(hiera.Merge(data, m.incl.data), layers), nil
 }

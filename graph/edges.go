@@ -57,7 +57,7 @@ func (g *Graph) edges(all []*entry, refs map[string]int, errs *resources.ErrorLi
 				list = e.subscribe
 			}
 			for _, r := range list {
-				j, ok := resolve(r, refs, errs, kind)
+				j, ok := g.resolve(r, refs, errs, kind)
 				if !ok {
 					continue
 				}
@@ -69,11 +69,16 @@ func (g *Graph) edges(all []*entry, refs map[string]int, errs *resources.ErrorLi
 			}
 		}
 	}
+	for _, e := range all {
+		for _, m := range e.members {
+			add(m, e.index, Subscribe)
+		}
+	}
 	g.autoEdges(add)
 	g.owns, g.uses = nil, nil
 }
 
-func resolve(r item, refs map[string]int, errs *resources.ErrorList, kind EdgeKind) (int, bool) {
+func (g *Graph) resolve(r item, refs map[string]int, errs *resources.ErrorList, kind EdgeKind) (int, bool) {
 	typ, name, ok := strings.Cut(r.value, "#")
 	if !ok || typ == "" || name == "" {
 		errs.Addf(r.pos, "%s %q: expected TYPE#NAME, for example file#/etc/motd", kind, r.value)
@@ -83,12 +88,32 @@ func resolve(r item, refs map[string]int, errs *resources.ErrorList, kind EdgeKi
 		errs.Addf(r.pos, "%s %q: unknown resource type %q", kind, r.value, typ)
 		return 0, false
 	}
-	j, ok := refs[r.value]
-	if !ok {
+	if j, ok := refs[r.value]; ok {
+		return j, true
+	}
+	if g.external == nil {
 		errs.Addf(r.pos, "%s %q: no such resource in the manifest (by name or alias)", kind, r.value)
 		return 0, false
 	}
-	return j, true
+	x, err := g.external(r.value)
+	if err != nil {
+		errs.Addf(r.pos, "%s %q: %v", kind, r.value, err)
+		return 0, false
+	}
+	return g.addExternal(x, refs), true
+}
+
+// addExternal adds x's vertex, known by its name and alias from now on.
+func (g *Graph) addExternal(x External, refs map[string]int) int {
+	v := &Vertex{Index: len(g.Vertices), Type: x.Type, Name: x.Name, Alias: x.Alias, Resource: x.Resource, External: true}
+	g.Vertices = append(g.Vertices, v)
+	g.owns = append(g.owns, nil)
+	g.uses = append(g.uses, nil)
+	refs[v.ID()] = v.Index
+	if x.Alias != "" {
+		refs[x.Type+"#"+x.Alias] = v.Index
+	}
+	return v.Index
 }
 
 // autoEdges orders a resource after the nearest other resource that owns

@@ -29,6 +29,10 @@ type entry struct {
 	health *yaml.Node
 	// rollback is the resource's rollback setting, nil when unset.
 	rollback *bool
+	// index is the entry's vertex, once built.
+	index int
+	// members are the vertices of the manifest an apply resource includes.
+	members []int
 }
 
 func (e *entry) id() string { return e.typ.Name + "#" + e.name }

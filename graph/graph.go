@@ -68,6 +68,16 @@ type Vertex struct {
 	// resource is managed at all (`control: {if, unless}`); a false answer
 	// reports it skipped.
 	Control func(ctx context.Context) (bool, error)
+	// Noop runs the resource in noop whatever the engine's mode: its
+	// manifest was applied with noop (the apply resource's noop).
+	Noop bool
+	// HealthCheckOnly runs only the resource's health checks whatever the
+	// engine's mode: its manifest was applied with health_check_only.
+	HealthCheckOnly bool
+	// External marks a vertex standing for a resource outside the
+	// manifests (Options.External): it gates and refreshes its children,
+	// and its own events are not reported.
+	External bool
 	// Health lists the resource's health checks, in manifest order.
 	Health []resources.HealthCheck
 	// Refreshable is true when the type consumes refreshes (exec,
@@ -145,6 +155,12 @@ type Graph struct {
 	after, before [][]int
 	// owns and uses hold each vertex's paths while edges are built.
 	owns, uses [][]string
+	// external resolves references to resources outside the manifests.
+	external func(ref string) (External, error)
+	// opts load the manifests apply resources include.
+	opts Options
+	// built holds the entries built, in vertex order.
+	built []*entry
 }
 
 // Parents returns the indices of the vertices v waits for.

@@ -20,6 +20,19 @@ type Options struct {
 	// JetResources renders a manifest's resources_jet_file into the list of
 	// resource blocks. When nil, resources_jet_file is rejected.
 	JetResources func(m *Manifest, t resources.Templates) (*yaml.Node, error)
+	// External resolves a require or subscribe reference (TYPE#NAME) that
+	// names no resource of the manifests, such as one an earlier
+	// `ccm ensure` of the same session recorded. Its error says why the
+	// reference cannot be resolved. When nil, such references are errors.
+	External func(ref string) (External, error)
+}
+
+// External is a resource outside the manifests that resources may
+// require or subscribe to. Its vertex gates and refreshes its children
+// like any other; the engine reports no events of it.
+type External struct {
+	Type, Name, Alias string
+	Resource          resources.Resource
 }
 
 // Load parses, builds and validates the manifests in files into one graph.
@@ -37,6 +50,7 @@ func Load(files []string, opts Options) (*Graph, error) {
 			errs.Add(resources.Pos{File: f}, err)
 			continue
 		}
+		m.incl = topLevel(m)
 		g.Manifests = append(g.Manifests, m)
 		errs = append(errs, m.nul...)
 		t, blocks, err := opts.prepare(m)
@@ -47,11 +61,17 @@ func Load(files []string, opts Options) (*Graph, error) {
 		tmpls[m] = t
 		all = append(all, m.entries(blocks, t, &errs)...)
 	}
+	return g.compile(all, tmpls, opts, errs)
+}
+
+// compile builds the entries' resources, their edges and order.
+func (g *Graph) compile(all []*entry, tmpls map[*Manifest]resources.Templates, opts Options, errs resources.ErrorList) (*Graph, error) {
+	g.external, g.opts = opts.External, opts
 	for _, e := range all {
 		g.build(e, tmpls[e.m], &errs)
 	}
-	byRef := g.references(all, &errs)
-	g.edges(all, byRef, &errs)
+	byRef := g.references(g.built, &errs)
+	g.edges(g.built, byRef, &errs)
 	g.index()
 	if err := g.sort(); err != nil {
 		addCycles(&errs, err)
@@ -128,14 +148,20 @@ func (g *Graph) build(e *entry, t resources.Templates, errs *resources.ErrorList
 	if err != nil {
 		errs.Add(e.namePos, err)
 	}
+	if inst.Include != nil {
+		e.members = g.include(e, inst.Include, errs)
+	}
 	v := &Vertex{
 		Index: len(g.Vertices), Type: e.typ.Name, Name: e.name, Alias: e.alias, Pos: e.namePos,
 		Resource: inst.Resource, Provider: inst.Provider, Ensure: inst.Ensure, Manifest: e.m,
 		Fingerprint: fingerprint(e, t), Independent: inst.Independent && e.control == nil,
 		Health: checks, Refreshable: e.typ.Subscribes, Rollback: e.rollback,
+		Noop: e.m.incl.noop || (inst.Include != nil && inst.Include.Noop), HealthCheckOnly: e.m.incl.healthOnly,
 		props: e.raw, Secrets: spec.Secrets,
 	}
 	e.control.attach(v, t, errs)
+	e.index = v.Index
+	g.built = append(g.built, e)
 	g.Vertices = append(g.Vertices, v)
 	g.owns = append(g.owns, inst.Owns)
 	g.uses = append(g.uses, inst.Uses)

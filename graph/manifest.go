@@ -32,6 +32,8 @@ type Manifest struct {
 	ResourcesJetFile string
 	// JetPos is where resources_jet_file was set.
 	JetPos resources.Pos
+	// incl is how the manifest came into the graph.
+	incl *inclusion
 	// nul lists the keys and values holding a NUL byte.
 	nul resources.ErrorList
 }

@@ -38,15 +38,15 @@ func (g *Graph) writtenOrder() []int {
 // stages: a stage is one vertex, or a run of consecutive independent
 // vertices, which wait for the stage before theirs and not for each other.
 // Everything else waits for every vertex of the stage before it, and so,
-// through it, for everything before. Vertices of a parallel manifest take
-// no part. An explicit or automatic edge between two vertices stands for
+// through it, for everything before. Vertices of a parallel manifest, and
+// external ones, take no part. An explicit or automatic edge between two vertices stands for
 // the order edge.
 func (g *Graph) orderEdges() {
 	var prev, stage []int
 	independent := false
 	for _, v := range g.Order {
 		vx := g.Vertices[v]
-		if vx.Manifest.Parallel {
+		if vx.External || vx.Manifest.Parallel {
 			continue
 		}
 		if !vx.Independent || !independent {

@@ -134,6 +134,28 @@ type Instance struct {
 	// independent resources may run at once; any other resource runs
 	// after everything written before it, and before everything after.
 	Independent bool
+	// Include, when set, names a manifest whose resources join the graph
+	// in this resource's place (the apply type).
+	Include *Include
+}
+
+// Include is a manifest a resource brings into the graph. Its resources
+// run where the including resource is written, in the same engine, so
+// references cross between the manifests; a change of any of them
+// refreshes the including resource, and a failure blocks it.
+type Include struct {
+	// File is the manifest's absolute path.
+	File string
+	// Noop runs the included resources in noop; it can only strengthen
+	// the including manifest's mode.
+	Noop bool
+	// HealthCheckOnly runs only the included resources' health checks; it
+	// can only strengthen the including manifest's mode.
+	HealthCheckOnly bool
+	// Nested allows the included manifest to include others.
+	Nested bool
+	// Data is merged over the included manifest's resolved data.
+	Data map[string]any
 }
 
 // Undoable is a resource whose changes can be taken back (rollback): the

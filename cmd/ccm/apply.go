@@ -10,7 +10,7 @@ import (
 // invocations keep working. Unlike upstream it exits 1 when a resource
 // failed.
 func newApplyCmd() *cobra.Command {
-	var noop, render, report, noReport, noReadEnv, monitorOnly bool
+	var noop, render, report, noReport, monitorOnly bool
 	var f runFlags
 	var stateDir string
 	cmd := &cobra.Command{
@@ -18,11 +18,6 @@ func newApplyCmd() *cobra.Command {
 		Short: "Converge the host to one manifest once, as upstream CCM's apply does",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if noReadEnv {
-				if err := cmd.Flags().Set("read-env", "false"); err != nil {
-					return err
-				}
-			}
 			if render {
 				return renderManifest(cmd, args[0])
 			}
@@ -36,8 +31,7 @@ func newApplyCmd() *cobra.Command {
 	fl.BoolVar(&monitorOnly, "monitor-only", false, "run only the health checks: check and change nothing else")
 	fl.BoolVar(&report, "report", true, "print the run summary")
 	fl.BoolVar(&noReport, "no-report", false, "do not print the run summary")
-	fl.Bool("read-env", true, "add the variables of ./.env to the environment templates see")
-	fl.BoolVar(&noReadEnv, "no-read-env", false, "do not read ./.env")
+	addReadEnvFlags(fl)
 	addOutputFlags(fl, &f)
 	addStateFlag(fl, &stateDir)
 	addDataFlags(fl)

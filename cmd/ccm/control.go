@@ -49,13 +49,25 @@ func newControlCmds() []*cobra.Command {
 	return cmds
 }
 
+// newStatusCmd is `ccm status`: without arguments it asks the running
+// daemon where every resource stands; with TYPE NAME it shows one thing
+// on this host as its type's provider sees it (upstream's `ccm status`).
 func newStatusCmd() *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
-		Use:   "status",
-		Short: "Show where every resource of the running daemon stands, and the daemon's health",
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
+		Use:     "status [TYPE NAME]",
+		Aliases: []string{"info"},
+		Short:   "Show where every resource of the running daemon stands, or the state of one file, package or service",
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) != 0 && len(args) != 2 {
+				return fmt.Errorf("status takes no arguments (the daemon's status) or TYPE NAME, got %d", len(args))
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 2 {
+				return hostStatus(cmd, args[0], args[1], asJSON)
+			}
 			r, err := client(cmd).Status(cmd.Context())
 			if err != nil {
 				return clientError(err)

@@ -35,6 +35,12 @@ func addDataFlags(fl *pflag.FlagSet) {
 	addSourceFlags(fl)
 }
 
+// addReadEnvFlags registers upstream's --[no-]read-env.
+func addReadEnvFlags(fl *pflag.FlagSet) {
+	fl.Bool("read-env", true, "add the variables of ./.env to the environment templates see")
+	fl.Bool("no-read-env", false, "do not read ./.env")
+}
+
 // stringsFlag returns a string-array flag of cmd, or nil when cmd does not
 // define it.
 func stringsFlag(cmd *cobra.Command, name string) []string {
@@ -135,7 +141,7 @@ func loadData(cmd *cobra.Command) (graph.Data, error) {
 		}
 		d.Layers = append(d.Layers, src)
 	}
-	d.Environ, err = environ(boolFlag(cmd, "read-env"))
+	d.Environ, err = environ(boolFlag(cmd, "read-env") && !boolFlag(cmd, "no-read-env"))
 	return d, err
 }
 

@@ -50,7 +50,25 @@ type inputs struct {
 
 func inputsOf(cmd *cobra.Command, manifests []string, g *graph.Graph, remote func() []byte) inputs {
 	files, trees := dataPaths(cmd, g)
-	return inputs{files: append(append([]string(nil), manifests...), files...), trees: trees, remote: remote}
+	return inputs{files: append(withIncluded(manifests, g), files...), trees: trees, remote: remote}
+}
+
+// withIncluded is manifests and the manifests they apply.
+func withIncluded(manifests []string, g *graph.Graph) []string {
+	out := append([]string(nil), manifests...)
+	seen := map[string]bool{}
+	for _, f := range manifests {
+		if abs, err := filepath.Abs(f); err == nil {
+			seen[abs] = true
+		}
+	}
+	for _, m := range g.Manifests {
+		if abs, err := filepath.Abs(m.File); err == nil && !seen[abs] {
+			seen[abs] = true
+			out = append(out, m.File)
+		}
+	}
+	return out
 }
 
 // watch calls notify whenever one of the inputs may have changed.

@@ -1,80 +1,120 @@
 package main_test
 
 import (
+	"bufio"
 	"encoding/json"
+	"os"
+	"os/user"
+	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 )
 
-// events runs ccm with args and returns its transaction events, decoded
-// as plain maps so absent and empty fields can be told apart.
-func events(t *testing.T, args ...string) []map[string]any {
-	t.Helper()
-	r := ccm(t, append([]string{"run", "--json"}, args...)...)
-	var out []map[string]any
-	for _, line := range strings.Split(strings.TrimSpace(r.stdout), "\n") {
-		var ev map[string]any
-		if err := json.Unmarshal([]byte(line), &ev); err != nil {
-			t.Fatalf("not JSON: %q", line)
-		}
-		if ev["protocol"] == "io.choria.ccm.v1.transaction.event" {
-			out = append(out, ev)
+// corpusEvents is upstream CCM's recorded `ccm ensure api pipe` answers,
+// beside the repository as CI has it.
+const corpusEvents = "../../../shared/upstream-corpus/events"
+
+// stableFields are the event fields that do not vary between runs, as
+// the corpus's check_events.py compares them.
+var stableFields = []string{"protocol", "type", "provider", "name", "alias", "requested_ensure", "final_ensure", "changed",
+	"refreshed", "failed", "skipped", "noop", "noop_message", "error", "unmet_requirements"}
+
+// eventScenario is one of the corpus's: a request, run runs times.
+type eventScenario struct {
+	id, typ string
+	props   map[string]any
+	noop    bool
+	runs    int
+}
+
+func eventScenarios(t *testing.T) []eventScenario {
+	u, err := user.Current()
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := user.LookupGroupId(strconv.Itoa(os.Getgid()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := func(name string) map[string]any {
+		return map[string]any{"name": name, "ensure": "present", "content": "x", "owner": u.Username, "group": g.Name, "mode": "0644"}
+	}
+	return []eventScenario{
+		{"file-create", "file", file("f.txt"), false, 1},
+		{"file-stable", "file", file("f.txt"), false, 2},
+		{"file-noop", "file", file("n.txt"), true, 1},
+		{"exec-alias-noop", "exec", map[string]any{"name": "/bin/echo hi", "alias": "hello"}, true, 1},
+		{"exec-ok", "exec", map[string]any{"name": "/bin/true"}, false, 1},
+		{"exec-fail", "exec", map[string]any{"name": "/bin/false"}, false, 1},
+		{"exec-creates", "exec", map[string]any{"name": "/bin/true", "creates": "/"}, false, 1},
+	}
+}
+
+// allowed reads the corpus allowlist's event entries: deliberate
+// differences the README documents.
+func allowed(t *testing.T) map[string]bool {
+	f, err := os.Open(filepath.Join(corpusEvents, "..", "allowlist.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	out := map[string]bool{}
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if id, _, _ := strings.Cut(sc.Text(), " "); strings.HasPrefix(id, "event-") {
+			out[strings.Split(id, ":")[0]] = true
 		}
 	}
 	return out
 }
 
-func TestEventsCarryUpstreamTransactionFields(t *testing.T) {
-	tests := []struct {
-		name, manifest string
-		noop           bool
-		want           map[string]any
-	}{
-		{"a failed exec reports no change and no final state", "- exec:\n    - /bin/false: {}\n", false, map[string]any{
-			"changed": false, "final_ensure": "", "failed": true, "status": nil,
-			"error":              []any{"failed to reach desired state: exit code 1: exit code 1 not in allowed returns [0]"},
-			"unmet_requirements": []any{},
-			"properties":         map[string]any{"name": "/bin/false", "ensure": "present"},
-		}},
-		{"an exec that ran", "- exec:\n    - /bin/true: {alias: yes}\n", false, map[string]any{
-			"changed": true, "final_ensure": "present", "error": []any{}, "unmet_requirements": []any{},
-			"properties": map[string]any{"name": "/bin/true", "ensure": "present", "alias": "yes"},
-		}},
-		{"a noop refresh is flagged refreshed", `
-- file:
-    - @/conf: {ensure: present, content: x, owner: root, group: root, mode: "0644"}
-- exec:
-    - /bin/true: {subscribe: [file#@/conf], refreshonly: true}
-`, true, map[string]any{"changed": true, "refreshed": true, "noop_message": "Would have executed via subscribe"}},
+// TestPipeEventsMatchUpstream replays the corpus's event scenarios
+// through `ccm ensure api pipe` and compares every stable field of the
+// response's state with what upstream's own pipe answered.
+func TestPipeEventsMatchUpstream(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join(corpusEvents, "upstream.json"))
+	if os.IsNotExist(err) {
+		t.Skipf("no upstream corpus at %s", corpusEvents)
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
+	if err != nil {
+		t.Fatal(err)
+	}
+	var upstream map[string]map[string]any
+	if err := json.Unmarshal(b, &upstream); err != nil {
+		t.Fatal(err)
+	}
+	allow := allowed(t)
+	for _, sc := range eventScenarios(t) {
+		t.Run(sc.id, func(t *testing.T) {
 			dir := t.TempDir()
-			args := []string{manifest(t, dir, tt.manifest)}
-			if tt.noop {
-				args = append([]string{"--noop"}, args...)
+			if sc.typ == "file" {
+				sc.props["name"] = filepath.Join(dir, sc.props["name"].(string))
 			}
-			evs := events(t, args...)
-			ev := evs[len(evs)-1]
-			for k, want := range tt.want {
-				if got, ok := ev[k]; !ok || !reflect.DeepEqual(got, want) {
-					t.Errorf("%s = %#v (present %v), want %#v", k, got, ok, want)
+			req, _ := json.Marshal(map[string]any{"protocol": "io.choria.ccm.v1.resource.ensure.request", "type": sc.typ, "properties": sc.props})
+			args := []string{"ensure", "api", "pipe"}
+			if sc.noop {
+				args = append(args, "--noop")
+			}
+			var r result
+			for range sc.runs {
+				r = ccmIn(t, dir, []string{"CCM_SESSION_STORE="}, string(req), args...)
+			}
+			var resp struct{ State map[string]any }
+			if err := json.Unmarshal([]byte(r.stdout), &resp); err != nil || resp.State == nil {
+				t.Fatalf("no state in %+v", r)
+			}
+			want := upstream[sc.id]
+			for _, k := range stableFields {
+				got, exp := resp.State[k], want[k]
+				if k == "name" && sc.typ == "file" {
+					got, exp = filepath.Base(got.(string)), filepath.Base(exp.(string))
+				}
+				if !reflect.DeepEqual(got, exp) && !allow["event-"+sc.id] {
+					t.Errorf("%s: %v, upstream %v", k, got, exp)
 				}
 			}
 		})
-	}
-}
-
-func TestEventStatusIsUpstreamResourceState(t *testing.T) {
-	evs := events(t, manifest(t, t.TempDir(), "- exec:\n    - /bin/true: {}\n"))
-	st, ok := evs[0]["status"].(map[string]any)
-	if !ok {
-		t.Fatalf("status = %#v", evs[0]["status"])
-	}
-	for k, want := range map[string]any{"protocol": "io.choria.ccm.v1.resource.exec.state", "type": "exec", "name": "/bin/true", "ensure": "present", "changed": true, "noop": false} {
-		if st[k] != want {
-			t.Errorf("status.%s = %#v, want %#v", k, st[k], want)
-		}
 	}
 }

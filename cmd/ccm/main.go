@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -70,8 +71,29 @@ func newRoot() *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	root.Version = version()
 	root.PersistentFlags().String("log-level", "info", "log level on stderr: debug, info, warn or error")
-	root.AddCommand(newRunCmd(), newValidateCmd(), newGraphCmd(), newApplyCmd(), newFactsCmd(), newSchemaCmd(), newBundleCmd(), newFleetCmd(), newAgentCmd())
+	root.PersistentFlags().Bool("debug", false, "same as --log-level debug (upstream CCM's flag)")
+	root.PersistentFlags().Bool("info", false, "same as --log-level info (upstream CCM's flag)")
+	root.AddCommand(newRunCmd(), newValidateCmd(), newGraphCmd(), newApplyCmd(), newFactsCmd(), newSchemaCmd(), newBundleCmd(), newFleetCmd(), newAgentCmd(),
+		newEnsureCmd(), newSessionCmd(), newHieraCmd())
 	root.AddCommand(newControlCmds()...)
 	return root
+}
+
+// groupOf makes cmd a group of subcommands: without one, or with an
+// unknown one, it is unusable input.
+func groupOf(cmd *cobra.Command, subs ...*cobra.Command) *cobra.Command {
+	cmd.AddCommand(subs...)
+	cmd.Args = cobra.NoArgs
+	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
+		var names []string
+		for _, c := range cmd.Commands() {
+			if c.IsAvailableCommand() {
+				names = append(names, c.Name())
+			}
+		}
+		return usage(fmt.Errorf("%s needs a subcommand: %s", cmd.CommandPath(), strings.Join(names, ", ")))
+	}
+	return cmd
 }

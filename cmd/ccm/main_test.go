@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -21,6 +20,10 @@ import (
 var bin string
 
 func TestMain(m *testing.M) {
+	if lib := os.Getenv(watcherEnv); lib != "" {
+		// This process is a watcher BenchmarkWatcherLibrary started.
+		os.Exit(runWatcher(lib, strings.Split(os.Getenv(watcherPathsEnv), ":")))
+	}
 	dir, err := os.MkdirTemp("", "ccm-e2e-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -57,19 +60,7 @@ type result struct {
 // ccm runs the binary to completion.
 func ccm(t *testing.T, args ...string) result {
 	t.Helper()
-	cmd := exec.Command(bin, args...)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	var ee *exec.ExitError
-	code := 0
-	switch {
-	case errors.As(err, &ee):
-		code = ee.ExitCode()
-	case err != nil:
-		t.Fatalf("running ccm: %v", err)
-	}
-	return result{out.String(), errb.String(), code}
+	return ccmIn(t, "", nil, "", args...)
 }
 
 // manifest writes a manifest into dir, replacing @ with dir.

@@ -109,6 +109,7 @@ func runManifests(cmd *cobra.Command, files []string, f runFlags) error {
 	if err != nil {
 		return err
 	}
+	log.Debug("manifests compiled", "files", files, "resources", len(g.Vertices), "edges", len(g.Edges))
 	timeouts, err := parseTimeouts(f.timeouts)
 	if err != nil {
 		return err

@@ -11,8 +11,12 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
+// write writes body to path, creating its directory.
 func write(t *testing.T, path, body string) {
 	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/shirou/gopsutil/v4/host"
+
 	"github.com/reactive-ccm/ccm/resources/template"
 )
 
@@ -234,5 +236,24 @@ func TestDefaultDirs(t *testing.T) {
 	t.Setenv("HOME", "/home/u")
 	if got, want := DefaultDirs(), []string{SystemDir, "/home/u/.config/choria/ccm"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("DefaultDirs = %q, want %q", got, want)
+	}
+}
+
+// TestHostInfoIsGopsutils checks that the host facts, gathered without
+// lsb_release where it decides nothing, are gopsutil's.
+func TestHostInfoIsGopsutils(t *testing.T) {
+	want, err := host.InfoWithContext(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := hostInfo(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// These move while the test runs.
+	got.Uptime, want.Uptime = 0, 0
+	got.Procs, want.Procs = 0, 0
+	if *got != *want {
+		t.Errorf("host info differs from gopsutil's:\n got %+v\nwant %+v", *got, *want)
 	}
 }

@@ -7,14 +7,13 @@ import (
 
 	"github.com/shirou/gopsutil/v4/cpu"
 	"github.com/shirou/gopsutil/v4/disk"
-	"github.com/shirou/gopsutil/v4/host"
 	"github.com/shirou/gopsutil/v4/mem"
 )
 
 func hostFacts(ctx context.Context) (map[string]any, error) {
 	var errs []error
 	out := map[string]any{"info": map[string]any{}}
-	info, err := host.InfoWithContext(ctx)
+	info, err := hostInfo(ctx)
 	into(out, "info", info, err, &errs)
 	return out, errors.Join(errs...)
 }

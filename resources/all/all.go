@@ -3,6 +3,7 @@
 package all
 
 import (
+	_ "github.com/reactive-ccm/ccm/resources/apply"    // apply
 	_ "github.com/reactive-ccm/ccm/resources/archive"  // archive
 	_ "github.com/reactive-ccm/ccm/resources/exec"     // exec
 	_ "github.com/reactive-ccm/ccm/resources/file"     // file

@@ -11,7 +11,7 @@ import (
 
 func init() {
 	resources.Register(resources.Type{Name: "archive", New: New, Props: props{}, Redact: redactProps,
-		Help: "Download an archive over HTTP(S), verify it and extract it", NameHelp: "absolute path of the archive file",
+		Help: "Download an archive over HTTP(S), verify it and extract it", NameHelp: "the absolute path of the archive file",
 		Timeout: 15 * time.Minute})
 }
 

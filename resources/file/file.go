@@ -12,8 +12,8 @@ import (
 var providers = []resources.Provider{{Name: "posix", Priority: 1, Usable: resources.Always}}
 
 func init() {
-	resources.Register(resources.Type{Name: "file", Undoable: true, New: New, Props: props{},
-		Help: "Manage a file or directory: existence, content, owner, group and mode", NameHelp: "absolute path of the file",
+	resources.Register(resources.Type{Name: "file", Undoable: true, New: New, Props: props{}, Inspect: inspect,
+		Help: "Manage a file or directory: existence, content, owner, group and mode", NameHelp: "the absolute path of the file",
 		Timeout: time.Minute})
 }
 

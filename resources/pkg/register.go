@@ -13,7 +13,7 @@ import (
 )
 
 func init() {
-	resources.Register(resources.Type{Name: "package", New: build, Props: properties{}, Aliases: []string{"pkg"},
+	resources.Register(resources.Type{Name: "package", New: build, Props: properties{}, Inspect: inspect, Aliases: []string{"pkg"},
 		Help: "Install, upgrade, downgrade or remove a package with apt or dnf", NameHelp: "the package's name",
 		Timeout: 15 * time.Minute})
 }

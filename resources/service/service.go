@@ -13,7 +13,7 @@ import (
 )
 
 func init() {
-	resources.Register(resources.Type{Name: "service", Subscribes: true, New: build, Props: props{}, Aliases: []string{"svc"},
+	resources.Register(resources.Type{Name: "service", Subscribes: true, New: build, Props: props{}, Inspect: inspect, Aliases: []string{"svc"},
 		Help: "Keep a systemd unit running or stopped, enabled or disabled", NameHelp: "the unit's name (NAME means NAME.service)",
 		Timeout: 5 * time.Minute})
 }

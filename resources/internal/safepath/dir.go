@@ -78,6 +78,10 @@ func (d *Dir) MkdirAll(rel string, mode uint32) (*Dir, error) {
 // (absolute): the way to it is walked under p, the last component is not
 // followed. A missing directory on the way means no.
 func (p Policy) Exists(path string) (bool, error) {
+	if path == "/" {
+		// The root has no parent to look in; it always exists.
+		return true, nil
+	}
 	d, base, err := p.OpenParent(path)
 	if errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ENOTDIR) {
 		return false, nil

@@ -1,0 +1,99 @@
+package main
+
+import (
+	"errors"
+	"os"
+	"strings"
+
+	"github.com/reactive-ccm/ccm/graph"
+	"github.com/reactive-ccm/ccm/resources"
+	"github.com/spf13/cobra"
+)
+
+// sessionEnv names the session store `ccm ensure` records in, as
+// upstream CCM's.
+const sessionEnv = "CCM_SESSION_STORE"
+
+// newEnsureCmd is upstream CCM's `ccm ensure TYPE NAME`: one resource,
+// described by flags generated from its type's property declarations,
+// converged by the engine as a manifest's would be.
+func newEnsureCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "ensure TYPE NAME [flags]",
+		Short: "Converge one resource described on the command line",
+		Long: "Converge one resource described on the command line, as if it were the only resource of a manifest.\n\n" +
+			"In a session (ccm session new, or " + sessionEnv + "), each call records its event, so a later call's " +
+			"--require and --subscribe see the earlier calls' outcomes.",
+	}
+	fl := cmd.PersistentFlags()
+	fl.Bool("noop", false, "report what would change and change nothing")
+	fl.String("session", "", "session store directory (default $"+sessionEnv+")")
+	fl.StringArray("hiera", nil, "hiera data file for templates (default $"+hieraEnv+", else ./.hiera when it exists)")
+	addReadEnvFlags(fl)
+	addFactFlags(fl)
+	addSourceFlags(fl)
+	var subs []*cobra.Command
+	for _, name := range resources.TypeNames() {
+		typ, _ := resources.Lookup(name)
+		if !typ.ManifestOnly {
+			subs = append(subs, newEnsureTypeCmd(typ))
+		}
+	}
+	return groupOf(cmd, append(subs, newEnsureAPICmd())...)
+}
+
+// newEnsureTypeCmd is `ccm ensure TYPE`, its flags generated from the
+// type's common and own properties.
+func newEnsureTypeCmd(typ resources.Type) *cobra.Command {
+	cmd := &cobra.Command{
+		Short:   typ.Help,
+		Aliases: typ.Aliases,
+	}
+	pf := newPropFlags(cmd.Flags(), append(typ.CommonProperties(), typ.Properties()...))
+	cmd.Use = typ.Name + " " + pf.usage()
+	cmd.Long = typ.Help + ".\n\nNAME is " + typ.NameHelp + "."
+	cmd.Args = cobra.RangeArgs(1, 1+len(pf.args))
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		props, err := pf.node(args)
+		if err != nil {
+			return usage(err)
+		}
+		dir, err := os.Getwd()
+		if err != nil {
+			return err
+		}
+		ev, err := ensureOne(cmd, graph.Entry{Type: typ.Name, Props: props, File: "command line", Dir: dir})
+		if err != nil {
+			return err
+		}
+		printResult(cmd.OutOrStdout(), ev)
+		if failed(ev) {
+			return &exitError{code: exitFailed}
+		}
+		return nil
+	}
+	return cmd
+}
+
+// hieraDefault is the data file `ccm ensure` reads when none is named.
+const hieraDefault = ".hiera"
+
+// defaultHiera makes ./.hiera the --hiera file when none is named and it
+// exists, as upstream CCM does.
+func defaultHiera(cmd *cobra.Command) error {
+	if cmd.Flags().Changed("hiera") || os.Getenv(hieraEnv) != "" {
+		return nil
+	}
+	if _, err := os.Stat(hieraDefault); errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	return cmd.Flags().Set("hiera", hieraDefault)
+}
+
+// sessionDir is --session, else $CCM_SESSION_STORE, else "".
+func sessionDir(cmd *cobra.Command) string {
+	if d, _ := cmd.Flags().GetString("session"); d != "" {
+		return d
+	}
+	return strings.TrimSpace(os.Getenv(sessionEnv))
+}

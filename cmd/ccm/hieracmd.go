@@ -1,0 +1,259 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/reactive-ccm/ccm/graph"
+	"github.com/reactive-ccm/ccm/graph/facts"
+	"github.com/reactive-ccm/ccm/graph/hiera"
+	"github.com/reactive-ccm/ccm/resources/template"
+	"github.com/spf13/cobra"
+	"go.yaml.in/yaml/v3"
+)
+
+// hieraInputEnv names the input of `ccm hiera parse` when none is given.
+const hieraInputEnv = "HIERA_INPUT"
+
+// hieraFlags are the flags of `ccm hiera`, as upstream CCM's.
+type hieraFlags struct {
+	factsFile string
+	envFacts  bool
+	// sysFacts includes the host's facts; upstream always does, and its
+	// docs name -S for it.
+	sysFacts  bool
+	query     string
+	asYAML    bool
+	asEnv     bool
+	envPrefix string
+	data      []string
+	dataFile  string
+	// raw prints a queried string as it is, as upstream's hiera facts does.
+	raw bool
+}
+
+// newHieraCmd is upstream's hiera tool: resolve a hiera document (or a
+// manifest's data) against facts, or show the facts it would see.
+func newHieraCmd() *cobra.Command {
+	var f hieraFlags
+	parse := &cobra.Command{
+		Use:     "parse INPUT [FACT=VALUE...]",
+		Aliases: []string{"resolve"},
+		Short:   "Resolve a hiera file (data, hierarchy, overrides) or a manifest's data against facts; print the data",
+		Args:    cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return hieraParse(cmd, args, f)
+		},
+	}
+	fl := parse.Flags()
+	addHieraFactFlags(fl.StringVar, fl.BoolVarP, &f)
+	fl.StringVar(&f.query, "query", "", "print only the value at this path (such as web.port)")
+	fl.BoolVar(&f.asYAML, "yaml", false, "print YAML instead of JSON")
+	fl.BoolVar(&f.asEnv, "env", false, "print PREFIX_KEY=VALUE lines, one per top-level key")
+	fl.StringVar(&f.envPrefix, "env-prefix", "HIERA", "the prefix of --env's variable names")
+	fl.StringArrayVarP(&f.data, "data", "D", nil, "set a data value over the result, KEY=VALUE (a dotted KEY nests)")
+	fl.StringVar(&f.dataFile, "data-file", "", "merge this JSON or YAML map over the result")
+	addSourceFlags(fl)
+	var ff hieraFlags
+	factsCmd := &cobra.Command{
+		Use:   "facts [FACT=VALUE...]",
+		Short: "Print the facts hiera parse resolves against",
+		Args:  cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			all, err := hieraFacts(cmd, args, ff)
+			if err != nil {
+				return err
+			}
+			ff.raw = true
+			return printQuery(cmd, all, ff)
+		},
+	}
+	addHieraFactFlags(factsCmd.Flags().StringVar, factsCmd.Flags().BoolVarP, &ff)
+	factsCmd.Flags().StringVar(&ff.query, "query", "", "print only the fact at this path")
+	return groupOf(&cobra.Command{Use: "hiera", Short: "Resolve hierarchical data as manifests do"}, parse, factsCmd)
+}
+
+func addHieraFactFlags(str func(*string, string, string, string), boolP func(*bool, string, string, bool, string), f *hieraFlags) {
+	str(&f.factsFile, "facts", "", "JSON or YAML file of facts, merged over the host's")
+	boolP(&f.envFacts, "env-facts", "E", false, "the environment's variables as facts")
+	boolP(&f.sysFacts, "system-facts", "S", true, "the host's facts (--system-facts=false leaves them out)")
+}
+
+// hieraFacts are the host's facts, then the environment's variables
+// (-E), the --facts file, and the FACT=VALUE arguments, each over the
+// ones before.
+func hieraFacts(cmd *cobra.Command, args []string, f hieraFlags) (map[string]any, error) {
+	if _, err := setupLogging(cmd); err != nil {
+		return nil, err
+	}
+	base := map[string]any{}
+	if f.sysFacts {
+		sys, warn := systemFacts(cmd.Context())
+		if warn != nil {
+			cmd.PrintErrln("ccm: some facts could not be gathered:", warn)
+		}
+		base = sys
+	}
+	if f.envFacts {
+		env, _ := environ(false)
+		base = hiera.Merge(base, stringMap(env))
+	}
+	opts := facts.Options{Set: args}
+	if !f.sysFacts {
+		opts.Dirs = []string{}
+	}
+	if f.factsFile != "" {
+		opts.Files = []string{f.factsFile}
+	}
+	out, err := facts.Overlay(base, opts)
+	if err != nil {
+		return nil, usage(err)
+	}
+	return out, nil
+}
+
+func stringMap(m map[string]string) map[string]any {
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
+func hieraParse(cmd *cobra.Command, args []string, f hieraFlags) error {
+	input := os.Getenv(hieraInputEnv)
+	if len(args) > 0 && !strings.Contains(args[0], "=") {
+		input, args = args[0], args[1:]
+	}
+	if input == "" {
+		return usage(errors.New("no input: give a hiera file (or set " + hieraInputEnv + ")"))
+	}
+	src, err := hieraInput(cmd, input)
+	if err != nil {
+		return usage(err)
+	}
+	all, err := hieraFacts(cmd, args, f)
+	if err != nil {
+		return err
+	}
+	env, err := environ(false)
+	if err != nil {
+		return err
+	}
+	data, err := hiera.Resolve(template.NewData(template.Env{Facts: all, Environ: env}), src)
+	if err != nil {
+		return usage(err)
+	}
+	if data, err = overData(data, f); err != nil {
+		return usage(err)
+	}
+	return printQuery(cmd, data, f)
+}
+
+// hieraInput reads `ccm hiera parse`'s input: a hiera document from a
+// file or a remote source (kv://, https://), or a manifest's data
+// sections.
+func hieraInput(cmd *cobra.Command, input string) (hiera.Source, error) {
+	if !strings.Contains(input, "://") {
+		b, err := os.ReadFile(input)
+		if err != nil {
+			return hiera.Source{}, fmt.Errorf("hiera: %w", err)
+		}
+		var top map[string]any
+		if yaml.Unmarshal(b, &top) == nil && top["ccm"] != nil {
+			m, err := graph.ParseManifest(input)
+			if err != nil {
+				return hiera.Source{}, err
+			}
+			return hiera.Source{File: input, Data: m.Data, Hierarchy: m.Hierarchy, Overrides: m.Overrides}, nil
+		}
+	}
+	r, err := remoteOf(cmd)
+	if err != nil {
+		return hiera.Source{}, err
+	}
+	return readHiera(r, input)
+}
+
+// overData merges --data-file, then each --data, over data.
+func overData(data map[string]any, f hieraFlags) (map[string]any, error) {
+	if f.dataFile != "" {
+		over, err := facts.ReadFile(f.dataFile)
+		if err != nil {
+			return nil, err
+		}
+		data = hiera.Merge(data, over)
+	}
+	set, err := facts.Set(f.data)
+	if err != nil {
+		return nil, fmt.Errorf("--data: %w", err)
+	}
+	return hiera.Merge(data, set), nil
+}
+
+// printQuery prints v, or the value at --query, as JSON, YAML or
+// environment lines.
+func printQuery(cmd *cobra.Command, v map[string]any, f hieraFlags) error {
+	var out any = v
+	if f.query != "" {
+		got, found, err := template.Path(v, f.query)
+		if err != nil {
+			return usage(err)
+		}
+		if !found {
+			return &exitError{code: exitFailed, err: fmt.Errorf("nothing at %q", f.query)}
+		}
+		out = got
+	}
+	if str, ok := out.(string); ok && f.raw {
+		_, err := fmt.Fprintln(cmd.OutOrStdout(), str)
+		return err
+	}
+	if f.asEnv {
+		return printEnv(cmd.OutOrStdout(), out, f.envPrefix)
+	}
+	return printValue(cmd, out, f.asYAML)
+}
+
+// printEnv prints a map as PREFIX_KEY=VALUE lines, sorted, strings and
+// numbers as they are, anything else as JSON; another value as
+// PREFIX_VALUE=JSON.
+func printEnv(w io.Writer, v any, prefix string) error {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return envLine(w, prefix+"_VALUE", v)
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if err := envLine(w, prefix+"_"+strings.ToUpper(k), m[k]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func envLine(w io.Writer, key string, v any) error {
+	switch x := v.(type) {
+	case string:
+		_, err := fmt.Fprintf(w, "%s=%s\n", key, x)
+		return err
+	case int, int64, float64, bool:
+		_, err := fmt.Fprintf(w, "%s=%v\n", key, x)
+		return err
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(w, "%s=%s\n", key, b)
+	return err
+}

@@ -1,0 +1,158 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/reactive-ccm/ccm/engine"
+	"github.com/reactive-ccm/ccm/graph"
+	"github.com/reactive-ccm/ccm/graph/schema"
+	"github.com/reactive-ccm/ccm/resources"
+	"github.com/spf13/cobra"
+	"go.yaml.in/yaml/v3"
+)
+
+// responseProtocol names the answer of `ccm ensure api pipe`.
+const responseProtocol = "io.choria.ccm.v1.resource.ensure.response"
+
+// pipeResponse is upstream CCM's ensure response: the resource's event,
+// or why there is none.
+type pipeResponse struct {
+	Protocol string        `json:"protocol"`
+	Error    string        `json:"error,omitempty"`
+	State    *engine.Event `json:"state,omitempty"`
+}
+
+func newEnsureAPICmd() *cobra.Command {
+	api := &cobra.Command{Use: "api", Short: "Converge resources described by programs, in JSON or YAML"}
+	var asYAML bool
+	var data []string
+	pipe := &cobra.Command{
+		Use:     "pipe",
+		Aliases: []string{"piped"},
+		Short:   "Read one ensure request on stdin, converge it, write the response on stdout",
+		Long: "Read one request (JSON or YAML) on stdin:\n\n" +
+			"  {\"protocol\": \"" + schema.RequestProtocol + "\", \"type\": \"package\", \"properties\": {\"name\": \"zsh\", \"ensure\": \"present\"}}\n\n" +
+			"converge the resource, and write {\"protocol\": \"" + responseProtocol + "\", \"state\": EVENT} on stdout, " +
+			"or {..., \"error\": \"...\"} when the request cannot be carried out. `ccm schema request` prints the request's JSON Schema. " +
+			"The exit status is 0 whenever a response was written: the response says how it went.",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			for _, f := range data {
+				if err := cmd.Flags().Set("hiera", f); err != nil {
+					return err
+				}
+			}
+			resp := pipeResponse{Protocol: responseProtocol}
+			ev, err := pipeOnce(cmd, cmd.InOrStdin())
+			if err != nil {
+				resp.Error = err.Error()
+			} else {
+				resp.State = ev
+			}
+			return writeResponse(cmd.OutOrStdout(), resp, asYAML)
+		},
+	}
+	pipe.Flags().BoolVar(&asYAML, "yaml", false, "write the response in YAML instead of JSON")
+	pipe.Flags().StringArrayVar(&data, "data", nil, "hiera data file for templates, as --hiera")
+	return groupOf(api, pipe)
+}
+
+// pipeOnce reads and checks one request from r and converges it.
+func pipeOnce(cmd *cobra.Command, r io.Reader) (*engine.Event, error) {
+	src, err := io.ReadAll(r)
+	if err != nil {
+		return nil, err
+	}
+	typ, props, err := parseRequest(src)
+	if err != nil {
+		return nil, err
+	}
+	dir, err := os.Getwd()
+	if err != nil {
+		return nil, err
+	}
+	return ensureOne(cmd, graph.Entry{Type: typ, Props: props, File: "request", Dir: dir})
+}
+
+// parseRequest checks an ensure request as upstream does, with its
+// messages, and returns the type and the properties.
+func parseRequest(src []byte) (string, *yaml.Node, error) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(src, &doc); err != nil {
+		return "", nil, fmt.Errorf("invalid request: %w", err)
+	}
+	var protocol, typ string
+	var props *yaml.Node
+	if len(doc.Content) > 0 && doc.Content[0].Kind == yaml.MappingNode {
+		m := doc.Content[0]
+		for i := 0; i+1 < len(m.Content); i += 2 {
+			k, v := m.Content[i].Value, m.Content[i+1]
+			switch k {
+			case "protocol":
+				protocol = v.Value
+			case "type":
+				typ = v.Value
+			case "properties":
+				props = v
+			default:
+				return "", nil, fmt.Errorf("unknown request key %q; valid keys: protocol, type, properties", k)
+			}
+		}
+	}
+	switch {
+	case protocol != schema.RequestProtocol:
+		return "", nil, fmt.Errorf("invalid protocol %q", protocol)
+	case typ == "":
+		return "", nil, errors.New("missing type in request")
+	case props == nil || props.Tag == "!!null":
+		return "", nil, errors.New("missing properties in request")
+	case props.Kind != yaml.MappingNode:
+		return "", nil, errors.New("properties: expected a map of the resource's properties")
+	}
+	if t, ok := resources.Lookup(typ); ok && t.ManifestOnly {
+		return "", nil, fmt.Errorf("%s resources are written in manifests only; they cannot be ensured on their own", typ)
+	}
+	return typ, props, nil
+}
+
+// writeResponse writes resp as indented JSON, or as YAML with the same
+// keys in the same order.
+func writeResponse(w io.Writer, resp pipeResponse, asYAML bool) error {
+	b, err := json.MarshalIndent(resp, "", "  ")
+	if err != nil {
+		return err
+	}
+	if !asYAML {
+		_, err = fmt.Fprintln(w, string(b))
+		return err
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(b, &doc); err != nil {
+		return err
+	}
+	blockStyle(&doc)
+	var out bytes.Buffer
+	enc := yaml.NewEncoder(&out)
+	enc.SetIndent(2)
+	if err := enc.Encode(&doc); err != nil {
+		return err
+	}
+	_, err = io.WriteString(w, strings.TrimSuffix(out.String(), "\n")+"\n")
+	return err
+}
+
+// blockStyle drops the styles JSON parses into (flow collections, quoted
+// strings), so YAML prints in its own style; strings that would read as
+// another type stay quoted.
+func blockStyle(n *yaml.Node) {
+	n.Style = 0
+	for _, c := range n.Content {
+		blockStyle(c)
+	}
+}
