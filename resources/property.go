@@ -57,6 +57,7 @@ const (
 //	                            default
 //	                  file=N    a second flag, N, whose value is a file whose
 //	                            content becomes this property
+//	                  filealias=N another name for the file flag
 //	                  negate=N  (*bool) a flag N that sets false
 //	                  split=P   a value A:B sets this property to A and P to B
 //	                  sep=X     (string maps) the separator of KEY X VALUE
@@ -92,10 +93,12 @@ type CLI struct {
 	Default string
 	Env     string
 	File    string
-	Negate  string
-	Split   string
-	Sep     string
-	One     bool
+	// FileAlias is another name for the File flag.
+	FileAlias string
+	Negate    string
+	Split     string
+	Sep       string
+	One       bool
 }
 
 // FlagName is the name of the property's flag.
@@ -244,6 +247,8 @@ func parseCLI(tag string) CLI {
 			c.Default = val
 		case "file":
 			c.File = val
+		case "filealias":
+			c.FileAlias = val
 		case "negate":
 			c.Negate = val
 		case "split":

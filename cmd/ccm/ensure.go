@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"strings"
 
@@ -52,7 +53,12 @@ func newEnsureTypeCmd(typ resources.Type) *cobra.Command {
 	pf := newPropFlags(cmd.Flags(), append(typ.CommonProperties(), typ.Properties()...))
 	cmd.Use = typ.Name + " " + pf.usage()
 	cmd.Long = typ.Help + ".\n\nNAME is " + typ.NameHelp + "."
-	cmd.Args = cobra.RangeArgs(1, 1+len(pf.args))
+	cmd.Args = func(cmd *cobra.Command, args []string) error {
+		if len(args) < 1 || len(args) > 1+len(pf.args) {
+			return fmt.Errorf("usage: %s; got %d arguments", cmd.UseLine(), len(args))
+		}
+		return nil
+	}
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		props, err := pf.node(args)
 		if err != nil {

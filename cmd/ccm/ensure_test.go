@@ -132,6 +132,13 @@ func TestEnsureFile(t *testing.T) {
 		if got := read(t, motd); got != "42" {
 			t.Fatalf("content %q", got)
 		}
+		// upstream's docs and older releases spell it --contents-file
+		write(t, tmpl, "{{ 6 * 9 }}")
+		r = ccmIn(t, dir, nil, "", "ensure", "file", motd, "--contents-file", tmpl)
+		wantLine(t, r, 0, "WARN  file#"+motd+" changed")
+		if got := read(t, motd); got != "54" {
+			t.Fatalf("content %q", got)
+		}
 	})
 	t.Run("absent", func(t *testing.T) {
 		r := ccmIn(t, dir, nil, "", "ensure", "file", motd, "absent")
@@ -156,7 +163,10 @@ func TestEnsureRejectsBadInput(t *testing.T) {
 		{"owner split and group", []string{"file", filepath.Join(dir, "x"), "--owner", "a:b", "--group", "c"}, "sets group, which is given too"},
 		{"unknown flag", []string{"exec", "/bin/true", "--nosuch"}, "unknown flag: --nosuch"},
 		{"require outside a session", []string{"exec", "/bin/true", "--require", "file#/etc/motd"}, "run both in a session"},
-		{"no manifest-only types", []string{"apply", "x.yaml"}, `unknown command "apply"`},
+		{"no manifest-only types", []string{"apply", "x.yaml"}, `unknown command "apply" for "ccm ensure"; its commands: api, archive, exec, file, package, scaffold, service`},
+		{"an unquoted command", []string{"exec", "/usr/bin/touch", "x"}, "usage: ccm ensure exec NAME [flags]; got 2 arguments"},
+		{"no name", []string{"file"}, "usage: ccm ensure file NAME [ENSURE] [flags]; got 0 arguments"},
+		{"no such session", []string{"exec", "/bin/true", "--session", filepath.Join(dir, "s")}, "start one with `ccm session new --directory " + filepath.Join(dir, "s") + "`"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -289,6 +299,25 @@ func TestGlobalFlags(t *testing.T) {
 	}
 	if r := ccm(t, "--info", "validate", f); r.code != 0 {
 		t.Fatalf("--info: %+v", r)
+	}
+}
+
+// TestReaderGoneIsQuiet: a one-shot command whose stdout reader left
+// (ccm schema manifest | head) exits 1 without an error message.
+func TestReaderGoneIsQuiet(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Close()
+	defer w.Close()
+	cmd := exec.Command(bin, "schema", "manifest")
+	var errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = w, &errb
+	err = cmd.Run()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 1 || errb.Len() != 0 {
+		t.Fatalf("got %v, stderr %q; want exit 1 and nothing on stderr", err, errb.String())
 	}
 }
 

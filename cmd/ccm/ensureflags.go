@@ -79,6 +79,10 @@ func (pf *propFlags) flag(p resources.Property) {
 	}
 	if p.CLI.File != "" {
 		pf.fs.String(p.CLI.File, "", "read --"+name+" from this file")
+		if p.CLI.FileAlias != "" {
+			pf.fs.Var(pf.fs.Lookup(p.CLI.File).Value, p.CLI.FileAlias, "same as --"+p.CLI.File)
+			_ = pf.fs.MarkHidden(p.CLI.FileAlias)
+		}
 	}
 	if p.CLI.Negate != "" {
 		pf.fs.Bool(p.CLI.Negate, false, "the opposite of --"+name)
@@ -167,7 +171,7 @@ func (b *builder) value(p resources.Property) (*yaml.Node, error) {
 	if s, ok := b.split[p.Name]; ok {
 		return scalar("!!str", s), nil
 	}
-	if p.CLI.File != "" && b.pf.fs.Changed(p.CLI.File) {
+	if b.fileGiven(p) {
 		path, _ := b.pf.fs.GetString(p.CLI.File)
 		content, err := os.ReadFile(path)
 		if err != nil {
@@ -200,10 +204,15 @@ func (b *builder) object(fields []resources.Property) (*yaml.Node, error) {
 	return m, nil
 }
 
+// fileGiven says whether p's file flag, or its alias, was given.
+func (b *builder) fileGiven(p resources.Property) bool {
+	return p.CLI.File != "" && (b.pf.fs.Changed(p.CLI.File) || b.pf.fs.Changed(p.CLI.FileAlias))
+}
+
 // flagValue is the node of p's flag.
 func (b *builder) flagValue(p resources.Property) (*yaml.Node, error) {
 	f := b.pf.fs.Lookup(p.FlagName())
-	if p.CLI.File != "" && b.pf.fs.Changed(p.CLI.File) {
+	if b.fileGiven(p) {
 		return nil, fmt.Errorf("cannot be given with --%s", p.CLI.File)
 	}
 	if p.CLI.Negate != "" && b.pf.fs.Changed(p.CLI.Negate) {

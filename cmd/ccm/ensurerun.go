@@ -28,7 +28,7 @@ func ensureOne(cmd *cobra.Command, e graph.Entry) (*engine.Event, error) {
 	}
 	var store *session.Store
 	if dir := sessionDir(cmd); dir != "" {
-		if store, err = session.Open(dir); err != nil {
+		if store, err = openSession(dir); err != nil {
 			return nil, usage(err)
 		}
 	}

@@ -51,6 +51,11 @@ func main() {
 	if err == nil {
 		return
 	}
+	// A one-shot command whose reader left (ccm schema manifest | head)
+	// has nothing to say to it.
+	if errors.Is(err, syscall.EPIPE) {
+		os.Exit(exitFailed)
+	}
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.err != nil {
@@ -85,15 +90,25 @@ func newRoot() *cobra.Command {
 // unknown one, it is unusable input.
 func groupOf(cmd *cobra.Command, subs ...*cobra.Command) *cobra.Command {
 	cmd.AddCommand(subs...)
-	cmd.Args = cobra.NoArgs
-	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
-		var names []string
-		for _, c := range cmd.Commands() {
-			if c.IsAvailableCommand() {
-				names = append(names, c.Name())
-			}
+	cmd.Args = func(cmd *cobra.Command, args []string) error {
+		if len(args) > 0 {
+			return fmt.Errorf("unknown command %q for %q; its commands: %s", args[0], cmd.CommandPath(), subcommands(cmd))
 		}
-		return usage(fmt.Errorf("%s needs a subcommand: %s", cmd.CommandPath(), strings.Join(names, ", ")))
+		return nil
+	}
+	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
+		return usage(fmt.Errorf("%s needs a subcommand: %s", cmd.CommandPath(), subcommands(cmd)))
 	}
 	return cmd
+}
+
+// subcommands lists cmd's commands a user may call.
+func subcommands(cmd *cobra.Command) string {
+	var names []string
+	for _, c := range cmd.Commands() {
+		if c.IsAvailableCommand() {
+			names = append(names, c.Name())
+		}
+	}
+	return strings.Join(names, ", ")
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"os"
 
 	"github.com/reactive-ccm/ccm/engine/session"
 	"github.com/spf13/cobra"
@@ -46,7 +47,7 @@ func reportSession(cmd *cobra.Command, remove bool) error {
 	if dir == "" {
 		return usage(errors.New("no session store: give --session DIR or set " + sessionEnv))
 	}
-	s, err := session.Open(dir)
+	s, err := openSession(dir)
 	if err != nil {
 		return usage(err)
 	}
@@ -61,4 +62,14 @@ func reportSession(cmd *cobra.Command, remove bool) error {
 		}
 	}
 	return nil
+}
+
+// openSession opens the session store in dir, saying how to start one
+// when there is none.
+func openSession(dir string) (*session.Store, error) {
+	s, err := session.Open(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("%w; start one with `ccm session new --directory %s`", err, dir)
+	}
+	return s, err
 }

@@ -18,7 +18,7 @@ type props struct {
 	Ensure string `yaml:"ensure" help:"present (a regular file), directory or absent" enum:"present,absent,directory" cli:"arg=1,default=present"`
 	// Content and Source are resolved just before use, so they may refer to
 	// values known only at run time.
-	Content  string `yaml:"content" ccm:"deferred" help:"the file's content; templates are resolved just before writing" cli:"alias=contents,file=content-file"`
+	Content  string `yaml:"content" ccm:"deferred" help:"the file's content; templates are resolved just before writing" cli:"alias=contents,file=content-file,filealias=contents-file"`
 	Source   string `yaml:"source" ccm:"deferred" help:"a local file copied verbatim, relative to the manifest's directory"`
 	Owner    string `yaml:"owner" help:"owner: a user name or numeric id (on the command line USER:GROUP sets the group too)" cli:"default=@user,split=group"`
 	Group    string `yaml:"group" help:"group: a group name or numeric id" cli:"default=@group"`
