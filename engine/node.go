@@ -83,6 +83,9 @@ type node struct {
 	// since is when the vertex last became dirty, to measure how long a
 	// repair took from the event; runSince is since of the run under way.
 	since, runSince time.Time
+	// parentChanged is set when a parent applied a change during the run
+	// under way, which a failure of that run may not have seen.
+	parentChanged bool
 	// lastChange is the last change applied, for status.
 	lastChange *status.Change
 	// drift is what a paused vertex would repair, reported once per
