@@ -109,6 +109,12 @@ type Watchers struct {
 	// contest window, and the witness is closed when the fight ends. Nil
 	// names nobody ("unknown").
 	Writers func(paths []string) Witness
+	// Flush, when set, calls the notify functions of every event the
+	// sources had queued when it was called, before it returns. The
+	// engine calls it after an apply, so the check that verifies the
+	// apply covers the events of its own write, which then ask for no
+	// further check.
+	Flush func()
 }
 
 func (o Options) withDefaults() Options {
