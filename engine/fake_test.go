@@ -32,8 +32,11 @@ type world struct {
 	// applied, when set, is called after each apply, outside the lock:
 	// the echo a watch sees of ccm's own write.
 	applied func(name string)
-	running atomic.Int32
-	peak    atomic.Int32
+	// checking, when set, is called at the start of each check, outside
+	// the lock: something that happens while a check runs.
+	checking func(name string)
+	running  atomic.Int32
+	peak     atomic.Int32
 	// refreshSignals receives the name of each fake refreshed, when it has
 	// room.
 	refreshSignals chan string
@@ -169,7 +172,11 @@ func (f *fake) Watch() resources.WatchSpec {
 func (f *fake) Check(ctx context.Context) (resources.Status, error) {
 	f.w.mu.Lock()
 	f.w.checks[f.name]++
+	hook := f.w.checking
 	f.w.mu.Unlock()
+	if hook != nil {
+		hook(f.name)
+	}
 	if f.p.Hang {
 		<-ctx.Done()
 		return resources.Status{}, ctx.Err()

@@ -42,9 +42,13 @@ type node struct {
 	// says why it first became dirty.
 	dirty   bool
 	trigger Trigger
-	queued  bool
-	running bool
-	phase   phase
+	// introduced is set by the vertex's first mark from startup or a
+	// reload; until then other triggers are dropped, since that first
+	// check, which looks at the host as it is, follows anyway.
+	introduced bool
+	queued     bool
+	running    bool
+	phase      phase
 	// refresh is a pending refresh from a subscribed vertex that changed.
 	refresh bool
 	// refreshing is set while a run consumes a pending refresh; it is
@@ -83,6 +87,9 @@ type node struct {
 	// since is when the vertex last became dirty, to measure how long a
 	// repair took from the event; runSince is since of the run under way.
 	since, runSince time.Time
+	// parentChanged is set when a parent applied a change during the run
+	// under way, which a failure of that run may not have seen.
+	parentChanged bool
 	// lastChange is the last change applied, for status.
 	lastChange *status.Change
 	// drift is what a paused vertex would repair, reported once per
@@ -162,9 +169,15 @@ func (n *node) healthNews(ev *Event, out resources.Outcome) bool {
 // markDirty records that the vertex must be checked. The first trigger
 // since the last run is kept: it is the cause. Startup and reload win
 // over anything that came first: a vertex's first run in a graph is
-// theirs, even when its watch fired while it was being armed.
+// theirs, even when its watch fired while it was being armed and a worker
+// was free to run it at once.
 func (n *node) markDirty(t Trigger) {
-	if !n.dirty || t == TriggerStartup || t == TriggerReload {
+	first := t == TriggerStartup || t == TriggerReload
+	if !n.introduced && !first {
+		return
+	}
+	n.introduced = true
+	if !n.dirty || first {
 		n.dirty = true
 		n.trigger = t
 		n.since = time.Now()

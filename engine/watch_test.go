@@ -253,6 +253,48 @@ func TestWatchRetriesAChildAtOnceWhenItsParentChanges(t *testing.T) {
 	}
 }
 
+// TestWatchRetriesAChildAtOnceWhenItsParentChangedDuringItsRun is a file
+// whose check was under way when its directory was made again: its
+// failure for the missing parent is stale, so it runs again at once.
+func TestWatchRetriesAChildAtOnceWhenItsParentChangedDuringItsRun(t *testing.T) {
+	world := newWorld(t)
+	g := load(t, `
+- fake:
+    - dir: {value: "made", watch: true}
+    - file: {value: "1", watch: true, require: [fake#dir]}
+`)
+	w := startWatching(t, g, engine.Options{Retry: engine.RetryPolicy{Base: time.Hour, Max: time.Hour}})
+	w.next(changedEvent("fake#file"))
+	w.idle()
+	dirDone := make(chan struct{})
+	checks := 0
+	world.mu.Lock()
+	world.values["dir"] = "gone"
+	world.checking = func(name string) {
+		if name != "file" {
+			return
+		}
+		checks++
+		if checks == 1 {
+			// The directory is made again, and done with, while the
+			// file's check runs, which then fails as it found none.
+			w.src.fire("/fake/dir")
+			<-dirDone
+		}
+		world.mu.Lock()
+		world.failing["file"] = checks == 1
+		world.mu.Unlock()
+	}
+	world.mu.Unlock()
+	w.src.fire("/fake/file")
+	w.next(changedEvent("fake#dir"))
+	close(dirDone)
+	w.next(func(ev *engine.Event) bool { return ev.ID() == "fake#file" && ev.Failed })
+	if ev := w.next(func(ev *engine.Event) bool { return ev.ID() == "fake#file" }); ev.Failed || ev.Trigger != engine.TriggerRetry {
+		t.Fatalf("the child's run after its parent changed during its run: %+v", ev)
+	}
+}
+
 func TestWatchMarksAFightContestedAndBacksOff(t *testing.T) {
 	world := newWorld(t)
 	g := load(t, `

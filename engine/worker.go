@@ -27,7 +27,7 @@ func (e *Engine) worker(ctx context.Context) {
 		}
 		n := heap.Pop(&e.ready).(*node)
 		n.queued, n.running, n.dirty, n.blocked = false, true, false, false
-		n.runSince = n.since
+		n.runSince, n.parentChanged = n.since, false
 		// A paused vertex is only looked at: its refresh (and any
 		// rollback) waits for resume.
 		paused := e.pauseOf(n, e.opts.Clock.Now()) != nil
@@ -86,6 +86,10 @@ func (e *Engine) converge(ctx context.Context, n *node, r run) (ev *Event, out r
 			// change, whatever it did on the way.
 			ev.Failed = true
 			ev.Error = []string{err.Error()}
+			if n.v.Secrets == nil {
+				// A sensitive resource hides these and more, as redacted.
+				ev.Error[0] = n.v.Templated.Redact(ev.Error[0])
+			}
 			return
 		}
 		ev.FinalEnsure = out.After.Ensure
@@ -266,10 +270,15 @@ func (e *Engine) finish(n *node, ev *Event, out resources.Outcome, err error, re
 // retryNow ends the back-off of the failed vertices among children: a
 // parent that just changed may be what they lacked (a file whose missing
 // directory was made again), so they run as soon as it is their turn
-// rather than when their back-off expires. Callers hold e.mu.
+// rather than when their back-off expires. A child running now may fail
+// for what it saw before the change; failed retries it at once too.
+// Callers hold e.mu.
 func retryNow(children []*node, now time.Time) {
 	for _, c := range children {
-		if c.phase == failed && c.retry.waiting(now) {
+		switch {
+		case c.running:
+			c.parentChanged = true
+		case c.phase == failed && c.retry.waiting(now):
 			c.retry.until = now
 		}
 	}
@@ -308,6 +317,10 @@ func (e *Engine) failed(n *node, err error, msg string, refresh bool, now time.T
 		until = n.retry.remediate(now, e.opts.Retry)
 	} else {
 		until = n.retry.fail(now, e.opts.Retry)
+	}
+	if n.parentChanged {
+		// What this run lacked may have come during it.
+		n.retry.until, until = now, now
 	}
 	n.markDirty(TriggerRetry)
 	key := reportKey(err)

@@ -59,6 +59,9 @@ type Vertex struct {
 	// Secrets is set for a resource marked `sensitive: true`: the values
 	// reports must hide, recorded as the resource resolves them.
 	Secrets *resources.Secrets
+	// Templated holds what the resource's templates resolved to, which
+	// its errors leave out.
+	Templated *resources.Templated
 	// Independent is true when the resource may run at once with the
 	// independent resources written next to it (see resources.Instance).
 	Independent bool

@@ -157,7 +157,7 @@ func (g *Graph) build(e *entry, t resources.Templates, errs *resources.ErrorList
 		Fingerprint: fingerprint(e, t), Independent: inst.Independent && e.control == nil,
 		Health: checks, Refreshable: e.typ.Subscribes, Rollback: e.rollback,
 		Noop: e.m.incl.noop || (inst.Include != nil && inst.Include.Noop), HealthCheckOnly: e.m.incl.healthOnly,
-		props: e.raw, Secrets: spec.Secrets,
+		props: e.raw, Secrets: spec.Secrets, Templated: spec.Templated,
 	}
 	e.control.attach(v, t, errs)
 	e.index = v.Index

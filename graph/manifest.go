@@ -2,7 +2,6 @@ package graph
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/reactive-ccm/ccm/graph/internal/yamlbudget"
 	"github.com/reactive-ccm/ccm/resources"
+	"github.com/reactive-ccm/ccm/resources/document"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -42,7 +42,7 @@ var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 
 // ParseManifest reads and parses one manifest file.
 func ParseManifest(file string) (*Manifest, error) {
-	src, err := os.ReadFile(file)
+	src, err := document.Read(file)
 	if err != nil {
 		return nil, fmt.Errorf("reading manifest: %w", err)
 	}

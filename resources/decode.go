@@ -149,10 +149,12 @@ func (s *Spec) decodeField(n *yaml.Node, f field, dst reflect.Value) error {
 		return s.compileDeferred(n)
 	}
 	var resolved []string
+	pos := s.NodePos(n)
 	n, err := s.resolveNode(n, &resolved)
 	if err != nil {
 		return err
 	}
+	s.Templated.remember(pos.String(), resolved)
 	if err := decodeValue(n, dst); err != nil {
 		return redact(err, resolved)
 	}

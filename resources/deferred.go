@@ -16,6 +16,8 @@ type Deferred struct {
 	tmpl Templates
 	// check, when set, validates every resolved value.
 	check func(string) error
+	// seen, when set, remembers what the templates resolve to.
+	seen *Templated
 }
 
 // NewDeferred keeps raw for resolution through tmpl at use; label and pos
@@ -30,12 +32,19 @@ func NewDeferred(tmpl Templates, label, raw string, pos Pos) Deferred {
 
 // Defer keeps raw, the value of property key, for resolution at use.
 // A sensitive resource's value written without templates is recorded as
-// a secret at once; templated ones are recorded as they resolve.
+// a secret at once; templated ones are recorded as they resolve, and
+// remembered in s.Templated for errors to leave out.
 func (s *Spec) Defer(key, raw string) Deferred {
-	d := NewDeferred(s.Templates, key, raw, s.KeyPos(key))
+	return s.DeferAt(key, raw, s.KeyPos(key))
+}
+
+// DeferAt is Defer for a value labelled label at pos: an item of a list.
+func (s *Spec) DeferAt(label, raw string, pos Pos) Deferred {
+	d := NewDeferred(s.Templates, label, raw, pos)
 	if d.tmpl == nil {
 		s.Secrets.Add(raw)
 	}
+	d.seen = s.Templated
 	return d
 }
 
@@ -71,7 +80,9 @@ func (d Deferred) Resolve() (string, error) {
 	s := d.raw
 	var err error
 	if d.tmpl != nil {
-		s, err = d.tmpl.String(d.raw)
+		if s, err = d.tmpl.String(d.raw); err == nil {
+			d.seen.remember(d.pos.String()+" "+d.label, []string{s})
+		}
 	}
 	if err == nil && d.check != nil {
 		if err = d.check(s); d.tmpl != nil {

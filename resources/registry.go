@@ -50,12 +50,18 @@ type Type struct {
 
 // Build builds the resource spec describes through t.New; Spec.Decode
 // then insists on t's property struct, so the properties the schema and
-// the command line offer are the ones decoded.
+// the command line offer are the ones decoded. What the spec's templates
+// resolve, now and when the resource runs, is remembered in
+// spec.Templated and left out of the errors Build returns.
 func (t Type) Build(spec *Spec) (Instance, error) {
 	if t.Props != nil {
 		spec.props = reflect.TypeOf(t.Props)
 	}
-	return t.New(spec)
+	if spec.Templated == nil {
+		spec.Templated = &Templated{}
+	}
+	inst, err := t.New(spec)
+	return inst, spec.Templated.RedactErr(err)
 }
 
 // Properties lists the type's own properties, in declaration order.

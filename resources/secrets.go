@@ -1,7 +1,6 @@
 package resources
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -71,7 +70,9 @@ type recording struct {
 func (r recording) Value(src string) (any, error) {
 	v, err := r.Templates.Value(src)
 	if err == nil {
-		r.record(v)
+		for _, x := range leaves(v, nil) {
+			r.secrets.Add(x)
+		}
 	}
 	return v, err
 }
@@ -82,22 +83,4 @@ func (r recording) String(src string) (string, error) {
 		r.secrets.Add(v)
 	}
 	return v, err
-}
-
-// record adds a resolved value: a string or number, or every leaf of a
-// list or map.
-func (r recording) record(v any) {
-	switch v := v.(type) {
-	case []any:
-		for _, x := range v {
-			r.record(x)
-		}
-	case map[string]any:
-		for _, x := range v {
-			r.record(x)
-		}
-	case nil:
-	default:
-		r.secrets.Add(fmt.Sprint(v))
-	}
 }

@@ -26,6 +26,9 @@ type Spec struct {
 	// Secrets is set for a resource marked `sensitive: true`: the values
 	// it must not show are recorded there as they are resolved.
 	Secrets *Secrets
+	// Templated remembers what the properties' templates resolve to, for
+	// the resource's errors to leave out; Type.Build sets it.
+	Templated *Templated
 	// props is the type's declared property struct, set by Type.Build.
 	props reflect.Type
 }

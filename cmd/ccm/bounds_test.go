@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -56,6 +57,25 @@ func TestWatchKeepsTheRunningGraphOnAnAliasBomb(t *testing.T) {
 	eventually(t, "repairs to go on", func() bool { return fileIs(dir+"/srv/app/motd", "hello\n", 0o644) })
 }
 
+func TestDocumentsMustBeRegularFiles(t *testing.T) {
+	dir := t.TempDir()
+	m := manifest(t, dir, watched)
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// Each would block or read forever if opened as a file.
+	for _, args := range [][]string{{"run", "/dev/zero"}, {"validate", fifo}, {"run", "--hiera", fifo, m}, {"run", "--facts", "/dev/zero", m}} {
+		res := ccm(t, args...)
+		if res.code != 2 || !strings.Contains(res.stderr, "not a regular file") {
+			t.Errorf("ccm %v: exit %d, want 2 and a clear error\n%s", args, res.code, res.stdout+res.stderr)
+		}
+	}
+	if _, err := os.Stat(dir + "/srv"); err == nil {
+		t.Error("ccm run touched the host")
+	}
+}
+
 // dataSecretManifest uses a secret from data in every way that fails.
 const dataSecretManifest = `data:
   token: s3cr3t-T0KEN-value
@@ -72,20 +92,39 @@ ccm:
         - @/json: {content: "${ fromJSON(Data.token) }"}
         - @/jet: {content: "${ jet('[[ lookup(Data.token) ]]') }"}
         - @/nested: {content: "${ template('{{ int(Data.token) }}') }"}
+        - @/owner: {owner: "${ Data.token }"}
+        - @/group: {group: "${ Data.token }"}
+        - @/source: {source: "${ Data.token }"}
         - @/mode: {mode: "${ Data.token }"}
     - exec:
         - /bin/true:
             cwd: "${ Data.token }"
             environment: ["${ Data.token }"]
+        - /bin/false:
+            timeout: "${ Data.token }"
+    - service:
+        - ccm-fixture-secret: {ensure: "${ Data.token }"}
 `
+
+// loadTime are the lines of dataSecretManifest that fail when it is
+// loaded, which stops a run before anything else fails.
+var loadTime = []string{
+	`        - @/mode: {mode: "${ Data.token }"}` + "\n",
+	`        - /bin/false:` + "\n" + `            timeout: "${ Data.token }"` + "\n",
+	`    - service:` + "\n" + `        - ccm-fixture-secret: {ensure: "${ Data.token }"}` + "\n",
+}
 
 func TestNoSecretInAnError(t *testing.T) {
 	dir := t.TempDir()
 	m := manifest(t, dir, dataSecretManifest)
-	// The mode is resolved at load, so the run stops there; without it the
-	// run reaches every other failure.
-	noMode := manifest(t, t.TempDir(), strings.Replace(dataSecretManifest, `        - @/mode: {mode: "${ Data.token }"}`+"\n", "", 1))
-	for _, args := range [][]string{{"validate", m}, {"run", m}, {"run", "--json", noMode}, {"run", noMode}} {
+	// Some properties are resolved at load, so the run stops there;
+	// without them the run reaches every other failure.
+	src := dataSecretManifest
+	for _, l := range loadTime {
+		src = strings.Replace(src, l, "", 1)
+	}
+	running := manifest(t, t.TempDir(), src)
+	for _, args := range [][]string{{"validate", m}, {"run", m}, {"run", "--json", running}, {"run", running}} {
 		res := ccm(t, args...)
 		out := res.stdout + res.stderr
 		if res.code == 0 {
@@ -95,8 +134,12 @@ func TestNoSecretInAnError(t *testing.T) {
 			t.Errorf("ccm %v printed the secret:\n%s", args, out)
 		}
 	}
-	res := ccm(t, "run", "--json", noMode)
-	for _, expr := range []string{"int(Data.token)", "lookup(Data.token)", "readFile(Data.token)", "duration(Data.token)", "cwd: the templated value"} {
+	if res := ccm(t, "validate", m); strings.Count(res.stdout+res.stderr, "the templated value") < 3 {
+		t.Errorf("a load-time failure is not reported:\n%s", res.stdout+res.stderr)
+	}
+	res := ccm(t, "run", "--json", running)
+	for _, expr := range []string{"int(Data.token)", "lookup(Data.token)", "readFile(Data.token)", "duration(Data.token)", "cwd: the templated value",
+		"no such user the templated value", "no such group the templated value", "source: open"} {
 		if !strings.Contains(res.stdout, expr) {
 			t.Errorf("the failure of %s is not reported:\n%s", expr, res.stdout)
 		}

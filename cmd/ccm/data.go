@@ -13,6 +13,7 @@ import (
 	"github.com/reactive-ccm/ccm/graph/facts"
 	"github.com/reactive-ccm/ccm/graph/hiera"
 	"github.com/reactive-ccm/ccm/resources"
+	"github.com/reactive-ccm/ccm/resources/document"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -171,7 +172,7 @@ func environ(readDotEnv bool) (map[string]string, error) {
 	if !readDotEnv {
 		return env, nil
 	}
-	b, err := os.ReadFile(".env")
+	b, err := document.Read(".env")
 	if os.IsNotExist(err) {
 		return env, nil
 	}

@@ -3,10 +3,10 @@ package main
 import (
 	"crypto/sha256"
 	"io/fs"
-	"os"
 	"path/filepath"
 
 	"github.com/reactive-ccm/ccm/graph"
+	"github.com/reactive-ccm/ccm/resources/document"
 	"github.com/spf13/cobra"
 )
 
@@ -96,14 +96,15 @@ func (in inputs) sum() []byte {
 		h.Write(in.remote())
 	}
 	for _, f := range in.files {
-		b, err := os.ReadFile(f)
+		b, err := document.Read(f)
 		h.Write([]byte(f + "\x00" + err2string(err) + "\x00"))
 		h.Write(b)
 	}
 	for _, t := range in.trees {
 		// A tree that cannot be walked hashes as what was seen of it.
 		_ = filepath.WalkDir(t, func(p string, e fs.DirEntry, err error) error {
-			b, rerr := os.ReadFile(p)
+			// A FIFO or a device in a data tree is hashed as its error.
+			b, rerr := document.Read(p)
 			h.Write([]byte(p + "\x00" + err2string(err) + err2string(rerr) + "\x00"))
 			h.Write(b)
 			return nil

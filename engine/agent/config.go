@@ -5,9 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"time"
 
+	"github.com/reactive-ccm/ccm/resources/document"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -62,7 +62,7 @@ func (d *Duration) UnmarshalYAML(n *yaml.Node) error {
 
 // Read reads and checks the configuration in file.
 func Read(file string) (*Config, error) {
-	b, err := os.ReadFile(file)
+	b, err := document.Read(file)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
 	}

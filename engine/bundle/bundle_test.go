@@ -11,6 +11,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/reactive-ccm/ccm/engine/bundle"
@@ -125,6 +126,8 @@ func TestExtractRefusesHostileTarballs(t *testing.T) {
 		{"hard link", []*tar.Header{reg("manifest.yaml"), {Typeflag: tar.TypeLink, Name: "h", Linkname: "/etc/passwd"}}, bundle.ErrUnsafeEntry},
 		{"device", []*tar.Header{reg("manifest.yaml"), {Typeflag: tar.TypeChar, Name: "null", Devmajor: 1, Devminor: 3}}, bundle.ErrUnsafeEntry},
 		{"duplicate file", []*tar.Header{reg("manifest.yaml"), reg("manifest.yaml")}, os.ErrExist},
+		{"deep name", []*tar.Header{reg("manifest.yaml"), reg(strings.Repeat("a/", 300_000) + "f")}, bundle.ErrUnsafeEntry},
+		{"long name", []*tar.Header{reg("manifest.yaml"), reg(strings.Repeat("a", 5000))}, bundle.ErrUnsafeEntry},
 		{"no manifest", []*tar.Header{reg("other.yaml")}, bundle.ErrNoManifest},
 	}
 	for _, c := range cases {

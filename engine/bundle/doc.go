@@ -8,7 +8,8 @@
 //     unchanged bundle changes no digest and reloads nothing.
 //   - Extract writes only under the directory it is given, which it
 //     creates: absolute names, ".." components, links, devices and other
-//     special entries are refused, and size and entry counts are bounded.
+//     special entries are refused, and size, entry counts, name lengths
+//     and depths are bounded.
 //   - A signature is ed25519 over the tarball's bytes. Verify refuses an
 //     unsigned or badly signed bundle when keys are given.
 package bundle

@@ -92,9 +92,20 @@ func shallower(a, b string) bool {
 	return b == "" || strings.Count(a, "/") < strings.Count(b, "/")
 }
 
+// Bounds of an entry's name: a PAX header may carry a name of a megabyte,
+// half a million directories deep, which creating and removing would
+// cost far more than the bundle's bytes suggest.
+const (
+	maxNameLen = 4096
+	maxDepth   = 256
+)
+
 // entryName checks an entry's name and type and returns the clean name.
 func entryName(hdr *tar.Header) (string, error) {
 	raw := strings.TrimSuffix(hdr.Name, "/")
+	if len(raw) > maxNameLen || strings.Count(raw, "/") >= maxDepth {
+		return "", fmt.Errorf("%w: a name of %d bytes, %d levels deep; at most %d bytes and %d levels", ErrUnsafeEntry, len(raw), strings.Count(raw, "/")+1, maxNameLen, maxDepth)
+	}
 	switch hdr.Typeflag {
 	case tar.TypeReg, tar.TypeDir:
 	default:

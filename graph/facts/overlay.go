@@ -3,13 +3,14 @@ package facts
 import (
 	"errors"
 	"fmt"
-	"github.com/reactive-ccm/ccm/graph/internal/yamlbudget"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 
 	"github.com/reactive-ccm/ccm/graph/hiera"
+	"github.com/reactive-ccm/ccm/graph/internal/yamlbudget"
+	"github.com/reactive-ccm/ccm/resources/document"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -86,7 +87,7 @@ func isOverlayName(name string) bool {
 
 // ReadFile reads a facts file, JSON or YAML, whose top level is a map.
 func ReadFile(file string) (map[string]any, error) {
-	b, err := os.ReadFile(file)
+	b, err := document.Read(file)
 	if err != nil {
 		return nil, fmt.Errorf("facts: %w", err)
 	}

@@ -2,17 +2,17 @@ package hiera
 
 import (
 	"fmt"
-	"os"
 
 	"github.com/reactive-ccm/ccm/graph/internal/yamlbudget"
 	"github.com/reactive-ccm/ccm/resources"
+	"github.com/reactive-ccm/ccm/resources/document"
 	"go.yaml.in/yaml/v3"
 )
 
 // ReadFile reads a hiera document such as a --hiera FILE: YAML or JSON
 // with the keys data, hierarchy and overrides.
 func ReadFile(file string) (Source, error) {
-	b, err := os.ReadFile(file)
+	b, err := document.Read(file)
 	if err != nil {
 		return Source{}, fmt.Errorf("hiera: %w", err)
 	}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/reactive-ccm/ccm/resources"
 	"github.com/reactive-ccm/ccm/resources/internal/safepath"
@@ -37,5 +38,63 @@ func TestAttackLinksOnTheWay(t *testing.T) {
 				t.Fatalf("the link's target now holds %v (%v)", left, err)
 			}
 		})
+	}
+}
+
+// files is a fixture whose directories a user who owns extract_parent can
+// replace by links: the archive has no entry for them.
+var files = map[string]string{"VERSION": "1\n", "app/bin/app": "#!/bin/sh\n", "app/etc/app.conf": "root's config\n"}
+
+// A link the owner of extract_parent planted where the archive has a
+// directory must not take the extraction elsewhere: it is replaced.
+func TestAttackLinkInsideExtractParent(t *testing.T) {
+	for _, kind := range []string{"tar.gz", "zip"} {
+		t.Run(kind, func(t *testing.T) {
+			srv := serve(t, fixture(t, kind, files), nil)
+			home := resourcetest.NobodyHome(t)
+			victim := t.TempDir()
+			opt := filepath.Join(home, "opt")
+			resourcetest.AsNobody(t, "mkdir", opt)
+			resourcetest.AsNobody(t, "symlink", victim, filepath.Join(opt, "app"))
+			a := buildArchive(t, filepath.Join(t.TempDir(), "app."+kind),
+				fmt.Sprintf("url: %s/app.%s\nextract_parent: %s\ncreates: %s", srv.URL, kind, opt, filepath.Join(opt, "VERSION")))
+			resourcetest.Converge(t.Context(), t, a, false, false)
+			if left, err := os.ReadDir(victim); err != nil || len(left) > 0 {
+				t.Fatalf("the link's target now holds %v (%v)", left, err)
+			}
+			if !resourcetest.FileIs(filepath.Join(opt, "app", "etc", "app.conf"), "root's config\n") {
+				t.Fatal("the archive was not extracted in place of the link")
+			}
+		})
+	}
+}
+
+// The owner of extract_parent swaps a directory the archive fills with a
+// link, again and again, during extractions.
+func TestAttackExtractParentSwappedDuringExtractions(t *testing.T) {
+	srv := serve(t, fixture(t, "tar.gz", files), nil)
+	home := resourcetest.NobodyHome(t)
+	victim := t.TempDir()
+	opt := filepath.Join(home, "opt")
+	resourcetest.AsNobody(t, "mkdir", opt)
+	resourcetest.AsNobody(t, "mkdir", filepath.Join(opt, "app"))
+	resourcetest.AsNobody(t, "symlink", victim, filepath.Join(opt, "swap"))
+	marker := filepath.Join(opt, "VERSION")
+	a := buildArchive(t, filepath.Join(t.TempDir(), "app.tar.gz"),
+		fmt.Sprintf("url: %s/app.tar.gz\nextract_parent: %s\ncreates: %s", srv.URL, opt, marker))
+	stop := resourcetest.Race(t, "exchange", filepath.Join(opt, "app"), filepath.Join(opt, "swap"))
+	extractions := 0
+	for deadline := time.Now().Add(3 * time.Second); time.Now().Before(deadline); extractions++ {
+		if err := os.Remove(marker); err != nil && !os.IsNotExist(err) {
+			t.Fatal(err)
+		}
+		if _, err := resources.Converge(t.Context(), a, false, false); err != nil && !errors.Is(err, ErrExtract) {
+			t.Fatalf("unexpected error: %v", err)
+		}
+	}
+	swaps := stop()
+	t.Logf("%d swaps, %d extractions", swaps, extractions)
+	if left, err := os.ReadDir(victim); err != nil || len(left) > 0 {
+		t.Fatalf("the link's target now holds %v (%v)", left, err)
 	}
 }

@@ -13,12 +13,15 @@ import (
 )
 
 // extract unpacks the archive into extract_parent, creating it (0755) when
-// missing. Both are reached by a safe walk and handed to tar or unzip as
-// open descriptors: the archive as descriptor 3 (verified against the
-// checksum first), extract_parent as the working directory, so no path is
-// looked up twice. The tool runs without a shell and is killed, with its
-// whole process group, when the timeout expires.
-func (a *archive) extract(ctx context.Context) error {
+// missing. Both are reached by a safe walk. tar or unzip gets the archive
+// as an open descriptor (verified against the checksum first) and unpacks
+// it into a stage inside extract_parent that only root can enter, so no
+// link anyone plants in extract_parent is followed by the tool; what it
+// unpacked is then moved into extract_parent from descriptor to
+// descriptor (safepath.Stage). The tool runs without a shell and is
+// killed, with its whole process group, when the timeout expires; a
+// failed extraction leaves extract_parent as it was.
+func (a *archive) extract(ctx context.Context) (err error) {
 	dir, err := a.links.MkdirAll(a.p.ExtractParent, 0o755)
 	if err != nil {
 		return fmt.Errorf("%w: creating %s: %w", ErrExtract, a.p.ExtractParent, err)
@@ -29,10 +32,26 @@ func (a *archive) extract(ctx context.Context) error {
 		return fmt.Errorf("%w: %w", ErrExtract, err)
 	}
 	defer src.Close()
+	stage, err := dir.MkdirStage()
+	if err != nil {
+		return fmt.Errorf("%w: %w", ErrExtract, err)
+	}
+	defer func() { err = errors.Join(err, stage.Remove()) }()
+	if err := a.unpack(ctx, stage.FdPath(), src); err != nil {
+		return err
+	}
+	if err := stage.MoveIn(); err != nil {
+		return fmt.Errorf("%w: %s into %s: %w", ErrExtract, a.name, a.p.ExtractParent, err)
+	}
+	return nil
+}
+
+// unpack runs the extraction tool in dir on src.
+func (a *archive) unpack(ctx context.Context, dir string, src *os.File) error {
 	res, err := command.Run(ctx, command.Cmd{
 		Name:       a.format.tool,
 		Args:       a.format.args("/dev/fd/3", "."),
-		Dir:        dir.FdPath(),
+		Dir:        dir,
 		ExtraFiles: []*os.File{src},
 		Timeout:    a.extractTimeout,
 	})

@@ -5,9 +5,8 @@ import "github.com/reactive-ccm/ccm/resources"
 // deferProp keeps a deferred property, checked at every resolution and
 // now when it holds no template, so a bad literal refuses the manifest.
 func deferProp(spec *resources.Spec, label, raw string, pos resources.Pos, check func(string) error, errs *resources.ErrorList) resources.Deferred {
-	d := resources.NewDeferred(spec.Templates, label, raw, pos).WithCheck(check)
+	d := spec.DeferAt(label, raw, pos).WithCheck(check)
 	if value, ok := d.Literal(); ok {
-		spec.Secrets.Add(value)
 		if err := check(value); err != nil {
 			errs.Addf(pos, "%s: %v", label, err)
 		}

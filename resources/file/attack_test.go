@@ -2,6 +2,7 @@ package file_test
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -94,6 +95,40 @@ func TestAttackParentSwappedDuringWrites(t *testing.T) {
 	}
 	swaps := stop()
 	t.Logf("%d swaps, %d writes, %d refusals", swaps, writes, refusals)
+	untouched(t, v)
+}
+
+// TestAttackCheckSwappedParent swaps the parent of a checked file with a
+// link to root's directory: a check that followed it would report root's
+// secret as the wanted content (the quick look) or show it in a diff.
+func TestAttackCheckSwappedParent(t *testing.T) {
+	home := resourcetest.NobodyHome(t)
+	v := victim(t)
+	app := filepath.Join(home, "app")
+	resourcetest.AsNobody(t, "mkdir", app)
+	resourcetest.AsNobody(t, "write", filepath.Join(app, "secret"), "user's\n")
+	resourcetest.AsNobody(t, "symlink", v, filepath.Join(home, "swap"))
+	same := build(t, filepath.Join(app, "secret"), "ensure: present\nowner: root\ngroup: root\nmode: \"0600\"\ncontent: \"root's secret\\n\"\n")
+	other := build(t, filepath.Join(app, "secret"), "ensure: present\nowner: root\ngroup: root\nmode: \"0600\"\ncontent: x\n")
+	stop := resourcetest.Race(t, "exchange", app, filepath.Join(home, "swap"))
+	checks, refusals := 0, 0
+	for deadline := time.Now().Add(raceFor); time.Now().Before(deadline); checks++ {
+		for _, r := range []resources.Resource{same, other} {
+			st, err := r.Check(t.Context())
+			switch {
+			case errors.Is(err, safepath.ErrSymlink):
+				refusals++
+			case err != nil:
+				t.Fatalf("unexpected error: %v", err)
+			case st.Desired:
+				t.Fatal("the check looked through the link: root's secret is the wanted content")
+			case r == other && strings.Contains(fmt.Sprint(st.Differences), "root's secret"):
+				t.Fatalf("the check read root's secret: %+v", st.Differences)
+			}
+		}
+	}
+	swaps := stop()
+	t.Logf("%d swaps, %d checks, %d refusals", swaps, checks, refusals)
 	untouched(t, v)
 }
 

@@ -3,6 +3,7 @@ package file
 import (
 	"context"
 	"errors"
+	"io"
 
 	"github.com/reactive-ccm/ccm/resources"
 	"github.com/reactive-ccm/ccm/resources/internal/ids"
@@ -28,17 +29,59 @@ type observed struct {
 }
 
 // view is one look at the path: its parent directory, opened by a safe
-// walk and kept open for the apply that follows, and what is in it.
+// walk and kept open for the apply that follows, and what is in it. A
+// quick view (peek) has no directory, only the file open for reading.
 type view struct {
-	// dir is nil when the parent does not exist; noParent then says why.
+	// dir is nil when the parent does not exist (noParent then says why)
+	// and in a quick view.
 	dir      *safepath.Dir
 	noParent error
 	base     string
-	o        observed
-	d        drift
+	// file is the regular file at the path, open, in a quick view.
+	file *safepath.File
+	o    observed
+	d    drift
 }
 
-func (v *view) close() error { return v.dir.Close() }
+func (v *view) close() error {
+	var err error
+	if v.file != nil {
+		err = v.file.Close()
+	}
+	return errors.Join(err, v.dir.Close())
+}
+
+// peek looks at the path as cheaply as a check can: one open of the path
+// itself (no symlink followed on the way that root alone does not
+// control, none at the end) and one stat; a file with managed content is
+// opened for reading, for hashing. The temporary files a killed run left
+// are removed first; after the first look at a directory that costs
+// nothing.
+func (f *file) peek() (*view, error) {
+	if err := f.links.RemoveLeftovers(f.path); err != nil {
+		return nil, err
+	}
+	st, file, err := f.links.Stat(f.path, f.content != nil && f.ensure == Present)
+	if errors.Is(err, unix.ENOENT) {
+		return &view{o: observed{kind: Absent}}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &view{file: file, o: observedOf(&st)}, nil
+}
+
+func observedOf(st *unix.Stat_t) observed {
+	return observed{uid: st.Uid, gid: st.Gid, mode: Mode(st.Mode & 0o7777), size: st.Size, kind: kindOf(st.Mode)}
+}
+
+// hashTarget digests the file the view observed.
+func (v *view) hashTarget(ctx context.Context) (digest, error) {
+	if v.file != nil {
+		return hashReader(ctx, io.LimitReader(v.file, v.o.size+1), v.o.size+1)
+	}
+	return hashTarget(ctx, v.dir, v.base, v.o.size)
+}
 
 // look opens the parent directory and observes the path in it. A symlink
 // on the way that someone other than root controls is an error; a symlink
@@ -64,7 +107,7 @@ func (f *file) look() (*view, error) {
 	case err != nil:
 		return nil, errors.Join(err, dir.Close())
 	}
-	v.o = observed{uid: st.Uid, gid: st.Gid, mode: Mode(st.Mode & 0o7777), size: st.Size, kind: kindOf(st.Mode)}
+	v.o = observedOf(&st)
 	return v, nil
 }
 
@@ -132,7 +175,7 @@ func (f *file) contentDiffers(ctx context.Context, v *view) (bool, error) {
 	hashed := false
 	hash := func() (digest, error) {
 		if !hashed {
-			h, err := hashTarget(ctx, v.dir, v.base, size)
+			h, err := v.hashTarget(ctx)
 			if err != nil {
 				return digest{}, err
 			}
@@ -177,7 +220,12 @@ func (f *file) compareAttrs(o observed, d *drift) error {
 // inspect looks at the path and compares it with the wanted state. The
 // caller closes the view.
 func (f *file) inspect(ctx context.Context) (*view, error) {
-	v, err := f.look()
+	return f.compared(ctx, f.look)
+}
+
+// compared takes a view with look and compares it.
+func (f *file) compared(ctx context.Context, look func() (*view, error)) (*view, error) {
+	v, err := look()
 	if err != nil {
 		return nil, err
 	}
@@ -192,6 +240,18 @@ func (f *file) inspect(ctx context.Context) (*view, error) {
 // differs: the content first, then owner, group and mode. It changes
 // nothing but the leftovers of a killed run.
 func (f *file) Check(ctx context.Context) (resources.Status, error) {
+	// The quick view settles the common case, a path in its wanted state;
+	// drift is described from the full view, which reads the directory.
+	quick, err := f.compared(ctx, f.peek)
+	if err != nil {
+		return resources.Status{}, err
+	}
+	if quick.d.none() {
+		return resources.Status{Ensure: quick.o.kind, Desired: true}, quick.close()
+	}
+	if err := quick.close(); err != nil {
+		return resources.Status{}, err
+	}
 	v, err := f.inspect(ctx)
 	if err != nil {
 		return resources.Status{}, err

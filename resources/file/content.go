@@ -205,7 +205,25 @@ func hashTarget(ctx context.Context, dir *safepath.Dir, base string, size int64)
 		return digest{}, err
 	}
 	defer f.Close()
-	return hashReader(ctx, io.LimitReader(f, size+1), size+1)
+	return hashReader(ctx, io.LimitReader(&endAtShortRead{r: f}, size+1), size+1)
+}
+
+// endAtShortRead ends the reads of a regular file at its first short
+// read: the kernel returns less than asked only at the end of the file,
+// and the read that would confirm it costs a system call per check. Data
+// appended after that read is the writer's event's business.
+type endAtShortRead struct {
+	r   io.Reader
+	end bool
+}
+
+func (s *endAtShortRead) Read(p []byte) (int, error) {
+	if s.end {
+		return 0, io.EOF
+	}
+	n, err := s.r.Read(p)
+	s.end = err == nil && n < len(p)
+	return n, err
 }
 
 // hashReader digests r, stopping early when ctx is cancelled, and refuses

@@ -1,15 +1,20 @@
 package inotify
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
+
+	"golang.org/x/sys/unix"
 )
 
 // chainOf lists the directories to watch for path: the deepest existing
 // ancestor, then each directory above it up to "/".
 func chainOf(path string) []string {
-	dir := existingAncestor(filepath.Dir(path))
+	return chainFrom(existingAncestor(filepath.Dir(path)))
+}
+
+// chainFrom lists dir and each directory above it up to "/".
+func chainFrom(dir string) []string {
 	var chain []string
 	for {
 		chain = append(chain, dir)
@@ -25,7 +30,9 @@ func chainOf(path string) []string {
 // nearest existing ancestor.
 func existingAncestor(dir string) string {
 	for {
-		if fi, err := os.Stat(dir); err == nil && fi.IsDir() {
+		// A Stat_t on the stack: this runs for every path armed.
+		var st unix.Stat_t
+		if unix.Stat(dir, &st) == nil && st.Mode&unix.S_IFMT == unix.S_IFDIR {
 			return dir
 		}
 		parent := filepath.Dir(dir)

@@ -9,8 +9,9 @@ import (
 	"github.com/reactive-ccm/ccm/watchers/inotify/internal/kernel"
 )
 
-// need is what a registration needs from a watched directory. Each level
-// asks for the events of the levels below it too.
+// need is what a registration needs from a watched directory. A
+// directory used for several needs is watched for the union of their
+// events.
 type need uint8
 
 const (
@@ -18,12 +19,17 @@ const (
 	// unmount: enough for a directory above a target's head, whose other
 	// entries are nobody's business. Changes among them wake nobody.
 	needSelf need = iota
+	// needDir adds the directory's own attribute changes: a target that
+	// is a directory watches itself for its owner and mode, and its
+	// parent only for entries.
+	needDir
 	// needEntries adds entries created, deleted and renamed: the parent
-	// of a symlink in a chain needs them, since replacing the symlink
-	// re-points every directory below it.
+	// of a directory target, and the parent of a symlink in a chain,
+	// since replacing the symlink re-points every directory below it.
+	// Writes beside a managed directory wake nobody.
 	needEntries
-	// needAll adds writes and attribute changes of entries: a target's
-	// head, and every directory of a tree.
+	// needAll adds writes and attribute changes of entries: the head of
+	// a target that is not a directory, and every directory of a tree.
 	needAll
 	needs
 )
@@ -35,6 +41,7 @@ const (
 // write and truncation sends, so IN_CLOSE_WRITE would only add wake-ups.
 var masks = [needs]uint32{
 	needSelf:    selfEvents,
+	needDir:     selfEvents | unix.IN_ATTRIB,
 	needEntries: selfEvents | entryEvents,
 	needAll:     selfEvents | entryEvents | unix.IN_MODIFY | unix.IN_ATTRIB,
 }
@@ -50,7 +57,7 @@ const (
 )
 
 // use counts the users of one watched directory per need; the watch's
-// mask is that of the highest need in use.
+// mask is the union of the needs in use.
 type use struct {
 	count [needs]int
 	// symlink records whether the path was a symlink when first watched.
@@ -59,12 +66,14 @@ type use struct {
 	symlink bool
 }
 
-func (u *use) level() need {
-	n := needAll
-	for n > needSelf && u.count[n] == 0 {
-		n--
+func (u *use) mask() uint32 {
+	var m uint32
+	for n, c := range u.count {
+		if c > 0 {
+			m |= masks[n]
+		}
 	}
-	return n
+	return m
 }
 
 func (u *use) users() int {
@@ -81,16 +90,16 @@ type link struct {
 	need need
 }
 
-// acquire watches dirs for a registration: the first needs everything,
-// the others only their own fate, unless the directory below them is a
-// symlink. On failure it undoes what it added.
-func (h *Hub) acquire(dirs []string) ([]link, error) {
+// acquire watches dirs for a registration: the first len(first) get
+// the needs in first, the others only their own fate, unless the
+// directory below them is a symlink. On failure it undoes what it added.
+func (h *Hub) acquire(dirs []string, first ...need) ([]link, error) {
 	links := make([]link, 0, len(dirs))
 	for i, d := range dirs {
 		l := link{dir: d, need: needSelf}
 		switch {
-		case i == 0:
-			l.need = needAll
+		case i < len(first):
+			l.need = first[i]
 		case h.dirs[dirs[i-1]].symlink:
 			l.need = needEntries
 		}
@@ -104,17 +113,17 @@ func (h *Hub) acquire(dirs []string) ([]link, error) {
 }
 
 // hold adds a use of l.dir, watching the directory or widening its watch
-// when the use raises its level.
+// when the use adds events.
 func (h *Hub) hold(l link) error {
 	u, ok := h.dirs[l.dir]
 	if !ok {
 		fi, err := os.Lstat(l.dir)
 		u = &use{symlink: err == nil && fi.Mode()&os.ModeSymlink != 0}
 	}
-	before := u.level()
+	before := u.mask()
 	u.count[l.need]++
-	if !ok || u.level() != before {
-		err := h.in.Watch(l.dir, masks[u.level()])
+	if !ok || u.mask() != before {
+		err := h.in.Watch(l.dir, u.mask())
 		if errors.Is(err, kernel.ErrWider) {
 			h.log.Debug("inotify: watch wider than needed", "dir", l.dir, "error", err)
 		} else if err != nil {
@@ -127,19 +136,19 @@ func (h *Hub) hold(l link) error {
 }
 
 // release drops the uses of links, removing the watches nobody uses any
-// more and narrowing those whose highest need went away.
+// more and narrowing those that a need went away from.
 func (h *Hub) release(links []link) {
 	for _, l := range links {
 		u := h.dirs[l.dir]
-		before := u.level()
+		before := u.mask()
 		u.count[l.need]--
 		var err error
 		switch {
 		case u.users() == 0:
 			delete(h.dirs, l.dir)
 			err = h.in.Unwatch(l.dir)
-		case u.level() != before:
-			err = h.in.Watch(l.dir, masks[u.level()])
+		case u.mask() != before:
+			err = h.in.Watch(l.dir, u.mask())
 		}
 		if err != nil {
 			// The directory is gone or replaced: the kernel reports that,

@@ -17,11 +17,15 @@
 //
 //   - a head, and every directory of a recursive registration, for every
 //     change to its entries;
+//   - a registered path that is a directory for its own attributes and
+//     fate, and its parent only for entries created, deleted or renamed,
+//     so writes beside a managed directory wake nobody (a directory or a
+//     file appearing in its place re-plans its watches);
 //   - an ancestor only for its own rename, deletion or unmount;
 //   - the parent of a symlink on the way for its entries appearing and
 //     going too, since replacing the symlink re-points what lies below.
 //
-// A directory with several users has the widest mask any of them needs,
-// and is narrowed again when that user goes. The instance itself is
+// A directory with several users has the union of the masks they need,
+// and is narrowed again when a user goes. The instance itself is
 // package internal/kernel.
 package inotify

@@ -50,7 +50,8 @@ func (h *Hub) route(ev kernel.Event, fns []func()) []func() {
 		return h.overflow(fns)
 	}
 	name := ev.Path
-	if t, ok := h.paths[name]; ok {
+	t, isTarget := h.paths[name]
+	if isTarget {
 		fns = t.notifies(fns)
 	}
 	_, watched := h.dirs[name]
@@ -72,6 +73,11 @@ func (h *Hub) route(ev kernel.Event, fns []func()) []func() {
 		if set, ok := h.waiting[name]; ok {
 			fns = h.rearm(keys(set), fns)
 		}
+	}
+	if isTarget && ev.Has(created) && t.polled == nil && t.shape != shapeFor(ev.Mask) {
+		// A directory appeared where a file was watched or the other way
+		// round: what its parent must be watched for changed.
+		fns = h.rearm([]*target{t}, fns)
 	}
 	return fns
 }

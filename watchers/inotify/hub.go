@@ -5,7 +5,6 @@ import (
 	"errors"
 	"io/fs"
 	"log/slog"
-	"path/filepath"
 	"sync"
 	"syscall"
 
@@ -51,9 +50,15 @@ type Hub struct {
 type target struct {
 	path string
 	subs map[*sub]struct{}
-	// chain is the directories watched for it: its deepest existing
-	// ancestor (its head) first, then every directory above.
+	// chain is the directories watched for it: its head first (the path
+	// itself when it is a directory, else its deepest existing
+	// ancestor), then every directory above.
 	chain []link
+	// shape is how chain was planned, after what the path was then.
+	shape shape
+	// dir records that the path was a directory when last seen existing,
+	// so a missing directory waits for its entry only.
+	dir bool
 	// polled cancels the fallback registration once inotify refused the
 	// path; such a target stays polled.
 	polled func()
@@ -127,7 +132,8 @@ func (h *Hub) arm(t *target) {
 		return
 	}
 	for {
-		chain, err := h.acquire(chainOf(t.path))
+		p := planOf(t.path, t.dir)
+		chain, err := h.acquire(p.dirs, p.first...)
 		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
 			// The directory went away or was replaced while we looked;
 			// look again.
@@ -140,11 +146,12 @@ func (h *Hub) arm(t *target) {
 		}
 		h.unindex(t)
 		h.release(t.chain)
-		t.chain = chain
+		t.chain, t.shape = chain, p.shape
+		t.dir = p.dir(t.dir)
 		h.index(t)
 		// A directory created between looking and watching sent no event
-		// to the new watch; look again until the deepest ancestor holds.
-		if existingAncestor(filepath.Dir(t.path)) == chain[0].dir {
+		// to the new watch; look again until what was planned holds.
+		if p.holds(t.path) {
 			return
 		}
 	}
@@ -164,7 +171,7 @@ func (h *Hub) disarm(t *target) {
 func (h *Hub) index(t *target) {
 	head := t.chain[0].dir
 	addTo(h.byHead, head, t)
-	if next := nextBelow(head, t.path); next != t.path {
+	if next := nextBelow(head, t.path); head != t.path && next != t.path {
 		addTo(h.waiting, next, t)
 	}
 }
@@ -175,7 +182,7 @@ func (h *Hub) unindex(t *target) {
 	}
 	head := t.chain[0].dir
 	removeFrom(h.byHead, head, t)
-	if next := nextBelow(head, t.path); next != t.path {
+	if next := nextBelow(head, t.path); head != t.path && next != t.path {
 		removeFrom(h.waiting, next, t)
 	}
 }

@@ -75,7 +75,7 @@ func (h *Hub) walk(tr *tree, dir string) {
 		if _, ok := tr.dirs[p]; ok {
 			return nil
 		}
-		if _, err := h.acquire([]string{p}); err != nil {
+		if _, err := h.acquire([]string{p}, needAll); err != nil {
 			h.log.Warn("cannot watch directory of a tree; changes inside it are seen by the periodic re-check",
 				"dir", p, "tree", tr.root, "error", err)
 			return fs.SkipDir

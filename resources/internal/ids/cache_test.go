@@ -43,6 +43,13 @@ func TestCache(t *testing.T) {
 			t.Errorf("%d lookups for a number, want 0", fake.calls)
 		}
 	})
+	t.Run("root is 0 without a lookup", func(t *testing.T) {
+		fake.ids["root"] = 4242
+		get("root", 0)
+		if fake.calls != 0 {
+			t.Errorf("%d lookups for root, want 0", fake.calls)
+		}
+	})
 	t.Run("a name is looked up once", func(t *testing.T) {
 		get("app", 1000)
 		get("app", 1000)

@@ -36,12 +36,17 @@ func (p Policy) OpenParent(path string) (*Dir, string, error) {
 	if i < 0 || i == len(path)-1 {
 		return nil, "", pathError("open", path, ErrBadName)
 	}
-	dir := path[:i]
-	if dir == "" {
-		dir = "/"
-	}
-	d, err := p.OpenDir(dir)
+	d, err := p.OpenDir(parentOf(path))
 	return d, path[i+1:], err
+}
+
+// parentOf returns the directory part of path, which has a slash.
+func parentOf(path string) string {
+	i := strings.LastIndexByte(path, '/')
+	if i <= 0 {
+		return "/"
+	}
+	return path[:i]
 }
 
 // MkdirAll opens the directory at path, first creating it and any missing
@@ -82,15 +87,7 @@ func (p Policy) Exists(path string) (bool, error) {
 		// The root has no parent to look in; it always exists.
 		return true, nil
 	}
-	d, base, err := p.OpenParent(path)
-	if errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ENOTDIR) {
-		return false, nil
-	}
-	if err != nil {
-		return false, err
-	}
-	defer d.Close()
-	_, err = d.Stat(base)
+	_, _, err := p.Stat(path, false)
 	if errors.Is(err, unix.ENOENT) {
 		return false, nil
 	}

@@ -25,6 +25,10 @@
 //     `.NAME.ccm-DIGITS` and holds a lock on them while they are written;
 //     Dir.RemoveLeftovers removes those a killed process left, never one
 //     that is being written.
+//   - A Stage is a directory only root can enter for a tool that writes by
+//     path (tar, unzip); MoveIn moves what it holds into its Dir by rename
+//     between descriptors, replacing a file or link in the way, merging
+//     into a directory, never following a link or entering a mount point.
 //   - ReadFile reads regular files only, up to a size given by the caller.
 //
 // The cost over plain path calls is one openat2 and one close per

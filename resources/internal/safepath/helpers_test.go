@@ -47,6 +47,16 @@ func tree(t *testing.T) string {
 	return dir
 }
 
+// linkedTree is tree with two links to dir/real beside it: dir/trusted,
+// owned by root, and dir/hostile, owned by nobody.
+func linkedTree(t *testing.T) string {
+	t.Helper()
+	dir := tree(t)
+	symlink(t, filepath.Join(dir, "real"), filepath.Join(dir, "trusted"), 0)
+	symlink(t, filepath.Join(dir, "real"), filepath.Join(dir, "hostile"), nobody)
+	return dir
+}
+
 func mkdir(t *testing.T, path string) {
 	t.Helper()
 	if err := os.MkdirAll(path, 0o755); err != nil {

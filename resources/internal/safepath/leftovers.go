@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"golang.org/x/sys/unix"
 )
@@ -14,7 +15,9 @@ import (
 // one look per directory per process finds every leftover, and a check
 // that runs thousands of times never lists a large directory again.
 type listing struct {
-	once  sync.Once
+	once sync.Once
+	// done is set once the directory was listed.
+	done  atomic.Bool
 	mu    sync.Mutex
 	names []string
 }
@@ -32,13 +35,45 @@ func (d *Dir) RemoveLeftovers(base string) error {
 		v, _ = listings.LoadOrStore(d.path, &listing{})
 	}
 	l := v.(*listing)
-	l.once.Do(func() { l.names = d.tempNames() })
+	l.once.Do(func() {
+		l.names = d.tempNames()
+		l.done.Store(true)
+	})
 	names := l.take(tempPrefix(base))
 	var errs []error
 	for _, name := range names {
 		errs = append(errs, d.removeLeftover(name))
 	}
 	return errors.Join(errs...)
+}
+
+// RemoveLeftovers is Dir.RemoveLeftovers for the temporary files of
+// path, opening path's directory only when it was never listed or when
+// its listing found temporary files: a check of an unchanged file makes
+// no system call for it.
+func (p Policy) RemoveLeftovers(path string) error {
+	if v, ok := listings.Load(parentOf(path)); ok && v.(*listing).clean() {
+		return nil
+	}
+	d, base, err := p.OpenParent(path)
+	if errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ENOTDIR) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	return errors.Join(d.RemoveLeftovers(base), d.Close())
+}
+
+// clean reports whether the directory was listed and has no temporary
+// file left to remove.
+func (l *listing) clean() bool {
+	if !l.done.Load() {
+		return false
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return len(l.names) == 0
 }
 
 // tempNames lists the names in d that CreateTemp may have made.

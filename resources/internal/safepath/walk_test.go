@@ -1,12 +1,13 @@
 package safepath
 
 import (
-	"github.com/reactive-ccm/ccm/resources/resourcetest"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/reactive-ccm/ccm/resources/resourcetest"
 	"golang.org/x/sys/unix"
 )
 
@@ -104,9 +105,7 @@ func TestSymlinkOnTheWay(t *testing.T) {
 func TestSymlinkAtTheEnd(t *testing.T) {
 	needRoot(t)
 	bothWays(t, func(t *testing.T) {
-		dir := tree(t)
-		symlink(t, filepath.Join(dir, "real"), filepath.Join(dir, "trusted"), 0)
-		symlink(t, filepath.Join(dir, "real"), filepath.Join(dir, "hostile"), nobody)
+		dir := linkedTree(t)
 		d := openDir(t, filepath.Join(dir, "trusted"))
 		stat(t, d, "file")
 		_, err := Policy{}.OpenDir(filepath.Join(dir, "hostile"))
@@ -194,4 +193,45 @@ func TestAllowTakesCleanAbsolutePaths(t *testing.T) {
 			t.Errorf("%q allowed", bad)
 		}
 	}
+}
+
+func TestStat(t *testing.T) {
+	needRoot(t)
+	bothWays(t, func(t *testing.T) {
+		dir := linkedTree(t)
+		symlink(t, "file", filepath.Join(dir, "real", "link"), nobody)
+		for _, tc := range []struct {
+			path string
+			read bool
+			mode uint32
+			open bool
+			err  error
+		}{
+			{filepath.Join(dir, "real", "file"), true, unix.S_IFREG, true, nil},
+			{filepath.Join(dir, "real", "file"), false, unix.S_IFREG, false, nil},
+			{filepath.Join(dir, "trusted", "file"), true, unix.S_IFREG, true, nil},
+			{filepath.Join(dir, "real", "link"), true, unix.S_IFLNK, false, nil},
+			{filepath.Join(dir, "real"), true, unix.S_IFDIR, false, nil},
+			{filepath.Join(dir, "hostile", "file"), true, 0, false, ErrSymlink},
+			{filepath.Join(dir, "real", "missing"), true, 0, false, unix.ENOENT},
+			{filepath.Join(dir, "real", "file", "below"), false, 0, false, unix.ENOENT},
+		} {
+			st, f, err := Policy{}.Stat(tc.path, tc.read)
+			if tc.err != nil {
+				wantErr(t, err, tc.err)
+				continue
+			}
+			if err != nil || st.Mode&unix.S_IFMT != tc.mode || (f != nil) != tc.open {
+				t.Fatalf("%s: mode %o, open %v, %v", tc.path, st.Mode&unix.S_IFMT, f != nil, err)
+			}
+			if f != nil {
+				if b, err := io.ReadAll(f); err != nil || string(b) != "secret" {
+					t.Fatalf("%s: read %q %v", tc.path, b, err)
+				}
+				if err := f.Close(); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	})
 }
