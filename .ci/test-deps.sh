@@ -17,6 +17,8 @@ have nsenter           || need+=(util-linux)
 have dbus-daemon       || need+=(dbus)
 [ -x /lib/systemd/systemd ] || need+=(systemd)
 have git               || need+=(git)
+# check_http, the Nagios plugin upstream's monitoring docs use.
+[ -x /usr/lib/nagios/plugins/check_http ] || need+=(monitoring-plugins-basic)
 
 [ ${#need[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" -ne 0 ] || ! have apt-get; then

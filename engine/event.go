@@ -30,6 +30,9 @@ const (
 	// TriggerResume: a pause ended, or a rolled-back resource was
 	// released.
 	TriggerResume Trigger = "resume"
+	// TriggerSource: a file the desired state is read from (a file's
+	// source, a scaffold's templates) changed: a new desired state.
+	TriggerSource Trigger = "source"
 )
 
 // EventProtocol is upstream CCM's protocol name for transaction events.

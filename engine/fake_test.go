@@ -122,6 +122,9 @@ type fakeProps struct {
 	Sleep string `yaml:"sleep"`
 	// Watch registers the fake with the drift notifier of the test.
 	Watch bool `yaml:"watch"`
+	// Input is a path the fake's desired state is read from, watched as
+	// an input (/fake/input/NAME).
+	Input bool `yaml:"input"`
 	// Hang makes Check wait until its context ends, like a hung command.
 	Hang bool `yaml:"hang"`
 	// Mirror is a file that holds the fake's value once applied or
@@ -163,10 +166,14 @@ func orZero(s string) string {
 }
 
 func (f *fake) Watch() resources.WatchSpec {
+	var spec resources.WatchSpec
 	if f.p.Watch {
-		return resources.WatchSpec{Paths: []string{"/fake/" + f.name}}
+		spec.Paths = []string{"/fake/" + f.name}
 	}
-	return resources.WatchSpec{}
+	if f.p.Input {
+		spec.Inputs = []string{"/fake/input/" + f.name}
+	}
+	return spec
 }
 
 func (f *fake) Check(ctx context.Context) (resources.Status, error) {

@@ -177,7 +177,9 @@ func (n *node) markDirty(t Trigger) {
 		return
 	}
 	n.introduced = true
-	if !n.dirty || first {
+	// A changed source is a new desired state and wins over drift seen
+	// first: its change is the one to judge, and to roll back.
+	if !n.dirty || first || t == TriggerSource {
 		n.dirty = true
 		n.trigger = t
 		n.since = time.Now()

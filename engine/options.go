@@ -103,6 +103,12 @@ type Watchers struct {
 	// Ready returns once every source is armed, so no change between a
 	// first check and its watch goes unseen.
 	Ready func(ctx context.Context) error
+	// Flush, when set, calls the notify functions of every event the
+	// sources had queued when it was called, before it returns. The
+	// engine calls it after an apply, so the check that verifies the
+	// apply covers the events of its own write, which then ask for no
+	// further check.
+	Flush func()
 }
 
 func (o Options) withDefaults() Options {

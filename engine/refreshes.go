@@ -1,7 +1,9 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"slices"
 
@@ -45,6 +47,10 @@ func openRefreshes(g *graph.Graph, opts Options) (*refreshStore, error) {
 		return nil, nil
 	}
 	dir, err := opts.State.Sub(refreshDir)
+	if opts.Noop && errors.Is(err, fs.ErrNotExist) {
+		// A noop run's state directory is read-only: none were ever kept.
+		return nil, nil
+	}
 	if err != nil {
 		return nil, fmt.Errorf("pending refreshes: %w", err)
 	}

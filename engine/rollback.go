@@ -190,7 +190,7 @@ func healthSubs(n *node) map[*node]bool {
 // manifest (or an operator's release) just asked for, as opposed to
 // repairing drift: only such changes are kept for a rollback.
 func isNewDesiredState(t Trigger) bool {
-	return t == TriggerStartup || t == TriggerReload || t == TriggerResume
+	return t == TriggerStartup || t == TriggerReload || t == TriggerResume || t == TriggerSource
 }
 
 // undoPlan says what a run of a vertex does about rollback, decided

@@ -32,13 +32,14 @@ func (e *Engine) watch(ctx context.Context, n *node) error {
 	spec := n.v.Resource.Watch()
 	w := e.opts.Watchers
 	drift := func() { e.mark(n, TriggerDrift) }
+	source := func() { e.mark(n, TriggerSource) }
 	poll := func() { e.mark(n, TriggerPoll) }
 	var cancels []func()
 	interval := spec.Poll
 	if interval == resources.PollDefault || (interval > 0 && e.opts.ForcePoll) {
 		interval = e.opts.PollInterval
 	}
-	watched := len(spec.Paths)+len(spec.Trees)+len(spec.Units) > 0
+	watched := len(spec.Paths)+len(spec.Trees)+len(spec.Units)+len(spec.Inputs)+len(spec.InputTrees) > 0
 	switch {
 	case watched && (e.opts.ForcePoll || w.Paths == nil):
 		// Without an event source every watched thing is polled; one
@@ -50,6 +51,12 @@ func (e *Engine) watch(ctx context.Context, n *node) error {
 		}
 		for _, t := range spec.Trees {
 			cancels = append(cancels, w.Trees(t, drift))
+		}
+		for _, p := range spec.Inputs {
+			cancels = append(cancels, w.Paths(p, source, poll))
+		}
+		for _, t := range spec.InputTrees {
+			cancels = append(cancels, w.Trees(t, source))
 		}
 		for _, u := range spec.Units {
 			cancels = append(cancels, e.unitWatch(u, drift, poll))

@@ -72,7 +72,7 @@ func startWatching(t *testing.T, g *graph.Graph, opts engine.Options) *watching 
 	// Periodic work is fired by hand: a poll every d is the path "poll:d".
 	opts.Watchers = engine.Watchers{Paths: w.src.watch, Poll: func(d time.Duration, fn func()) func() {
 		return w.src.watch("poll:"+d.String(), fn, nil)
-	}}
+	}, Flush: opts.Watchers.Flush}
 	w.e = engine.New(g, opts)
 	ctx, cancel := context.WithCancel(t.Context())
 	w.cancel = cancel
@@ -179,6 +179,29 @@ func TestWatchRepairsDriftAndRefreshesSubscribers(t *testing.T) {
 	defer world.mu.Unlock()
 	if world.refreshes["restart"] != before+1 {
 		t.Fatalf("refreshes = %d, want %d", world.refreshes["restart"], before+1)
+	}
+}
+
+// TestWatchedInputIsANewDesiredState: a change to a file the desired state
+// is read from (a file's source) runs the resource as a new desired state,
+// trigger source, not as drift.
+func TestWatchedInputIsANewDesiredState(t *testing.T) {
+	world := newWorld(t)
+	g := load(t, `
+- fake:
+    - config: {value: "good", watch: true, input: true}
+`)
+	w := startWatching(t, g, engine.Options{})
+	w.next(changedEvent("fake#config"))
+	world.set("config", "old")
+	w.src.fire("/fake/input/config")
+	if ev := w.next(changedEvent("fake#config")); ev.Trigger != engine.TriggerSource {
+		t.Fatalf("after an input changed: %+v, want trigger source", ev)
+	}
+	world.set("config", "tampered")
+	w.src.fire("/fake/config")
+	if ev := w.next(changedEvent("fake#config")); ev.Trigger != engine.TriggerDrift {
+		t.Fatalf("after the path changed: %+v, want trigger drift", ev)
 	}
 }
 
@@ -292,6 +315,42 @@ func TestWatchRetriesAChildAtOnceWhenItsParentChangedDuringItsRun(t *testing.T) 
 	w.next(func(ev *engine.Event) bool { return ev.ID() == "fake#file" && ev.Failed })
 	if ev := w.next(func(ev *engine.Event) bool { return ev.ID() == "fake#file" }); ev.Failed || ev.Trigger != engine.TriggerRetry {
 		t.Fatalf("the child's run after its parent changed during its run: %+v", ev)
+	}
+}
+
+// TestWatchForgetsTheEchoOfItsOwnWrite repairs a drift whose write the
+// source echoes at once, as inotify does: with a source that can flush,
+// the check after the write covers the echo, which asks for no other.
+func TestWatchForgetsTheEchoOfItsOwnWrite(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		flush  func()
+		checks int
+	}{
+		{"source without flush", nil, 3},
+		{"source with flush", func() {}, 2},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			world := newWorld(t)
+			g := load(t, `
+- fake:
+    - conf: {value: "1", watch: true}
+`)
+			w := startWatching(t, g, engine.Options{Watchers: engine.Watchers{Flush: tt.flush}})
+			w.next(changedEvent("fake#conf"))
+			w.idle()
+			world.mu.Lock()
+			world.values["conf"] = "drifted"
+			world.applied = func(name string) { w.src.fire("/fake/" + name) }
+			before := world.checks["conf"]
+			world.mu.Unlock()
+			w.src.fire("/fake/conf")
+			w.next(changedEvent("fake#conf"))
+			w.idle()
+			if got := world.checked("conf") - before; got != tt.checks {
+				t.Errorf("%d checks for one repair, want %d", got, tt.checks)
+			}
+		})
 	}
 }
 

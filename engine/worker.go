@@ -116,6 +116,9 @@ func (e *Engine) converge(ctx context.Context, n *node, r run) (ev *Event, out r
 		return ev, out, err
 	}
 	cycle := resources.Cycle{Refresh: r.refresh, Noop: r.noop}
+	if flush := e.opts.Watchers.Flush; e.opts.Watch && flush != nil {
+		cycle.AfterApply = func() { e.settleEcho(n, flush) }
+	}
 	if r.undo.keep {
 		cycle.BeforeApply = e.keepBeforeApply(n, ev)
 	}
@@ -145,6 +148,19 @@ func (e *Engine) converge(ctx context.Context, n *node, r run) (ev *Event, out r
 		err = e.runHealth(ctx, n, plan, ev)
 	}
 	return ev, out, err
+}
+
+// settleEcho routes the events queued so far and forgets the drift they
+// marked n with during its run: the check that follows sees what they
+// were about, ccm's own write above all, so they ask for no further run.
+// A refresh or any other cause keeps n dirty.
+func (e *Engine) settleEcho(n *node, flush func()) {
+	flush()
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if n.dirty && isDrift(n.trigger) && !n.refresh {
+		n.dirty = false
+	}
 }
 
 // changes copies what a check found different for an event, without the

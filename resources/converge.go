@@ -36,6 +36,10 @@ type Cycle struct {
 	// Apply: where the engine keeps what a rollback would restore. Its
 	// error ends the cycle before anything changed.
 	BeforeApply func(ctx context.Context) error
+	// AfterApply, when set, runs once Apply changed the resource, just
+	// before the check that verifies it: where the engine reads the
+	// events the change itself caused.
+	AfterApply func()
 }
 
 // ConvergeCycle is Converge with a hook before Apply.
@@ -61,6 +65,9 @@ func ConvergeCycle(ctx context.Context, r Resource, c Cycle) (Outcome, error) {
 	out.ApplyTime = time.Since(start)
 	if err != nil || noop {
 		return out, err
+	}
+	if c.AfterApply != nil {
+		c.AfterApply()
 	}
 	start = time.Now()
 	out.After, err = r.Check(ctx)

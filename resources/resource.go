@@ -85,6 +85,11 @@ type WatchSpec struct {
 	// Trees are directories watched recursively, for resources that manage
 	// a whole tree.
 	Trees []string
+	// Inputs and InputTrees are files and trees whose content is part of
+	// the desired state (a file's source, a scaffold's templates): a change
+	// there is a new desired state, as a manifest change is, not drift.
+	Inputs     []string
+	InputTrees []string
 	// Units are systemd unit names whose state changes may mean drift.
 	Units []string
 	// Poll, when non-zero, re-checks the resource at this interval even

@@ -120,8 +120,11 @@ func TestTwoDaemonsOnOneFileBothBackOff(t *testing.T) {
 	writeManifest(t, one, dir, foughtFile)
 	two := filepath.Join(dir, "two.yaml")
 	writeManifest(t, two, dir, strings.Replace(foughtFile, `content: "ours\n"`, `content: "theirs\n"`, 1))
-	a := startWatch(t, append(fastContest, "--state-dir", t.TempDir(), one)...)
-	b := startWatch(t, append(fastContest, "--state-dir", t.TempDir(), two)...)
+	// A window far longer than the fight takes: under load repairs come
+	// slower, and the first must not slide out of it before the limit.
+	wide := []string{"--contest-limit", "3", "--contest-window", "1m", "--contest-backoff", "1s"}
+	a := startWatch(t, append(wide, "--state-dir", t.TempDir(), one)...)
+	b := startWatch(t, append(wide, "--state-dir", t.TempDir(), two)...)
 	for name, w := range map[string]*watcher{"first": a, "second": b} {
 		if n := w.contested(path); n > 3+1 {
 			t.Errorf("the %s daemon repaired %d times before reporting the contest", name, n)

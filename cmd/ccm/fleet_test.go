@@ -28,13 +28,22 @@ type fleet struct {
 	// env is the environment of every ccm process: NATS_URL and an empty
 	// nats CLI configuration.
 	env []string
+	// auth is how the test itself proves who it is to the server.
+	auth []nats.Option
 }
 
 func newFleet(t *testing.T) *fleet {
 	t.Helper()
-	srv := natstest.Start(t, natstest.Options{})
+	return newFleetWith(t, natstest.Options{})
+}
+
+// newFleetWith starts the fleet's server with o; the test connects with
+// auth.
+func newFleetWith(t *testing.T, o natstest.Options, auth ...nats.Option) *fleet {
+	t.Helper()
+	srv := natstest.Start(t, o)
 	env := append(os.Environ(), "NATS_URL="+srv.URL(), "NATS_CONTEXT=", "XDG_CONFIG_HOME="+t.TempDir())
-	return &fleet{t: t, srv: srv, env: env}
+	return &fleet{t: t, srv: srv, env: env, auth: auth}
 }
 
 // ccm runs the binary to completion against the fleet's server.
@@ -228,7 +237,7 @@ func TestFleetSignedBundles(t *testing.T) {
 // js connects the test itself to the fleet's server.
 func (f *fleet) js() jetstream.JetStream {
 	f.t.Helper()
-	nc, err := nats.Connect(f.srv.URL())
+	nc, err := nats.Connect(f.srv.URL(), f.auth...)
 	if err != nil {
 		f.t.Fatal(err)
 	}
@@ -317,12 +326,8 @@ func streamEvents(t *testing.T, js jetstream.JetStream, host string) []map[strin
 	}
 }
 
-func TestFleetKVDataRerendersFiles(t *testing.T) {
-	f := newFleet(t)
-	dir := t.TempDir()
-	f.putKV("data", "common", "data:\n  greeting: hello\n")
-	f.putKV("cfg", "port", "8080")
-	m := manifest(t, dir, `
+// appConf is a manifest whose file renders hiera data and a kvGet() value.
+const appConf = `
 - file:
     - @/app.conf:
         ensure: present
@@ -330,7 +335,14 @@ func TestFleetKVDataRerendersFiles(t *testing.T) {
         owner: root
         group: root
         mode: "0644"
-`)
+`
+
+func TestFleetKVDataRerendersFiles(t *testing.T) {
+	f := newFleet(t)
+	dir := t.TempDir()
+	f.putKV("data", "common", "data:\n  greeting: hello\n")
+	f.putKV("cfg", "port", "8080")
+	m := manifest(t, dir, appConf)
 	w := f.watch("--state-dir", t.TempDir(), "--hiera", "kv://data/common", m)
 	w.converged(1)
 	if got := read(t, dir+"/app.conf"); got != "hello on 8080\n" {

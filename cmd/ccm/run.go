@@ -73,7 +73,7 @@ func newRunCmd() *cobra.Command {
 	addOutputFlags(fl, &f)
 	fl.DurationVar(&f.health, "health-interval", time.Minute, "in watch mode, how often each health check runs by itself, with jitter (0 disables)")
 	fl.BoolVar(&f.monitorOnly, "monitor-only", false, "run only the health checks: check and change nothing else")
-	fl.BoolVar(&f.rollback, "rollback", false, "undo a new desired state of a file that makes a subscriber's health checks fail CRITICAL, and hold the last good state")
+	fl.BoolVar(&f.rollback, "rollback", false, "undo a new desired state of a file or scaffold that makes a subscriber's health checks fail CRITICAL, and hold the last good state")
 	addStateFlag(fl, &f.stateDir)
 	fl.IntVar(&f.contest.Limit, "contest-limit", 5, "in watch mode, repairs within --contest-window that mark a resource contested")
 	fl.DurationVar(&f.contest.Window, "contest-window", time.Minute, "window of --contest-limit, and how long a contested resource must be left alone to be calm")
@@ -104,6 +104,7 @@ func runManifests(cmd *cobra.Command, files []string, f runFlags) error {
 			return usage(fmt.Errorf("--%s needs --watch", name))
 		}
 	}
+	defer closeSources(cmd, log)
 	g, err := loadOrFallBack(cmd, files, log)
 	if err != nil {
 		return err

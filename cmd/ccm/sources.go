@@ -53,7 +53,9 @@ func remoteOf(cmd *cobra.Command) (*remote, error) {
 	opts := source.Options{NATS: r.nats, Logger: log}
 	opts.AllowHTTP = boolFlag(cmd, "allow-http")
 	opts.HTTPInterval, _ = cmd.Flags().GetDuration("http-interval")
-	opts.Cache = sync.OnceValues(func() (*state.Dir, error) { return sourceCache(cmd) })
+	// A noop run reads the cache and writes nothing under it.
+	opts.ReadOnly = boolFlag(cmd, "noop")
+	opts.Cache = sync.OnceValues(func() (*state.Dir, error) { return sourceCache(cmd, opts.ReadOnly) })
 	if trust, _ := cmd.Flags().GetString("trust"); trust != "" {
 		if opts.Trust, err = bundle.ReadPublicKeys(trust); err != nil {
 			return nil, usage(err)
@@ -64,10 +66,15 @@ func remoteOf(cmd *cobra.Command) (*remote, error) {
 	return r, nil
 }
 
-// sourceCache opens --cache-dir, or the state directory's sources/.
-func sourceCache(cmd *cobra.Command) (*state.Dir, error) {
+// sourceCache opens --cache-dir, or the state directory's sources/; read
+// only, for a noop run, it is neither created nor written.
+func sourceCache(cmd *cobra.Command, readOnly bool) (*state.Dir, error) {
+	open := state.Open
+	if readOnly {
+		open = state.OpenReadOnly
+	}
 	if dir, _ := cmd.Flags().GetString("cache-dir"); dir != "" {
-		d, err := state.Open(dir)
+		d, err := open(dir)
 		if err != nil {
 			return nil, fmt.Errorf("--cache-dir: %w", err)
 		}
@@ -75,12 +82,23 @@ func sourceCache(cmd *cobra.Command) (*state.Dir, error) {
 	}
 	flag, _ := cmd.Flags().GetString("state-dir")
 	path, _ := statePath(flag)
-	d, err := state.Open(path)
+	d, err := open(path)
 	if err != nil {
 		return nil, fmt.Errorf("--state-dir: %w", err)
 	}
 	defer d.Close()
 	return d.Sub("sources")
+}
+
+// closeSources removes what a noop run fetched, once the run is over.
+func closeSources(cmd *cobra.Command, log *slog.Logger) {
+	r, ok := cmd.Context().Value(remoteKey{}).(*remote)
+	if !ok {
+		return
+	}
+	if err := r.sources.Close(); err != nil {
+		log.Warn("removing what the noop run fetched", "error", err)
+	}
 }
 
 // manifestPaths maps the manifest arguments (paths, obj://, https://) to

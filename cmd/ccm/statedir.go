@@ -23,17 +23,19 @@ func addStateFlag(fl *pflag.FlagSet, dir *string) {
 
 // openState opens the state directory and names this run's graph in it.
 // Without an explicit --state-dir an unusable default is a warning, not an
-// error, so ccm still runs for users who cannot write /var/lib/ccm; in
-// noop a missing directory is not created.
+// error, so ccm still runs for users who cannot write /var/lib/ccm. In
+// noop it is only read: a missing one is not created, and nothing in it
+// is written, not even a mode or a leftover.
 func openState(log *slog.Logger, flag string, noop bool, files []string) (*state.Dir, string, error) {
 	path, explicit := statePath(flag)
+	open := state.Open
 	if noop {
-		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-			return nil, "", nil
-		}
+		open = state.OpenReadOnly
 	}
-	d, err := state.Open(path)
+	d, err := open(path)
 	switch {
+	case noop && errors.Is(err, fs.ErrNotExist):
+		return nil, "", nil
 	case err != nil && explicit:
 		return nil, "", usage(fmt.Errorf("--state-dir: %w", err))
 	case err != nil:

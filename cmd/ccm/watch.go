@@ -138,6 +138,7 @@ func (s *sources) watchers() engine.Watchers {
 	if s.inotify != nil {
 		w.Paths = s.inotify.WatchPolled
 		w.Trees = s.inotify.WatchTree
+		w.Flush = s.inotify.Flush
 	}
 	return w
 }

@@ -3,6 +3,7 @@ package natsconn_test
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -143,4 +144,70 @@ func TestConnectionComesBackAfterTheServer(t *testing.T) {
 	if _, err := c.JetStream().AccountInfo(ctx); err != nil {
 		t.Fatalf("JetStream after the reconnect: %v", err)
 	}
+}
+
+// TestDialWithNKeysAndCreds connects with an nkey seed and with a creds
+// file, each named by a context and by the environment, and uses
+// JetStream: in operator mode it is the account's.
+func TestDialWithNKeysAndCreds(t *testing.T) {
+	pub, seed := natstest.NKeyUser(t)
+	nkeySrv := natstest.Start(t, natstest.Options{NKeys: []string{pub}})
+	op := natstest.NewOperator(t)
+	credsSrv := natstest.Start(t, natstest.Options{Operator: op})
+	creds := op.Creds(t)
+	tests := []struct {
+		name, url, ctxJSON string
+		env                map[string]string
+	}{
+		{"nkey in a context", nkeySrv.URL(), fmt.Sprintf(`{"url": %q, "nkey": %q}`, nkeySrv.URL(), seed), nil},
+		{"NATS_NKEY", nkeySrv.URL(), "", map[string]string{"NATS_URL": nkeySrv.URL(), "NATS_NKEY": seed}},
+		{"creds in a context", credsSrv.URL(), fmt.Sprintf(`{"url": %q, "creds": %q}`, credsSrv.URL(), creds), nil},
+		{"NATS_CREDS", credsSrv.URL(), "", map[string]string{"NATS_URL": credsSrv.URL(), "NATS_CREDS": creds}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := isolate(t)
+			name := ""
+			if tt.ctxJSON != "" {
+				writeContext(t, cfg, "fleet", tt.ctxJSON)
+				name = "fleet"
+			}
+			for k, v := range tt.env {
+				t.Setenv(k, v)
+			}
+			c := dial(t, natsconn.FromEnv(name))
+			waitUp(t, c)
+			ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+			defer cancel()
+			if _, err := c.JetStream().AccountInfo(ctx); err != nil {
+				t.Fatalf("JetStream: %v", err)
+			}
+		})
+	}
+	t.Run("a key the server does not know is refused, saying so", func(t *testing.T) {
+		_, other := natstest.NKeyUser(t)
+		isolate(t)
+		t.Setenv("NATS_URL", nkeySrv.URL())
+		t.Setenv("NATS_NKEY", other)
+		warned := make(chan string, 1)
+		c, err := natsconn.Dial(natsconn.FromEnv(""), slog.New(slog.NewTextHandler(lineWriter(warned), nil)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(c.Close)
+		if line := <-warned; !strings.Contains(line, "Authorization Violation") || c.Connected() {
+			t.Fatalf("first warning %q, connected %v: want a refused connection", line, c.Connected())
+		}
+	})
+}
+
+// lineWriter sends the first line written to it on ch and drops the rest.
+type lineWriter chan string
+
+func (w lineWriter) Write(p []byte) (int, error) {
+	select {
+	case w <- string(p):
+	default:
+	}
+	return len(p), nil
 }

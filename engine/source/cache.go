@@ -44,7 +44,11 @@ type record struct {
 // atomically), so a manifest's directory, and the resources that do not
 // change, stay the same from one revision to the next.
 type cache struct {
+	// d is where fetched revisions are written.
 	d *state.Dir
+	// from is where the revisions cached earlier are read: d, or, for a
+	// read-only set, the state directory's copy (nil when it has none).
+	from *state.Dir
 }
 
 const (
@@ -54,13 +58,17 @@ const (
 	extractPrefix = ".extract-"
 )
 
-// openCache opens (creating) the cache directory name under root, and
-// removes extractions a crash interrupted.
-func openCache(root func() (*state.Dir, error), name string) (cache, error) {
-	if root == nil {
+// openCache opens (creating) the cache directory name under o.Cache, and
+// removes extractions a crash interrupted; for a read-only set, see
+// openReadOnlyCache.
+func openCache(o *Options, name string) (cache, error) {
+	if o.Cache == nil {
 		return cache{}, fmt.Errorf("%w: no state directory to cache remote sources in", ErrUnavailable)
 	}
-	r, err := root()
+	if o.ReadOnly {
+		return openReadOnlyCache(o, name)
+	}
+	r, err := o.Cache()
 	if err != nil {
 		return cache{}, err
 	}
@@ -72,46 +80,49 @@ func openCache(root func() (*state.Dir, error), name string) (cache, error) {
 	for _, l := range left {
 		_ = os.RemoveAll(l)
 	}
-	return cache{d: d}, nil
+	return cache{d: d, from: d}, nil
 }
 
 // read returns the revision in force, as cached.
 func (c cache) read(data bool) (Revision, error) {
+	if c.from == nil {
+		return Revision{}, fs.ErrNotExist
+	}
 	if data {
-		r, err := c.record(recordFile, true)
+		r, err := readRecord(c.from, recordFile, true)
 		if err != nil {
 			return Revision{}, err
 		}
 		rev := Revision{ID: r.ID, Fetched: r.Fetched}
-		rev.Data, err = c.d.ReadFile(dataEntry)
+		rev.Data, err = c.from.ReadFile(dataEntry)
 		return rev, err
 	}
-	return c.bundleAt(recordFile, bundleEntry)
+	return bundleAt(c.from, recordFile, bundleEntry)
 }
 
-// record reads the record named name.
-func (c cache) record(name string, data bool) (record, error) {
+// readRecord reads the record named name in d.
+func readRecord(d *state.Dir, name string, data bool) (record, error) {
 	var r record
-	found, err := c.d.ReadJSON(name, &r)
+	found, err := d.ReadJSON(name, &r)
 	switch {
 	case err != nil:
 		return r, err
 	case !found:
 		return r, fs.ErrNotExist
 	case r.ID == "" || (!data && !filepath.IsLocal(r.Manifest)):
-		return r, fmt.Errorf("source: %s is damaged", filepath.Join(c.d.Path(), name))
+		return r, fmt.Errorf("source: %s is damaged", filepath.Join(d.Path(), name))
 	}
 	return r, nil
 }
 
-// bundleAt returns the bundle revision the record name describes, whose
-// tree is the entry dir.
-func (c cache) bundleAt(name, dir string) (Revision, error) {
-	r, err := c.record(name, false)
+// bundleAt returns the bundle revision the record name in d describes,
+// whose tree is the entry dir.
+func bundleAt(d *state.Dir, name, dir string) (Revision, error) {
+	r, err := readRecord(d, name, false)
 	if err != nil {
 		return Revision{}, err
 	}
-	rev := Revision{ID: r.ID, Fetched: r.Fetched, Manifest: filepath.Join(c.d.Path(), dir, r.Manifest)}
+	rev := Revision{ID: r.ID, Fetched: r.Fetched, Manifest: filepath.Join(d.Path(), dir, r.Manifest)}
 	_, err = os.Stat(rev.Manifest)
 	return rev, err
 }

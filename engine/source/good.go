@@ -19,10 +19,10 @@ const (
 // keepGood copies the bundle in force to the good entry, unless it is the
 // good one already.
 func (c cache) keepGood(rev Revision) error {
-	if g, err := c.record(goodRecord, false); err == nil && g.ID == rev.ID {
+	if g, err := readRecord(c.d, goodRecord, false); err == nil && g.ID == rev.ID {
 		return nil
 	}
-	cur, err := c.record(recordFile, false)
+	cur, err := readRecord(c.d, recordFile, false)
 	if err != nil || cur.ID != rev.ID {
 		return fmt.Errorf("source: the bundle in force is not %s any more", rev.ID)
 	}
@@ -42,7 +42,12 @@ func (c cache) keepGood(rev Revision) error {
 }
 
 // readGood returns the last bundle that compiled.
-func (c cache) readGood() (Revision, error) { return c.bundleAt(goodRecord, goodEntry) }
+func (c cache) readGood() (Revision, error) {
+	if c.from == nil {
+		return Revision{}, fs.ErrNotExist
+	}
+	return bundleAt(c.from, goodRecord, goodEntry)
+}
 
 // copyTree copies the regular files and directories under src (an
 // extracted bundle, which holds nothing else) to dst, which must not exist.

@@ -17,6 +17,12 @@ type Options struct {
 	// when the first remote source is used, so a run without one leaves
 	// the state directory alone.
 	Cache func() (*state.Dir, error)
+	// ReadOnly is for a noop run, which changes nothing: Cache is only
+	// read (a source that cannot be reached still starts from its cached
+	// copy), and never created or written; what is fetched is kept in a
+	// private temporary directory instead, which Set.Close removes. Cache
+	// may then fail with fs.ErrNotExist: nothing is cached.
+	ReadOnly bool
 	// Trust lists the keys bundles must be signed with; empty requires no
 	// signature.
 	Trust []ed25519.PublicKey
@@ -37,6 +43,9 @@ type Options struct {
 	// timeout.
 	HTTPClient *http.Client
 	Logger     *slog.Logger
+
+	// scratch opens a read-only set's temporary directory.
+	scratch func() (*state.Dir, error)
 }
 
 func (o Options) withDefaults() Options {

@@ -24,12 +24,21 @@ type Set struct {
 	// later start watching at once.
 	watching context.Context
 	notify   func()
+	// tmp holds what a read-only set fetched.
+	tmp scratch
 }
 
 // NewSet returns an empty set; ctx bounds every fetch it makes.
 func NewSet(ctx context.Context, opts Options) *Set {
-	return &Set{opts: opts.withDefaults(), ctx: ctx, sources: map[string]*Source{}}
+	s := &Set{opts: opts.withDefaults(), ctx: ctx, sources: map[string]*Source{}}
+	s.opts.scratch = s.tmp.open
+	return s
 }
+
+// Close removes what a read-only set fetched: the manifests it returned
+// are gone after, so it is called once they are no longer read, when the
+// run ends. For other sets it does nothing.
+func (s *Set) Close() error { return s.tmp.remove() }
 
 // Manifest returns the local path of a manifest source: a local path as
 // given, or the manifest.yaml of the remote bundle's revision in force,

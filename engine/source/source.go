@@ -69,7 +69,7 @@ func (s *Source) Current() (Revision, bool) {
 // source cannot be reached or its revision is refused.
 func (s *Source) load(ctx context.Context) error {
 	var err error
-	if s.cache, err = openCache(s.opts.Cache, s.loc.cacheName()); err != nil {
+	if s.cache, err = openCache(s.opts, s.loc.cacheName()); err != nil {
 		return fmt.Errorf("%w: %s: caching: %w", ErrUnavailable, s.loc, err)
 	}
 	b, err := s.first(ctx)
@@ -135,10 +135,11 @@ func (s *Source) set(rev Revision) {
 	s.mu.Unlock()
 }
 
-// markGood keeps the bundle in force as the last one that compiled.
+// markGood keeps the bundle in force as the last one that compiled; a
+// read-only set keeps nothing.
 func (s *Source) markGood() {
 	rev, ok := s.Current()
-	if s.data || !ok || s.cache.d == nil {
+	if s.data || !ok || s.cache.d == nil || s.opts.ReadOnly {
 		return
 	}
 	if err := s.cache.keepGood(rev); err != nil {

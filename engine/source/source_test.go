@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/ed25519"
 	"errors"
+	"io/fs"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -456,5 +457,49 @@ func TestHTTPDataBacksOffAndRecovers(t *testing.T) {
 	n.wait(t, "the data after the server recovered")
 	if data, _, _ := set.Data(loc); string(data) != "data: {a: 2}\n" {
 		t.Fatalf("data after recovery = %q", data)
+	}
+}
+
+// TestReadOnlySetWritesNoCache: a read-only set (noop) fetches into a
+// temporary directory that Close removes, never creating the cache, and
+// reads a cache that exists when the source cannot be reached.
+func TestReadOnlySetWritesNoCache(t *testing.T) {
+	e := newEnv(t)
+	const loc = "obj://bundles/ro.tgz"
+	e.push(loc, bundleOf(t, "fetched\n"), nil)
+	readOnly := func() *source.Set {
+		return source.NewSet(t.Context(), source.Options{
+			Cache: func() (*state.Dir, error) { return state.OpenReadOnly(e.cache) }, ReadOnly: true,
+			NATS: e.nats, ConnectWait: 500 * time.Millisecond, Logger: slog.New(slog.NewTextHandler(e.logs, nil)),
+		})
+	}
+	if err := os.Remove(e.cache); err != nil {
+		t.Fatal(err)
+	}
+	set := readOnly()
+	m, err := set.Manifest(loc)
+	if err != nil || read(t, m) != "fetched\n" {
+		t.Fatalf("manifest %s, %v", m, err)
+	}
+	set.MarkGood()
+	if _, err := os.Stat(e.cache); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("the cache was created: %v", err)
+	}
+	if err := set.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(m); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("what was fetched is still there after Close: %v", err)
+	}
+
+	if _, err := e.set().Manifest(loc); err != nil {
+		t.Fatal(err)
+	}
+	e.srv.Stop()
+	offline := readOnly()
+	t.Cleanup(func() { offline.Close() })
+	m, err = offline.Manifest(loc)
+	if err != nil || read(t, m) != "fetched\n" || !strings.HasPrefix(m, e.cache) {
+		t.Fatalf("offline read-only manifest %s, %v: want the cached one", m, err)
 	}
 }

@@ -24,11 +24,22 @@ const maxName = 200
 type Dir struct {
 	root *os.Root
 	path string
+	// readOnly refuses every write, for runs that must change nothing.
+	readOnly bool
 }
 
 // Open opens the state directory at path, creating it (and its parents)
 // when missing, with mode 0700.
-func Open(path string) (*Dir, error) {
+func Open(path string) (*Dir, error) { return open(path, false) }
+
+// OpenReadOnly opens the state directory at path for reading only, as a
+// noop run needs: nothing is created, made private or cleaned up, its
+// subdirectories are not created either, and every write fails with
+// ErrReadOnly. A missing directory is an error matching fs.ErrNotExist;
+// one others may tamper with is refused as Open refuses it.
+func OpenReadOnly(path string) (*Dir, error) { return open(path, true) }
+
+func open(path string, readOnly bool) (*Dir, error) {
 	if !filepath.IsAbs(path) {
 		abs, err := filepath.Abs(path)
 		if err != nil {
@@ -37,7 +48,7 @@ func Open(path string) (*Dir, error) {
 		path = abs
 	}
 	st, err := os.Lstat(path)
-	if errors.Is(err, fs.ErrNotExist) {
+	if errors.Is(err, fs.ErrNotExist) && !readOnly {
 		if err := os.MkdirAll(path, 0o700); err != nil {
 			return nil, fmt.Errorf("creating the state directory %s: %w", path, err)
 		}
@@ -46,7 +57,7 @@ func Open(path string) (*Dir, error) {
 	if err != nil {
 		return nil, fmt.Errorf("state directory %s: %w", path, err)
 	}
-	if err := private(path, st, func(m fs.FileMode) error { return os.Chmod(path, m) }); err != nil {
+	if err := private(path, st, chmodUnless(readOnly, func(m fs.FileMode) error { return os.Chmod(path, m) })); err != nil {
 		return nil, err
 	}
 	root, err := os.OpenRoot(path)
@@ -56,24 +67,28 @@ func Open(path string) (*Dir, error) {
 	if err := same(root, path, st); err != nil {
 		return nil, errors.Join(err, root.Close())
 	}
-	return opened(root, path)
+	return opened(root, path, readOnly)
 }
 
 // Sub opens the subdirectory name, creating it when missing: one per
-// user of the state directory ("refreshes", "rollback", "bundles").
+// user of the state directory ("refreshes", "rollback", "bundles"). In a
+// read-only directory a missing one is an error matching fs.ErrNotExist,
+// and the one opened is read-only too.
 func (d *Dir) Sub(name string) (*Dir, error) {
 	if err := checkName(name); err != nil {
 		return nil, err
 	}
 	path := filepath.Join(d.path, name)
-	if err := d.root.Mkdir(name, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
-		return nil, fmt.Errorf("creating %s: %w", path, err)
+	if !d.readOnly {
+		if err := d.root.Mkdir(name, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+			return nil, fmt.Errorf("creating %s: %w", path, err)
+		}
 	}
 	st, err := d.root.Lstat(name)
 	if err != nil {
 		return nil, fmt.Errorf("state directory %s: %w", path, err)
 	}
-	if err := private(path, st, func(m fs.FileMode) error { return d.root.Chmod(name, m) }); err != nil {
+	if err := private(path, st, chmodUnless(d.readOnly, func(m fs.FileMode) error { return d.root.Chmod(name, m) })); err != nil {
 		return nil, err
 	}
 	root, err := d.root.OpenRoot(name)
@@ -83,20 +98,34 @@ func (d *Dir) Sub(name string) (*Dir, error) {
 	if err := same(root, path, st); err != nil {
 		return nil, errors.Join(err, root.Close())
 	}
-	return opened(root, path)
+	return opened(root, path, d.readOnly)
 }
 
-// opened wraps root after removing what a crash left half-written.
-func opened(root *os.Root, path string) (*Dir, error) {
-	d := &Dir{root: root, path: path}
+// opened wraps root after removing what a crash left half-written, unless
+// it is read-only.
+func opened(root *os.Root, path string, readOnly bool) (*Dir, error) {
+	d := &Dir{root: root, path: path, readOnly: readOnly}
+	if readOnly {
+		return d, nil
+	}
 	if err := d.removeTemps(); err != nil {
 		return nil, errors.Join(err, root.Close())
 	}
 	return d, nil
 }
 
+// chmodUnless is chmod, or nil when readOnly: a read-only open leaves the
+// mode as it is.
+func chmodUnless(readOnly bool, chmod func(fs.FileMode) error) func(fs.FileMode) error {
+	if readOnly {
+		return nil
+	}
+	return chmod
+}
+
 // private checks that st, the directory at path, is one only this process's
-// user may touch, and removes read and search bits others have.
+// user may touch, and removes read and search bits others have (when chmod
+// is set).
 func private(path string, st fs.FileInfo, chmod func(fs.FileMode) error) error {
 	if st.Mode()&fs.ModeSymlink != 0 || !st.IsDir() {
 		return fmt.Errorf("%w: %s is not a directory; remove it or choose another --state-dir", ErrUnsafe, path)
@@ -109,7 +138,7 @@ func private(path string, st fs.FileInfo, chmod func(fs.FileMode) error) error {
 	if perm&0o022 != 0 {
 		return fmt.Errorf("%w: %s is writable by others (mode %04o); check what it holds, then chmod 0700 it", ErrUnsafe, path, perm)
 	}
-	if perm&0o077 != 0 {
+	if perm&0o077 != 0 && chmod != nil {
 		if err := chmod(0o700); err != nil {
 			return fmt.Errorf("making %s private: %w", path, err)
 		}

@@ -15,6 +15,8 @@
 //     write here can make ccm replay refreshes or restore content.
 //   - Contained: names are single path components; every operation is
 //     relative to the open directory (os.Root), so nothing escapes it.
+//   - Read-only when asked (OpenReadOnly): a noop run reads what is kept
+//     and changes nothing, not even a mode or a leftover.
 //   - Safe for concurrent use; two writers of one name leave one of the two
 //     contents whole.
 package state

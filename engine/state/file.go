@@ -13,7 +13,7 @@ import (
 // WriteFile replaces name with data atomically and durably: once it
 // returns, a crash leaves data under name; before, the old content.
 func (d *Dir) WriteFile(name string, data []byte) (err error) {
-	if err := checkName(name); err != nil {
+	if err := d.writable(name); err != nil {
 		return err
 	}
 	tmp := tempPrefix + name + "-" + rand.Text()[:8]
@@ -54,7 +54,7 @@ func (d *Dir) ReadFile(name string) ([]byte, error) {
 
 // Remove deletes name durably; a missing name is not an error.
 func (d *Dir) Remove(name string) error {
-	if err := checkName(name); err != nil {
+	if err := d.writable(name); err != nil {
 		return err
 	}
 	if err := d.root.Remove(name); err != nil {
@@ -100,6 +100,17 @@ func (d *Dir) sync() error {
 	err = f.Sync()
 	if err = errors.Join(err, f.Close()); err != nil {
 		return fmt.Errorf("syncing %s: %w", d.path, err)
+	}
+	return nil
+}
+
+// writable checks name, and that d may be written.
+func (d *Dir) writable(name string) error {
+	if err := checkName(name); err != nil {
+		return err
+	}
+	if d.readOnly {
+		return fmt.Errorf("%w: %s", ErrReadOnly, d.name(name))
 	}
 	return nil
 }

@@ -165,11 +165,13 @@ func TestUnsafeDirectoriesAreRefused(t *testing.T) {
 			if err := setup(path); err != nil {
 				t.Fatal(err)
 			}
-			if d, err := state.Open(path); !errors.Is(err, state.ErrUnsafe) {
-				if d != nil {
-					d.Close()
+			for name, open := range map[string]func(string) (*state.Dir, error){"Open": state.Open, "OpenReadOnly": state.OpenReadOnly} {
+				if d, err := open(path); !errors.Is(err, state.ErrUnsafe) {
+					if d != nil {
+						d.Close()
+					}
+					t.Fatalf("%s = %v, want ErrUnsafe", name, err)
 				}
-				t.Fatalf("Open = %v, want ErrUnsafe", err)
 			}
 		})
 	}
@@ -226,5 +228,71 @@ func TestKeyIsStableAndSeparatesParts(t *testing.T) {
 	}
 	if state.Key("/a", "/b") == state.Key("/a/", "b") || state.Key("/a", "/b") == state.Key("/b", "/a") {
 		t.Fatal("Key does not tell parts or their order apart")
+	}
+}
+
+// TestReadOnlyChangesNothing: a read-only open reads what is kept and
+// refuses every write, without creating, making private or cleaning up.
+func TestReadOnlyChangesNothing(t *testing.T) {
+	d := open(t)
+	sub, err := d.Sub("refreshes")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sub.Close()
+	if err := sub.WriteFile("kept", []byte("x")); err != nil {
+		t.Fatal(err)
+	}
+	leftover := filepath.Join(d.Path(), ".tmp-kept-crashed")
+	if err := os.WriteFile(leftover, []byte("half"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(d.Path(), 0o750); err != nil {
+		t.Fatal(err)
+	}
+
+	ro, err := state.OpenReadOnly(d.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ro.Close()
+	rsub, err := ro.Sub("refreshes")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rsub.Close()
+	if b, err := rsub.ReadFile("kept"); err != nil || string(b) != "x" {
+		t.Fatalf("read %q, %v", b, err)
+	}
+	for what, err := range map[string]error{
+		"WriteFile": rsub.WriteFile("kept", []byte("y")),
+		"WriteJSON": ro.WriteJSON("new", 1),
+		"Remove":    rsub.Remove("kept"),
+	} {
+		if !errors.Is(err, state.ErrReadOnly) {
+			t.Errorf("%s = %v, want ErrReadOnly", what, err)
+		}
+	}
+	if _, err := ro.Sub("rollback"); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("Sub of a missing subdirectory = %v, want fs.ErrNotExist", err)
+	}
+	if _, err := os.Stat(filepath.Join(d.Path(), "rollback")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a missing subdirectory was created: %v", err)
+	}
+	if _, err := os.Stat(leftover); err != nil {
+		t.Errorf("the leftover was cleaned up: %v", err)
+	}
+	if m := mode(t, d.Path()); m != 0o750 {
+		t.Errorf("mode %04o after a read-only open, want 0750 left alone", m)
+	}
+	if b, _ := os.ReadFile(filepath.Join(sub.Path(), "kept")); string(b) != "x" {
+		t.Errorf("kept = %q after refused writes", b)
+	}
+	missing := filepath.Join(t.TempDir(), "none")
+	if _, err := state.OpenReadOnly(missing); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("OpenReadOnly of a missing directory = %v, want fs.ErrNotExist", err)
+	}
+	if _, err := os.Stat(missing); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a missing state directory was created: %v", err)
 	}
 }

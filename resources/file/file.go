@@ -94,11 +94,11 @@ func New(spec *resources.Spec) (resources.Instance, error) {
 }
 
 // Watch asks for events on the path itself and, for source, on the source
-// file, so an edited source is copied again.
+// file, so an edited source is copied again: a new desired state.
 func (f *file) Watch() resources.WatchSpec {
-	paths := []string{f.path}
+	spec := resources.WatchSpec{Paths: []string{f.path}}
 	if f.content != nil {
-		paths = append(paths, f.content.watch()...)
+		spec.Inputs = f.content.watch()
 	}
-	return resources.WatchSpec{Paths: paths}
+	return spec
 }

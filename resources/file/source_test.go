@@ -23,8 +23,8 @@ func TestSourceIsRelativeToTheManifestDirectory(t *testing.T) {
 	resourcetest.WriteFile(t, src, "v1\n", 0o600)
 	inst := resourcetest.MustBuild(t, "file", target, "ensure: present\nsource: files/app.conf\nowner: root\ngroup: root\nmode: \"0644\"\n", manifestDir)
 	r := inst.Resource
-	if got := r.Watch().Paths; !slices.Equal(got, []string{target, src}) {
-		t.Errorf("watching %v, want the target and the source", got)
+	if w := r.Watch(); !slices.Equal(w.Paths, []string{target}) || !slices.Equal(w.Inputs, []string{src}) {
+		t.Errorf("watching %v and input %v, want the target and, as an input, the source", w.Paths, w.Inputs)
 	}
 	if !slices.Contains(inst.Uses, src) {
 		t.Errorf("uses %v; want the source so the resource managing it runs first", inst.Uses)

@@ -12,6 +12,10 @@
 //     manifest's business.
 //   - Tries wait on an injected clock, so their timing is tested without
 //     sleeping.
-//   - Goss runs one rule set at a time in the whole process: the library
-//     keeps its configuration in package variables.
+//   - Goss reads one rule set at a time in the whole process (the library
+//     keeps what it reads in package variables); reading is quick, and the
+//     rules then run at once.
+//   - A check's timeout bounds each try of either format: a plugin is
+//     killed with its process group; a Goss rule set, which the library
+//     cannot cancel, is abandoned and reported UNKNOWN.
 package health

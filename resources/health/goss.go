@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/goss-org/goss"
 	"github.com/goss-org/goss/outputs"
@@ -17,8 +18,9 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// gossMu serialises every use of the goss library: it keeps the spec
-// being read and its template filter in package variables.
+// gossMu serialises goss reading rule sets: it keeps the spec being read
+// and its template filter in package variables. Running the rules read
+// touches none of them, so rule sets run at once.
 var gossMu sync.Mutex
 
 // gossSections are the rule kinds goss knows; the library ignores any
@@ -47,7 +49,7 @@ func newGoss(s settings, rules map[string]any) (*check, error) {
 		s.name = "goss"
 	}
 	return &check{settings: s, try: func(ctx context.Context) resources.HealthResult {
-		return runGoss(ctx, spec)
+		return runGoss(ctx, spec, s.timeout)
 	}}, nil
 }
 
@@ -68,14 +70,48 @@ func readRules(spec []byte) error {
 // runGoss validates the rules once: any failed rule is CRITICAL, and the
 // output names each failure and ends with goss's summary line. Goss reads
 // its rules from a file, so they are written to a private temporary one.
-func runGoss(ctx context.Context, spec []byte) resources.HealthResult {
+//
+// The library takes no context, so the run is bounded by waiting for it:
+// when timeout (when set) expires or ctx ends first, the run is abandoned
+// and UNKNOWN. What its rules started goes on in the background until
+// goss's own per-rule timeouts end it; nothing waits for it.
+func runGoss(ctx context.Context, spec []byte, timeout time.Duration) resources.HealthResult {
+	if timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeoutCause(ctx, timeout, fmt.Errorf("%w after %s; the rules' run was abandoned", ErrTimeout, timeout))
+		defer cancel()
+	}
 	if err := ctx.Err(); err != nil {
-		return resources.HealthResult{Status: resources.HealthUnknown, Output: err.Error()}
+		return unknown(ctx)
 	}
-	out, err := validate(spec)
-	if err != nil {
-		return resources.HealthResult{Status: resources.HealthUnknown, Output: "goss: " + err.Error()}
+	type result struct {
+		out *outputs.StructuredOutput
+		err error
 	}
+	done := make(chan result, 1)
+	go func() {
+		out, err := validate(spec)
+		done <- result{out, err}
+	}()
+	var r result
+	select {
+	case r = <-done:
+	case <-ctx.Done():
+		return unknown(ctx)
+	}
+	if r.err != nil {
+		return resources.HealthResult{Status: resources.HealthUnknown, Output: "goss: " + r.err.Error()}
+	}
+	return verdict(r.out)
+}
+
+// unknown is the result of a run that ctx cut short.
+func unknown(ctx context.Context) resources.HealthResult {
+	return resources.HealthResult{Status: resources.HealthUnknown, Output: "goss: " + context.Cause(ctx).Error()}
+}
+
+// verdict makes goss's report a result.
+func verdict(out *outputs.StructuredOutput) resources.HealthResult {
 	var lines []string
 	for _, r := range out.Results {
 		if !r.Successful && !r.Skipped {
@@ -110,8 +146,8 @@ func validate(spec []byte) (*outputs.StructuredOutput, error) {
 		return nil, err
 	}
 	gossMu.Lock()
-	defer gossMu.Unlock()
 	results, err := goss.ValidateResults(cfg)
+	gossMu.Unlock()
 	if err != nil {
 		return nil, err
 	}

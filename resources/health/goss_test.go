@@ -1,17 +1,15 @@
 package health_test
 
 import (
-	"context"
 	"fmt"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
+	"syscall"
 	"testing"
-	"time"
 
 	"github.com/reactive-ccm/ccm/resources"
 	"github.com/reactive-ccm/ccm/resources/resourcetest"
@@ -87,22 +85,10 @@ func TestGossRules(t *testing.T) {
 func TestGossServiceInPrivateSystemd(t *testing.T) {
 	sd := systemdtest.Require(t)
 	const unit = "ccm-health-goss.service"
-	if err := sd.WriteUnit(unit, "[Service]\nExecStart=/bin/sleep infinity\n"); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := sd.Systemctl(t.Context(), "daemon-reload"); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.WithoutCancel(t.Context()), 10*time.Second)
-		defer cancel()
-		sd.Systemctl(ctx, "stop", unit)
-	})
+	installUnit(t, sd, unit, "[Service]\nExecStart=/bin/sleep infinity\n")
 	// The namespace sees this PATH too: from here the harness names the
 	// real systemctl by its path.
-	shims := t.TempDir()
-	script(t, shims, "systemctl", "exec nsenter -t "+strconv.Itoa(sd.PID)+` -m -p /bin/systemctl "$@"`)
-	t.Setenv("PATH", shims+":"+os.Getenv("PATH"))
+	systemctlShim(t, sd)
 	rules := "{service: {ccm-health-goss: {running: true}}}"
 	if res := runGoss(t, rules); res.Status != resources.HealthCritical {
 		t.Fatalf("stopped unit: %+v, want CRITICAL", res)
@@ -113,4 +99,36 @@ func TestGossServiceInPrivateSystemd(t *testing.T) {
 	if res := runGoss(t, rules); res.Status != resources.HealthOK {
 		t.Fatalf("running unit: %+v, want OK", res)
 	}
+}
+
+// TestGossTimeout: a rule set still running when the check's timeout
+// expires is abandoned, and the check is UNKNOWN, saying so. The rule's
+// command blocks on a FIFO until the test lets it go, so only the timeout
+// can end the check; while it stays blocked, another rule set still runs.
+func TestGossTimeout(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "hold")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { release(t, fifo) })
+	checks := mustParse(t, "- {name: slow, timeout: 100ms, goss_rules: {command: {'cat "+fifo+"': {exit-status: 0, timeout: 3600000}}}}")
+	res := run(t, checks[0])
+	if res.Status != resources.HealthUnknown || res.Output != "goss: timed out after 100ms; the rules' run was abandoned" {
+		t.Fatalf("result %+v, want UNKNOWN saying it timed out after 100ms", res)
+	}
+	if res := runGoss(t, fmt.Sprintf("{port: {'tcp:%d': {listening: true}}}", listen(t))); res.Status != resources.HealthOK {
+		t.Fatalf("a rule set run beside the abandoned one: %+v, want OK", res)
+	}
+}
+
+// release lets a reader blocked on fifo finish: opening it for writing
+// waits for the reader, and closing it gives the reader its end of file.
+func release(t *testing.T, fifo string) {
+	t.Helper()
+	f, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+	if err != nil {
+		t.Errorf("releasing the held rule: %v", err)
+		return
+	}
+	f.Close()
 }

@@ -19,6 +19,9 @@ func TestMain(m *testing.M) {
 	if conf := os.Getenv(serveEnv); conf != "" {
 		os.Exit(serve(conf))
 	}
+	if os.Getenv(acmeEnv) != "" {
+		os.Exit(serveAcme())
+	}
 	os.Exit(systemdtest.Main(m))
 }
 
@@ -89,4 +92,21 @@ func run(t testing.TB, check resources.HealthCheck) resources.HealthResult {
 	t.Helper()
 	res, _ := waits(t, check)
 	return res
+}
+
+// installUnit writes a unit into the private systemd and reloads it; the
+// unit is stopped (and disabled, when it was enabled) when the test ends.
+func installUnit(t testing.TB, sd *systemdtest.Systemd, name, content string) {
+	t.Helper()
+	if err := sd.WriteUnit(name, content); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sd.Systemctl(t.Context(), "daemon-reload"); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(t.Context()), 10*time.Second)
+		defer cancel()
+		sd.Systemctl(ctx, "disable", "--now", name)
+	})
 }

@@ -1,7 +1,6 @@
 package health_test
 
 import (
-	"context"
 	"fmt"
 	"net"
 	"net/http"
@@ -71,18 +70,7 @@ func newStory(t testing.TB, unit string) *story {
 	}
 	s := &story{sd: sd, unit: unit, dir: t.TempDir(), port: freePort(t)}
 	s.conf = filepath.Join(s.dir, "app.conf")
-	content := fmt.Sprintf("[Service]\nExecStart=%s\nEnvironment=%s=%s\n", bin, serveEnv, s.conf)
-	if err := sd.WriteUnit(unit+".service", content); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := sd.Systemctl(t.Context(), "daemon-reload"); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.WithoutCancel(t.Context()), 10*time.Second)
-		defer cancel()
-		sd.Systemctl(ctx, "stop", unit+".service")
-	})
+	installUnit(t, sd, unit+".service", fmt.Sprintf("[Service]\nExecStart=%s\nEnvironment=%s=%s\n", bin, serveEnv, s.conf))
 	return s
 }
 

@@ -20,6 +20,11 @@
 // and below the target none at all; every write, purge and removal is
 // made relative to the descriptor of the directory it happens in.
 //
+// A change can be kept and taken back (resources.Undoable, for rollback):
+// Save keeps every file of the target the scaffold renders or would purge,
+// content and attributes, and Restore writes them back through the same
+// descriptors and atomic writes as Apply.
+//
 // A purging scaffold never targets / or a top-level system directory, and
 // source and target never overlap in a way that would make a render feed
 // on its own output or purge its own templates.

@@ -14,7 +14,7 @@ import (
 // Watch asks for the target and source trees, recursively: a hand-edited,
 // deleted or stray rendered file, or an edited template, is drift.
 func (s *scaffold) Watch() resources.WatchSpec {
-	return resources.WatchSpec{Trees: []string{s.target, s.source}}
+	return resources.WatchSpec{Trees: []string{s.target}, InputTrees: []string{s.source}}
 }
 
 // view is one look: the target opened by a safe walk (nil when it does

@@ -8,7 +8,7 @@ import (
 )
 
 func init() {
-	resources.Register(resources.Type{Name: "scaffold", New: New, Props: props{},
+	resources.Register(resources.Type{Name: "scaffold", Undoable: true, New: New, Props: props{},
 		Help: "Render a directory of templates into a target directory", NameHelp: "the absolute path of the target directory",
 		Timeout: 2 * time.Minute})
 }

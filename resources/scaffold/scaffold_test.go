@@ -240,8 +240,8 @@ func TestInstanceOrderingAndWatch(t *testing.T) {
 	if !reflect.DeepEqual(inst.Owns, []string{l.target}) || !reflect.DeepEqual(inst.Uses, []string{l.target, l.source}) {
 		t.Errorf("owns %v uses %v", inst.Owns, inst.Uses)
 	}
-	if got := inst.Resource.Watch().Trees; !reflect.DeepEqual(got, []string{l.target, l.source}) {
-		t.Errorf("watches %v", got)
+	if w := inst.Resource.Watch(); !reflect.DeepEqual(w.Trees, []string{l.target}) || !reflect.DeepEqual(w.InputTrees, []string{l.source}) {
+		t.Errorf("watches %v and input %v, want the target and, as an input, the templates", w.Trees, w.InputTrees)
 	}
 	if inst.Provider != "choria" || inst.Ensure != "present" {
 		t.Errorf("provider %q ensure %q", inst.Provider, inst.Ensure)

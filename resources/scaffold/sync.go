@@ -53,13 +53,27 @@ func install(r *rendering, rel string, subs *safepath.Subdirs) error {
 		return err
 	}
 	defer in.Close()
+	return writeAtomic(dir, base, in, r.files[rel].perm, nil)
+}
+
+// owner is a file's owner and group.
+type owner struct{ uid, gid int }
+
+// writeAtomic replaces base in dir with content: a synced temporary file
+// beside it, given perm (and own's owner and group, when set; otherwise
+// ccm's), renamed over it. Readers see the old file or the new one.
+func writeAtomic(dir *safepath.Dir, base string, content io.Reader, perm uint32, own *owner) error {
 	tmp, err := dir.CreateTemp(base)
 	if err != nil {
 		return err
 	}
-	_, err = io.Copy(tmp, in)
+	_, err = io.Copy(tmp, content)
+	if err == nil && own != nil {
+		// Before the mode: a chown may clear setuid and setgid bits.
+		err = tmp.Chown(own.uid, own.gid)
+	}
 	if err == nil {
-		err = tmp.Chmod(r.files[rel].perm)
+		err = tmp.Chmod(perm)
 	}
 	if err == nil {
 		err = tmp.Sync()

@@ -69,26 +69,28 @@ func TestWatchRepairsArchiveAndScaffoldDrift(t *testing.T) {
 	w.Settle(t)
 
 	steps := []struct {
-		desc  string
-		id    string
-		drift func() error
-		check func() bool
+		desc string
+		id   string
+		// trigger is drift, or source for an edit of the desired state.
+		trigger engine.Trigger
+		drift   func() error
+		check   func() bool
 	}{
-		{"a deleted creates marker re-extracts", archiveID,
+		{"a deleted creates marker re-extracts", archiveID, engine.TriggerDrift,
 			func() error { return os.Remove(filepath.Join(dir, "release/VERSION")) },
 			func() bool {
 				return resourcetest.FileIs(filepath.Join(dir, "release/VERSION"), "1\n") && hits.Load() == 1
 			}},
-		{"a hand-edited rendered file is re-rendered", scaffoldID,
+		{"a hand-edited rendered file is re-rendered", scaffoldID, engine.TriggerDrift,
 			func() error { return os.WriteFile(filepath.Join(target, "app.conf"), []byte("name = evil\n"), 0o644) },
 			func() bool { return resourcetest.FileIs(filepath.Join(target, "app.conf"), "name = shop\n") }},
-		{"a deleted rendered file is re-rendered", scaffoldID,
+		{"a deleted rendered file is re-rendered", scaffoldID, engine.TriggerDrift,
 			func() error { return os.Remove(filepath.Join(target, "conf.d/web.conf")) },
 			func() bool { return resourcetest.FileIs(filepath.Join(target, "conf.d/web.conf"), "port = 8080\n") }},
-		{"a stray file is purged", scaffoldID,
+		{"a stray file is purged", scaffoldID, engine.TriggerDrift,
 			func() error { return os.WriteFile(filepath.Join(target, "conf.d/stray.conf"), []byte("x"), 0o644) },
 			func() bool { _, err := os.Stat(filepath.Join(target, "conf.d/stray.conf")); return os.IsNotExist(err) }},
-		{"an edited template re-renders", scaffoldID,
+		{"an edited template re-renders", scaffoldID, engine.TriggerSource,
 			func() error {
 				return os.WriteFile(filepath.Join(dir, "release/templates/app.conf"), []byte("name = [[ data.name ]]!\n"), 0o644)
 			},
@@ -102,7 +104,7 @@ func TestWatchRepairsArchiveAndScaffoldDrift(t *testing.T) {
 		ev := w.Changed(t, s.id)
 		latency := time.Since(start)
 		w.Settle(t)
-		if ev.Trigger != engine.TriggerDrift || !s.check() {
+		if ev.Trigger != s.trigger || !s.check() {
 			t.Fatalf("%s: not repaired (event %+v)", s.desc, ev)
 		}
 		t.Logf("%s: repaired in %s", s.desc, latency.Round(time.Microsecond))

@@ -15,6 +15,7 @@ func (h *Hub) read() {
 		var err error
 		evs, err = h.in.Read(evs[:0])
 		call(h.routeAll(evs))
+		h.in.Release()
 		if errors.Is(err, kernel.ErrClosed) {
 			return
 		}
@@ -22,6 +23,19 @@ func (h *Hub) read() {
 			h.log.Error("inotify: no more events; changes are seen only by the periodic re-check", "error", err)
 			return
 		}
+	}
+}
+
+// Flush routes every event the kernel queued before the call, and
+// returns once their notify functions have been called: a check that
+// starts after Flush sees every change those events were about, so it
+// may forget that they asked for one (ccm's own write, above all).
+func (h *Hub) Flush() {
+	evs, err := h.in.Drain(nil)
+	call(h.routeAll(evs))
+	h.in.Release()
+	if err != nil && !errors.Is(err, kernel.ErrClosed) {
+		h.log.Warn("inotify: reading queued events", "error", err)
 	}
 }
 

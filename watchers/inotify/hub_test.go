@@ -256,3 +256,19 @@ func TestOverflowNotifiesEveryRegistration(t *testing.T) {
 		t.Error("the overflow was not counted")
 	}
 }
+
+func TestFlushRoutesTheEventsQueuedBeforeIt(t *testing.T) {
+	h := newHub(t)
+	path := filepath.Join(t.TempDir(), "file")
+	c := newCounter()
+	defer h.Watch(path, c.notify)()
+	for i := range 100 {
+		must(t, os.WriteFile(path, []byte{byte(i)}, 0o644))
+		before := c.n.Load()
+		must(t, os.Chmod(path, 0o600+os.FileMode(i%2)))
+		h.Flush()
+		if c.n.Load() == before {
+			t.Fatalf("write %d: Flush returned before routing the chmod queued before it", i)
+		}
+	}
+}

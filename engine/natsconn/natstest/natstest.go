@@ -24,6 +24,12 @@ type Server struct {
 type Options struct {
 	// User and Password, when set, are required of clients.
 	User, Password string
+	// NKeys, when set, are the public keys of the users let in, each
+	// proving it holds the seed (see NKeyUser).
+	NKeys []string
+	// Operator, when set, runs the server in operator mode: only users
+	// of its account, with their creds files, are let in.
+	Operator *Operator
 	// TLS, when set, makes the server speak TLS only.
 	TLS *tls.Config
 }
@@ -36,6 +42,12 @@ func Start(t testing.TB, o Options) *Server {
 		NoLog: true, NoSigs: true, Username: o.User, Password: o.Password,
 		TLS: o.TLS != nil, TLSConfig: o.TLS, TLSTimeout: 5,
 	}}
+	for _, k := range o.NKeys {
+		s.opts.Nkeys = append(s.opts.Nkeys, &server.NkeyUser{Nkey: k})
+	}
+	if o.Operator != nil {
+		o.Operator.configure(t, &s.opts)
+	}
 	s.start()
 	// The second start reuses the port the first one got.
 	s.opts.Port = s.srv.Addr().(*net.TCPAddr).Port

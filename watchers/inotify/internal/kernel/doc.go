@@ -8,7 +8,9 @@
 //   - Several paths naming one directory (through symlinks) share the
 //     kernel's one watch on it, with the union of their masks, and every
 //     event on it is reported under each of those paths.
-//   - Reads park in Go's poller; Close unblocks them.
+//   - Reads park in Go's poller; Close unblocks them. Drain reads what is
+//     queued without waiting, after the events Read returned were handled,
+//     so its caller knows every event queued before it was handled.
 //   - A watch the kernel dropped (IN_IGNORED: the directory was deleted or
 //     its filesystem unmounted) is forgotten. A watch removed by Unwatch
 //     still names the events queued before its removal.

@@ -1,25 +1,31 @@
 package kernel
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"sync"
 	"sync/atomic"
+	"syscall"
 
 	"golang.org/x/sys/unix"
 )
 
-// Instance is one inotify instance. Watch, Unwatch, Events and Close are
-// safe for concurrent use; Read is for one reader goroutine.
+// Instance is one inotify instance. Watch, Unwatch, Events, Drain,
+// Release and Close are safe for concurrent use; Read is for one reader
+// goroutine.
 type Instance struct {
-	// file owns fd and serves Read through Go's poller. fd is used for
-	// inotify_add_watch and inotify_rm_watch only while mu is held and
-	// closed is false: Close sets closed under mu, so the number is never
-	// used after it may have been reused.
+	// file owns fd and serves Read through Go's poller (raw). fd is used
+	// for inotify_add_watch, inotify_rm_watch and Drain's reads only while
+	// mu is held and closed is false: Close sets closed under mu, so the
+	// number is never used after it may have been reused.
 	file *os.File
+	raw  syscall.RawConn
 	fd   int
-	// buf receives reads; only the reader uses it.
-	buf []byte
+	// turn is held by the reader from a read of events until they are
+	// handled, and by Drain; buf receives Read's reads, drainBuf Drain's.
+	turn          sync.Mutex
+	buf, drainBuf []byte
 	// events counts the events read, for Stats.
 	events atomic.Uint64
 
@@ -43,11 +49,15 @@ func Open() (*Instance, error) {
 	if err != nil {
 		return nil, fmt.Errorf("inotify: creating an instance: %w", err)
 	}
+	// A non-blocking descriptor is registered with the poller.
+	file := os.NewFile(uintptr(fd), "inotify")
+	raw, err := file.SyscallConn()
+	if err != nil {
+		return nil, errors.Join(fmt.Errorf("inotify: creating an instance: %w", err), file.Close())
+	}
 	return &Instance{
-		// A non-blocking descriptor is registered with the poller.
-		file:   os.NewFile(uintptr(fd), "inotify"),
-		fd:     fd,
-		buf:    make([]byte, readSize),
+		file: file, raw: raw, fd: fd,
+		buf: make([]byte, readSize), drainBuf: make([]byte, readSize),
 		byPath: map[string]*watch{}, byWd: map[int32]*watch{},
 	}, nil
 }

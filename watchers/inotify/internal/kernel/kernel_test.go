@@ -51,6 +51,7 @@ func (r *reader) loop() {
 	for {
 		var err error
 		evs, err = r.in.Read(evs[:0])
+		r.in.Release()
 		for _, ev := range evs {
 			r.ch <- ev
 		}
@@ -351,6 +352,7 @@ func TestOverflowIsReported(t *testing.T) {
 	var evs []kernel.Event
 	for {
 		evs, err = in.Read(evs[:0])
+		in.Release()
 		must(t, err)
 		if last := evs[len(evs)-1]; last.Has(unix.IN_Q_OVERFLOW) {
 			if last.Path != "" {

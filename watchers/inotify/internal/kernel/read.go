@@ -12,17 +12,72 @@ import (
 
 // Read waits for events and appends them to evs: one per path naming the
 // watch an event came from. It returns ErrClosed once Close was called.
+//
+// Read returns holding the read turn, which Drain takes too: the caller
+// handles the events it got and then calls Release, so a Drain never
+// returns while events read before it are still being handled.
 func (in *Instance) Read(evs []Event) ([]Event, error) {
-	n, err := in.file.Read(in.buf)
-	if errors.Is(err, os.ErrClosed) {
-		return evs, ErrClosed
+	var n int
+	var rerr error
+	turn := false
+	err := in.raw.Read(func(fd uintptr) bool {
+		in.turn.Lock()
+		n, rerr = unix.Read(int(fd), in.buf)
+		if errors.Is(rerr, unix.EAGAIN) {
+			// Drain took them; wait for more.
+			in.turn.Unlock()
+			return false
+		}
+		turn = true
+		return true
+	})
+	if !turn {
+		in.turn.Lock()
 	}
-	if err != nil {
-		return evs, fmt.Errorf("inotify: reading events: %w", err)
+	if err == nil {
+		err = rerr
 	}
 	in.mu.Lock()
 	defer in.mu.Unlock()
-	for raw := in.buf[:n]; len(raw) >= unix.SizeofInotifyEvent; {
+	switch {
+	case err != nil && (in.closed || errors.Is(err, os.ErrClosed)):
+		// The poller reports a descriptor closed under it in its own
+		// words.
+		return evs, ErrClosed
+	case err != nil:
+		return evs, fmt.Errorf("inotify: reading events: %w", err)
+	}
+	return in.parse(evs, in.buf[:n]), nil
+}
+
+// Drain appends the events queued in the kernel now, without waiting. It
+// returns holding the read turn, after any Read that returned before it
+// was released; the caller handles the events, then calls Release.
+func (in *Instance) Drain(evs []Event) ([]Event, error) {
+	in.turn.Lock()
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	for !in.closed {
+		n, err := unix.Read(in.fd, in.drainBuf)
+		switch {
+		case errors.Is(err, unix.EAGAIN):
+			return evs, nil
+		case errors.Is(err, unix.EINTR):
+			continue
+		case err != nil:
+			return evs, fmt.Errorf("inotify: reading events: %w", err)
+		}
+		evs = in.parse(evs, in.drainBuf[:n])
+	}
+	return evs, ErrClosed
+}
+
+// Release ends the read turn Read or Drain returned with.
+func (in *Instance) Release() { in.turn.Unlock() }
+
+// parse appends the events in raw. Callers hold in.mu.
+func (in *Instance) parse(evs []Event, raw []byte) []Event {
+	for len(raw) >= unix.SizeofInotifyEvent {
 		// struct inotify_event: wd, mask, cookie, len, then len bytes of
 		// NUL-padded name.
 		wd := int32(binary.NativeEndian.Uint32(raw[0:]))
@@ -34,7 +89,7 @@ func (in *Instance) Read(evs []Event) ([]Event, error) {
 		in.events.Add(1)
 		evs = in.name(evs, wd, Event{Mask: mask, Cookie: cookie}, string(name))
 	}
-	return evs, nil
+	return evs
 }
 
 // name appends ev once for each path naming watch wd. Callers hold in.mu.

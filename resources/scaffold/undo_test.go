@@ -1,0 +1,159 @@
+package scaffold
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"maps"
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+
+	"github.com/reactive-ccm/ccm/resources/resourcetest"
+)
+
+// snapshot describes everything under dir, dir itself included: each
+// entry's kind, mode, owner and content. Nil when dir does not exist.
+func snapshot(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		fi, err := os.Lstat(p)
+		if err != nil {
+			return err
+		}
+		st := fi.Sys().(*syscall.Stat_t)
+		desc := fmt.Sprintf("%v %d:%d", fi.Mode(), st.Uid, st.Gid)
+		if fi.Mode().IsRegular() {
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			desc += " " + string(b)
+		}
+		rel, _ := filepath.Rel(dir, p)
+		out[rel] = desc
+		return nil
+	})
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestSaveAndRestore: what Save keeps before a change, Restore puts back,
+// every file's content, mode and owner, the files and directories the
+// change added gone, and then finds nothing more to do.
+func TestSaveAndRestore(t *testing.T) {
+	v2 := map[string]string{
+		"app.conf":         "name = [[ data.name ]] v2\n",
+		"conf.d/web.conf":  "host = [[ facts.host ]]\n",
+		"new.d/extra.conf": "extra\n",
+	}
+	tests := []struct {
+		name  string
+		props string
+		// before prepares the target once the first templates converged
+		// (nil: the target does not exist).
+		before func(t *testing.T, target string)
+		next   map[string]string
+		// nextProps, when set, replace props for the change.
+		nextProps string
+	}{
+		{"changed, added and purged files", "purge: true", func(t *testing.T, target string) {
+			resourcetest.WriteFile(t, filepath.Join(target, "stray.txt"), "kept by hand\n", 0o600)
+			if err := os.Chown(filepath.Join(target, "stray.txt"), 65534, 65534); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Chmod(filepath.Join(target, "app.conf"), 0o640); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Chown(filepath.Join(target, "app.conf"), 65534, 0); err != nil {
+				t.Fatal(err)
+			}
+		}, v2, ""},
+		{"a target that was not there", "", nil, v2, ""},
+		{"ensure: absent", "", func(*testing.T, string) {}, appTemplates, "ensure: absent"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			l := newLayout(t, appTemplates)
+			if tt.before != nil {
+				resourcetest.Converge(t.Context(), t, l.build(t, tt.props), false, false)
+				tt.before(t, l.target)
+			}
+			was := snapshot(t, l.target)
+			writeTree(t, l.source, tt.next)
+			props := tt.props
+			if tt.nextProps != "" {
+				props = tt.nextProps
+			}
+			s := l.build(t, props)
+			kept, err := s.Save(t.Context())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if out := resourcetest.Converge(t.Context(), t, s, false, false); !out.Change.Changed {
+				t.Fatalf("the change changed nothing: %+v", out)
+			}
+			if changed, err := s.Restore(t.Context(), kept); err != nil || !changed {
+				t.Fatalf("restore: changed %v, %v", changed, err)
+			}
+			if got := snapshot(t, l.target); !maps.Equal(got, was) {
+				t.Fatalf("after restore\n%v\nwant\n%v", got, was)
+			}
+			if changed, err := s.Restore(t.Context(), kept); err != nil || changed {
+				t.Fatalf("restore again: changed %v, %v; want nothing to do", changed, err)
+			}
+		})
+	}
+}
+
+func TestAStraySymlinkCannotBeKept(t *testing.T) {
+	l := newLayout(t, appTemplates)
+	s := l.build(t, "purge: true")
+	resourcetest.Converge(t.Context(), t, s, false, false)
+	if err := os.Symlink("/etc/hostname", filepath.Join(l.target, "stray")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Save(t.Context()); !errors.Is(err, ErrNotUndoable) {
+		t.Fatalf("save: %v, want ErrNotUndoable", err)
+	}
+}
+
+// TestRestoreRepairsDriftTowardsTheKeptState: while a rollback holds a
+// scaffold, Restore is its repair: a deleted or edited file comes back as
+// kept, and with purge a new stray goes.
+func TestRestoreRepairsDriftTowardsTheKeptState(t *testing.T) {
+	l := newLayout(t, appTemplates)
+	resourcetest.Converge(t.Context(), t, l.build(t, "purge: true"), false, false)
+	was := snapshot(t, l.target)
+	writeTree(t, l.source, map[string]string{"app.conf": "name = [[ data.name ]] v2\n"})
+	s := l.build(t, "purge: true")
+	kept, err := s.Save(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	resourcetest.Converge(t.Context(), t, s, false, false)
+	if _, err := s.Restore(t.Context(), kept); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(l.target, "conf.d/web.conf")); err != nil {
+		t.Fatal(err)
+	}
+	resourcetest.WriteFile(t, filepath.Join(l.target, "app.conf"), "edited\n", 0o644)
+	resourcetest.WriteFile(t, filepath.Join(l.target, "conf.d/stray"), "stray\n", 0o644)
+	if changed, err := s.Restore(t.Context(), kept); err != nil || !changed {
+		t.Fatalf("restore after drift: changed %v, %v", changed, err)
+	}
+	if got := snapshot(t, l.target); !maps.Equal(got, was) {
+		t.Fatalf("after the repair\n%v\nwant\n%v", got, was)
+	}
+}
