@@ -47,7 +47,7 @@ func newReporter(cmd *cobra.Command, f runFlags, log *slog.Logger) (*fleet.Repor
 		}
 		return out
 	}
-	return fleet.New(fleet.Options{Host: host, NATS: rem.nats, Logger: log, Sources: sources, Heartbeat: f.heartbeat}), nil
+	return fleet.New(fleet.Options{Host: host, NATS: rem.nats, Logger: log, Sources: sources, Heartbeat: f.heartbeat, EventsOnly: f.noop}), nil
 }
 
 // reportEvents makes opts' events go to rep too.

@@ -166,3 +166,28 @@ func TestTokens(t *testing.T) {
 		}
 	}
 }
+
+// A noop run's events go to the stream; the host's status stays what the
+// real runs made it.
+func TestEventsOnlyLeavesTheStatusAlone(t *testing.T) {
+	srv := natstest.Start(t, natstest.Options{})
+	l := lazy(t, srv)
+	c := conn(t, l)
+	real := fleet.New(fleet.Options{Host: "web1", NATS: l, Heartbeat: time.Hour})
+	real.Settled(engine.State{Resources: 2, Converged: 2})
+	if err := real.Flush(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	noop := fleet.New(fleet.Options{Host: "web1", NATS: l, Heartbeat: time.Hour, EventsOnly: true})
+	noop.Event(&engine.Event{Protocol: engine.EventProtocol, Type: "file", Name: "/etc/motd", Changed: true, Noop: true})
+	noop.Settled(engine.State{Resources: 2, Converged: 1, Failed: 1, FailedIDs: []string{"exec#x"}})
+	if err := noop.Flush(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if evs := events(t, c, "web1"); len(evs) != 1 || evs[0]["noop"] != true {
+		t.Fatalf("events = %v, want the noop run's one event", evs)
+	}
+	if st, ok := status(t, c, "web1"); !ok || st.Failed != 0 || st.Converged != 2 {
+		t.Fatalf("status = %+v (found %v), want the real run's", st, ok)
+	}
+}

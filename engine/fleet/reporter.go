@@ -33,6 +33,10 @@ type Options struct {
 	// publication.
 	Sources func() []Revision
 	Logger  *slog.Logger
+	// EventsOnly publishes the events and never the host's status: a noop
+	// run says what would change, while the status bucket holds what the
+	// host is, which a noop run of the same host must not overwrite.
+	EventsOnly bool
 }
 
 // Reporter publishes one host's events and status. Its methods other than
@@ -209,8 +213,10 @@ func (r *Reporter) publish(ctx context.Context) error {
 	if err := r.sendEvents(ctx, js); err != nil {
 		return err
 	}
-	if err := r.sendStatus(ctx, kv); err != nil {
-		return err
+	if !r.opts.EventsOnly {
+		if err := r.sendStatus(ctx, kv); err != nil {
+			return err
+		}
 	}
 	r.mu.Lock()
 	r.failed = false
