@@ -9,9 +9,10 @@ import (
 // Redacted replaces a sensitive value wherever it would be shown.
 const Redacted = "[redacted]"
 
-// minSecret is the shortest value Secrets records: cutting shorter ones
-// out of messages would cut up ordinary words and numbers.
-const minSecret = 4
+// MinSecret is the shortest value cut out of free text (Secrets, an
+// archive's credentials): cutting shorter ones out of messages would cut
+// up ordinary words and numbers.
+const MinSecret = 4
 
 // Secrets collects the values a sensitive resource (`sensitive: true`)
 // must not show, as it resolves them, and cuts them out of text. A nil
@@ -26,7 +27,7 @@ type Secrets struct {
 
 // Add records v.
 func (s *Secrets) Add(v string) {
-	if s == nil || len(v) < minSecret {
+	if s == nil || len(v) < MinSecret {
 		return
 	}
 	s.mu.Lock()

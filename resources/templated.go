@@ -54,7 +54,7 @@ func (t *Templated) Redact(text string) string {
 	slices.SortFunc(values, func(a, b string) int { return len(b) - len(a) })
 	for _, v := range values {
 		text = strings.ReplaceAll(text, strconv.Quote(v), templatedValue)
-		if len(v) >= minSecret {
+		if len(v) >= MinSecret {
 			text = strings.ReplaceAll(text, v, templatedValue)
 		}
 	}

@@ -64,7 +64,7 @@ func newRunCmd() *cobra.Command {
 	fl.BoolVar(&f.json, "json", false, "print every event as a JSON line")
 	fl.BoolVar(&f.watch, "watch", false, "keep running: watch every resource and repair drift at once")
 	fl.DurationVar(&f.poll, "poll", 0, "watch by polling at this interval instead of inotify (hosts without inotify, NFS, FUSE)")
-	fl.DurationVar(&f.every, "poll-interval", defaultPoll, "interval of polled watches: exec guards, paths inotify refused, units without a system bus")
+	fl.DurationVar(&f.every, "poll-interval", defaultPoll, "interval of polled watches: exec guards and paths inotify refused (units without a system bus are polled every 2s)")
 	fl.DurationVar(&f.recheck, "recheck", 30*time.Minute, "period of the full re-check in watch mode (0 disables)")
 	fl.IntVar(&f.workers, "workers", 0, "resources checked at once (default: max(8, 2 x CPUs))")
 	addSocketFlag(fl)

@@ -23,7 +23,8 @@ import (
 )
 
 // defaultPoll is the interval of polled watches when --poll is not given:
-// exec guards, paths inotify refused, units without a system bus.
+// exec guards and paths inotify refused (the systemd hub polls units
+// without a system bus at its own interval).
 const defaultPoll = 10 * time.Second
 
 // watch runs the engine in watch mode until ctx ends: manifests are

@@ -5,6 +5,8 @@ import (
 	"net/url"
 	"sort"
 	"strings"
+
+	"github.com/reactive-ccm/ccm/resources"
 )
 
 const redacted = "[redacted]"
@@ -21,26 +23,29 @@ type redactor struct {
 
 func newRedactor(u *url.URL, password string, headers map[string]string) redactor {
 	var s []string
-	add := func(v string) {
-		if v != "" {
+	// A value shorter than resources.MinSecret (?dl=1, X-Debug: 1) is
+	// left in the text: cutting it out would cut up every number and
+	// path that holds it. The whole userinfo and query are still cut.
+	add := func(v string, whole bool) {
+		if v != "" && (whole || len(v) >= resources.MinSecret) {
 			s = append(s, v, url.QueryEscape(v), url.PathEscape(v))
 		}
 	}
-	add(password)
+	add(password, false)
 	for _, v := range headers {
-		add(v)
+		add(v, false)
 	}
 	if u.User != nil {
-		add(u.User.String())
-		add(u.User.Username())
+		add(u.User.String(), true)
+		add(u.User.Username(), false)
 		if p, ok := u.User.Password(); ok {
-			add(p)
+			add(p, false)
 		}
 	}
-	add(u.RawQuery)
+	add(u.RawQuery, true)
 	for _, vals := range u.Query() {
 		for _, v := range vals {
-			add(v)
+			add(v, false)
 		}
 	}
 	sort.Slice(s, func(i, j int) bool { return len(s[i]) > len(s[j]) })
