@@ -242,10 +242,10 @@ func TestWatchRetriesFailuresForeverAndReportsChangesOnce(t *testing.T) {
 	w.none("a failure after the recovery", func(ev *engine.Event) bool { return ev.Failed })
 }
 
-// TestWatchRetriesAChildAtOnceWhenItsParentChanges is a file checked
-// before its directory was made again: it fails for the missing parent,
-// and runs again as soon as the directory is back, not after its back-off.
-func TestWatchRetriesAChildAtOnceWhenItsParentChanges(t *testing.T) {
+// startDirAndFile watches a file that requires its directory, both
+// converged, with back-offs of an hour so only an immediate retry shows.
+func startDirAndFile(t *testing.T) (*world, *watching) {
+	t.Helper()
 	world := newWorld(t)
 	g := load(t, `
 - fake:
@@ -255,6 +255,14 @@ func TestWatchRetriesAChildAtOnceWhenItsParentChanges(t *testing.T) {
 	w := startWatching(t, g, engine.Options{Retry: engine.RetryPolicy{Base: time.Hour, Max: time.Hour}})
 	w.next(changedEvent("fake#file"))
 	w.idle()
+	return world, w
+}
+
+// TestWatchRetriesAChildAtOnceWhenItsParentChanges is a file checked
+// before its directory was made again: it fails for the missing parent,
+// and runs again as soon as the directory is back, not after its back-off.
+func TestWatchRetriesAChildAtOnceWhenItsParentChanges(t *testing.T) {
+	world, w := startDirAndFile(t)
 	world.mu.Lock()
 	world.values["dir"] = "gone"
 	world.failing["file"] = true
@@ -280,15 +288,7 @@ func TestWatchRetriesAChildAtOnceWhenItsParentChanges(t *testing.T) {
 // whose check was under way when its directory was made again: its
 // failure for the missing parent is stale, so it runs again at once.
 func TestWatchRetriesAChildAtOnceWhenItsParentChangedDuringItsRun(t *testing.T) {
-	world := newWorld(t)
-	g := load(t, `
-- fake:
-    - dir: {value: "made", watch: true}
-    - file: {value: "1", watch: true, require: [fake#dir]}
-`)
-	w := startWatching(t, g, engine.Options{Retry: engine.RetryPolicy{Base: time.Hour, Max: time.Hour}})
-	w.next(changedEvent("fake#file"))
-	w.idle()
+	world, w := startDirAndFile(t)
 	dirDone := make(chan struct{})
 	checks := 0
 	world.mu.Lock()
