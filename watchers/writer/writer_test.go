@@ -168,12 +168,13 @@ func TestNamesSedInPlace(t *testing.T) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("sed: %v\n%s", err, out)
 	}
-	// sed is named when its temporary file was seen while it ran; if it
-	// exited before any of its events was read, by pid alone.
+	// sed is named when its temporary file was seen while it ran; by its
+	// command name alone when it was exiting (its command line already
+	// gone); by pid alone when it exited before any event was read.
 	pid := cmd.Process.Pid
 	named := fmt.Sprintf("pid %d (sed -i s/ours/theirs/ %s) uid 0", pid, path)
 	got := w.Writer()
-	if got != named && got != fmt.Sprintf("pid %d (exited)", pid) {
+	if got != named && got != fmt.Sprintf("pid %d (sed) uid 0", pid) && got != fmt.Sprintf("pid %d (exited)", pid) {
 		t.Fatalf("writer %q, want %q or its pid alone", got, named)
 	}
 	t.Logf("writer: %s", got)
