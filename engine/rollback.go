@@ -202,6 +202,9 @@ type undoPlan struct {
 	// keep saves the state before an apply, for a rollback.
 	keep  bool
 	saved []byte
+	// undo is the vertex's handle as it stood when the run started: a
+	// reload may replace the node's while the run is under way.
+	undo resources.Undoable
 	// judging is set on a subscriber whose refresh judges a change: its
 	// health checks run even when its apply failed.
 	judging bool
@@ -209,7 +212,7 @@ type undoPlan struct {
 
 // takeUndoPlan decides the run's undoPlan. Callers hold e.mu.
 func (n *node) takeUndoPlan(trig Trigger) undoPlan {
-	p := undoPlan{saved: n.saved, judging: n.refresh && n.judged()}
+	p := undoPlan{saved: n.saved, undo: n.undo, judging: n.refresh && n.judged()}
 	switch {
 	case n.undo == nil:
 	case n.held || n.rollbackWhy != "":
@@ -233,9 +236,9 @@ func (n *node) judged() bool {
 
 // keepBeforeApply returns the hook that saves n's state just before its
 // apply, into the state directory first, and hands it to ev.
-func (e *Engine) keepBeforeApply(n *node, ev *Event) func(context.Context) error {
+func (e *Engine) keepBeforeApply(n *node, u resources.Undoable, ev *Event) func(context.Context) error {
 	return func(ctx context.Context) error {
-		saved, err := n.undo.Save(ctx)
+		saved, err := u.Save(ctx)
 		if err != nil {
 			e.opts.Logger.Warn("this change cannot be rolled back", "resource", n.v.ID(), "error", err)
 			return nil
@@ -249,7 +252,7 @@ func (e *Engine) keepBeforeApply(n *node, ev *Event) func(context.Context) error
 // restore puts n back in its kept state, for a rollback or a held
 // vertex's repair.
 func (e *Engine) restore(ctx context.Context, n *node, p undoPlan, ev *Event) (resources.Outcome, error) {
-	changed, err := n.undo.Restore(ctx, p.saved)
+	changed, err := p.undo.Restore(ctx, p.saved)
 	out := resources.Outcome{Applied: changed, Change: resources.Change{Changed: changed}}
 	ev.RolledBack = true
 	return out, err

@@ -120,7 +120,7 @@ func (e *Engine) converge(ctx context.Context, n *node, r run) (ev *Event, out r
 		cycle.AfterApply = func() { e.settleEcho(n, flush) }
 	}
 	if r.undo.keep {
-		cycle.BeforeApply = e.keepBeforeApply(n, ev)
+		cycle.BeforeApply = e.keepBeforeApply(n, r.undo.undo, ev)
 	}
 	d, why := e.deadline(n.v)
 	out, err = resources.ConvergeCycle(ctx, bounded{n.v.Resource, d, why}, cycle)
