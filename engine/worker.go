@@ -26,31 +26,40 @@ func (e *Engine) worker(ctx context.Context) {
 			return
 		}
 		n := heap.Pop(&e.ready).(*node)
-		n.queued, n.running, n.dirty, n.blocked = false, true, false, false
-		n.runSince, n.parentChanged = n.since, false
-		// A paused vertex is only looked at: its refresh (and any
-		// rollback) waits for resume.
-		paused := e.pauseOf(n, e.opts.Clock.Now()) != nil
-		trig, refresh := n.trigger, n.refresh && !paused
-		plan := n.takeHealthPlan(e.opts.Watch)
-		var undo undoPlan
-		if !paused {
-			undo = n.takeUndoPlan(trig)
-			n.refresh, n.refreshing = false, refresh
-		}
-		e.running++
+		group := []*groupRun{{n: n, run: e.take(n)}}
+		group = append(group, e.followers(group[0])...)
 		e.mu.Unlock()
 
-		ev, out, err := e.converge(ctx, n, run{trig: trig, refresh: refresh, health: plan, undo: undo, noop: e.noop(n) || paused})
+		e.convergeAll(ctx, group)
 
 		e.mu.Lock()
-		e.running--
-		ev.Paused = paused
-		e.finish(n, ev, out, err, refresh)
+		for _, g := range group {
+			e.running--
+			g.ev.Paused = g.run.paused
+			e.finish(g.n, g.ev, g.out, g.err, g.run.refresh)
+		}
 		e.checkIdle()
 		e.mu.Unlock()
 		e.flush()
 	}
+}
+
+// take marks n running and decides its run. Callers hold e.mu.
+func (e *Engine) take(n *node) run {
+	n.queued, n.running, n.dirty, n.blocked = false, true, false, false
+	n.runSince, n.parentChanged = n.since, false
+	// A paused vertex is only looked at: its refresh (and any
+	// rollback) waits for resume.
+	paused := e.pauseOf(n, e.opts.Clock.Now()) != nil
+	trig, refresh := n.trigger, n.refresh && !paused
+	plan := n.takeHealthPlan(e.opts.Watch)
+	var undo undoPlan
+	if !paused {
+		undo = n.takeUndoPlan(trig)
+		n.refresh, n.refreshing = false, refresh
+	}
+	e.running++
+	return run{trig: trig, refresh: refresh, health: plan, undo: undo, noop: e.noop(n) || paused, paused: paused}
 }
 
 // run is what a worker decided, under e.mu, about one run of a vertex.
@@ -60,7 +69,12 @@ type run struct {
 	health  healthPlan
 	undo    undoPlan
 	// noop changes nothing: --noop, or the vertex is paused.
-	noop bool
+	noop   bool
+	paused bool
+	// group, when set, makes the run's apply part of its group's one
+	// ApplyGroup call, as member slot.
+	group *batch
+	slot  int
 }
 
 // converge runs one cycle of n, then the health checks it owes, and
@@ -123,7 +137,11 @@ func (e *Engine) converge(ctx context.Context, n *node, r run) (ev *Event, out r
 		cycle.BeforeApply = e.keepBeforeApply(n, r.undo.undo, ev)
 	}
 	d, why := e.deadline(n.v)
-	out, err = resources.ConvergeCycle(ctx, bounded{n.v.Resource, d, why}, cycle)
+	var res resources.Resource = bounded{n.v.Resource, d, why}
+	if r.group != nil {
+		res = r.group.member(r.slot, bounded{n.v.Resource, d, why})
+	}
+	out, err = resources.ConvergeCycle(ctx, res, cycle)
 	if len(n.v.Health) == 0 {
 		return ev, out, err
 	}
