@@ -15,7 +15,7 @@ import (
 
 // runManifest converges manifest once in an engine and returns each
 // resource's event by name.
-func runManifest(t *testing.T, manifest string) map[string]*engine.Event {
+func runManifest(t testing.TB, manifest string) map[string]*engine.Event {
 	t.Helper()
 	file := filepath.Join(t.TempDir(), "manifest.yaml")
 	if err := os.WriteFile(file, []byte(manifest), 0o644); err != nil {
@@ -90,5 +90,29 @@ func TestEngineGroupsConsecutivePackages(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// BenchmarkEngineInstallPackages converges a manifest of 20 fixture
+// packages, none installed, in a one-shot engine run: the whole path,
+// from the checks through apt-get to the events.
+func BenchmarkEngineInstallPackages(b *testing.B) {
+	names := make([]string, 20)
+	pkgs := make([]debfixture.Package, len(names))
+	for i := range names {
+		names[i] = fmt.Sprintf("%sengine-%03d", debfixture.Prefix, i)
+		pkgs[i] = debfixture.Package{Name: names[i], Version: "1.0-1"}
+	}
+	debfixture.New(b, pkgs...)
+	manifest := packages("present", names...)
+	for b.Loop() {
+		b.StopTimer()
+		debfixture.Purge(b)
+		b.StartTimer()
+		for name, ev := range runManifest(b, manifest) {
+			if ev.Failed || !ev.Changed {
+				b.Fatalf("%s: %+v", name, ev)
+			}
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"reflect"
 	"slices"
 	"strings"
@@ -16,6 +17,9 @@ import (
 	"github.com/reactive-ccm/ccm/resources/pkg/internal/debfixture"
 	"github.com/reactive-ccm/ccm/resources/pkg/manager"
 )
+
+// installArgs are apt-get's arguments for an install, before the packages.
+var installArgs = []string{"install", "-y", "-q", "-o", "DPkg::Options::=--force-confold"}
 
 // aptGets runs programs on the host and records the apt-get command lines
 // among them, so a test sees which path a group took.
@@ -79,7 +83,7 @@ func applyGroup(ctx context.Context, rs []*resource) []resources.GroupResult {
 func TestGroupsGoToAptTogether(t *testing.T) {
 	names, r := fixtures(t, "group", 3)
 	nosuch := debfixture.Prefix + "nosuch"
-	install := "apt-get install -y -q -o DPkg::Options::=--force-confold "
+	install := "apt-get " + strings.Join(installArgs, " ") + " "
 	tests := []struct {
 		name      string
 		installed []string
@@ -182,9 +186,20 @@ func TestGroupKeySeparatesRemovesAndProviders(t *testing.T) {
 // resources (each checked, applied and checked again): with one apt-get
 // run per package, as before packages were grouped and as a package alone
 // still is, and with the 20 grouped into one run. apt-get-runs/op counts
-// the runs.
+// the runs. The floor is that one apt-get run alone, without ccm.
 func BenchmarkInstallPackages(b *testing.B) {
 	names, _ := fixtures(b, "bench", 20)
+	b.Run("floor-one-apt-get-20", func(b *testing.B) {
+		for b.Loop() {
+			b.StopTimer()
+			debfixture.Purge(b)
+			b.StartTimer()
+			c := command.Cmd{Name: "apt-get", Args: append(slices.Clone(installArgs), names...), Env: []string{"DEBIAN_FRONTEND=noninteractive", "APT_CONFIG=" + os.Getenv("APT_CONFIG")}}
+			if res, err := command.Run(b.Context(), c); err != nil || res.ExitCode != 0 {
+				b.Fatalf("%s: exit %d, %v: %s", manager.CommandLine(c), res.ExitCode, err, res.Stderr)
+			}
+		}
+	})
 	for _, grouped := range []bool{false, true} {
 		name := "one-apt-get-each-20"
 		if grouped {
