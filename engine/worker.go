@@ -137,9 +137,10 @@ func (e *Engine) converge(ctx context.Context, n *node, r run) (ev *Event, out r
 		cycle.BeforeApply = e.keepBeforeApply(n, r.undo.undo, ev)
 	}
 	d, why := e.deadline(n.v)
-	var res resources.Resource = bounded{n.v.Resource, d, why}
+	b := bounded{n.v.Resource, d, why}
+	var res resources.Resource = b
 	if r.group != nil {
-		res = r.group.member(r.slot, bounded{n.v.Resource, d, why})
+		res = r.group.member(r.slot, b)
 	}
 	out, err = resources.ConvergeCycle(ctx, res, cycle)
 	if len(n.v.Health) == 0 {
