@@ -202,3 +202,32 @@ func checkGroupEvents(t *testing.T, rec *recorder, preset map[string]string, noo
 		t.Errorf("events in the order %v, want manifest order", names)
 	}
 }
+
+func TestGroupMembersRunTheirOwnHealthChecks(t *testing.T) {
+	w := newWorld(t)
+	ok, _ := plugin(t, "0")
+	critical, _ := plugin(t, "2")
+	_, rec := runOnce(t, load(t, `
+- gfake:
+    - defaults: {key: k, value: "1"}
+    - a: {health_checks: [{command: '`+ok+`'}]}
+    - b: {health_checks: [{command: '`+critical+`'}]}
+    - c: {}
+`), engine.Options{})
+	w.mu.Lock()
+	groups := w.groups
+	w.mu.Unlock()
+	if !slices.EqualFunc(groups, [][]string{{"a", "b", "c"}}, slices.Equal) {
+		t.Errorf("groups applied = %v, want a, b and c together", groups)
+	}
+	evs := rec.byID()
+	if a := evs["gfake#a"]; a.Failed || !a.Changed || len(a.HealthChecks) != 1 || a.HealthChecks[0].Status != resources.HealthOK {
+		t.Errorf("gfake#a: %+v, want changed with its check OK", a)
+	}
+	if b := evs["gfake#b"]; !b.Failed || len(b.HealthChecks) != 1 || b.HealthChecks[0].Status != resources.HealthCritical {
+		t.Errorf("gfake#b: %+v, want failed by its CRITICAL check", b)
+	}
+	if c := evs["gfake#c"]; c.Failed || !c.Changed || len(c.HealthChecks) != 0 {
+		t.Errorf("gfake#c: %+v, want changed with no checks", c)
+	}
+}
