@@ -24,8 +24,11 @@ type Engine struct {
 	timed map[*node]struct{}
 	// fights holds the contested vertices and those with a witness armed,
 	// for the timer loop to find when they become calm.
-	fights   map[*node]struct{}
-	running  int
+	fights  map[*node]struct{}
+	running int
+	// grouping counts the vertices taken into commit groups that are
+	// still running.
+	grouping int
 	stopping bool
 	// halted stops scheduling after a failure under fail_on_error.
 	halted bool
@@ -109,6 +112,7 @@ func (e *Engine) install(g *graph.Graph, keep map[string]*node) []*node {
 		n.children = pick(nodes, g.Children(i))
 		n.subs = pick(nodes, g.Subscribers(i))
 		n.undo = e.undoOf(n)
+		n.grouped = groups(n)
 		n.after = pick(nodes, g.After(i))
 		n.before = pick(nodes, g.Before(i))
 		n.afterSeen = 0

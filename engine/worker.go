@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"container/heap"
 	"context"
 	"errors"
 	"fmt"
@@ -14,7 +13,8 @@ import (
 	"github.com/reactive-ccm/ccm/resources"
 )
 
-// worker takes ready vertices until the engine stops.
+// worker takes ready vertices until the engine stops: one at a time, or
+// a commit group of them (take).
 func (e *Engine) worker(ctx context.Context) {
 	for {
 		e.mu.Lock()
@@ -25,32 +25,55 @@ func (e *Engine) worker(ctx context.Context) {
 			e.mu.Unlock()
 			return
 		}
-		n := heap.Pop(&e.ready).(*node)
-		n.queued, n.running, n.dirty, n.blocked = false, true, false, false
-		n.runSince, n.parentChanged = n.since, false
-		// A paused vertex is only looked at: its refresh (and any
-		// rollback) waits for resume.
-		paused := e.pauseOf(n, e.opts.Clock.Now()) != nil
-		trig, refresh := n.trigger, n.refresh && !paused
-		plan := n.takeHealthPlan(e.opts.Watch)
-		var undo undoPlan
-		if !paused {
-			undo = n.takeUndoPlan(trig)
-			n.refresh, n.refreshing = false, refresh
+		jobs := e.take()
+		e.mu.Unlock()
+		if len(jobs) == 1 {
+			e.runJob(ctx, jobs[0], nil)
+			continue
 		}
-		e.running++
-		e.mu.Unlock()
-
-		ev, out, err := e.converge(ctx, n, run{trig: trig, refresh: refresh, health: plan, undo: undo, noop: e.noop(n) || paused})
-
-		e.mu.Lock()
-		e.running--
-		ev.Paused = paused
-		e.finish(n, ev, out, err, refresh)
-		e.checkIdle()
-		e.mu.Unlock()
-		e.flush()
+		e.runGroup(ctx, jobs)
 	}
+}
+
+// job is one run of a vertex, taken by a worker.
+type job struct {
+	n      *node
+	r      run
+	paused bool
+}
+
+// start takes the ready vertex n for a run. Callers hold e.mu.
+func (e *Engine) start(n *node) job {
+	n.queued, n.running, n.dirty, n.blocked = false, true, false, false
+	n.runSince, n.parentChanged = n.since, false
+	// A paused vertex is only looked at: its refresh (and any
+	// rollback) waits for resume.
+	paused := e.pauseOf(n, e.opts.Clock.Now()) != nil
+	trig, refresh := n.trigger, n.refresh && !paused
+	plan := n.takeHealthPlan(e.opts.Watch)
+	var undo undoPlan
+	if !paused {
+		undo = n.takeUndoPlan(trig)
+		n.refresh, n.refreshing = false, refresh
+	}
+	e.running++
+	return job{n: n, paused: paused, r: run{trig: trig, refresh: refresh, health: plan, undo: undo, noop: e.noop(n) || paused}}
+}
+
+// runJob runs j, calls leave (when set) as soon as its cycle is over,
+// then records its outcome and emits its event.
+func (e *Engine) runJob(ctx context.Context, j job, leave func()) {
+	ev, out, err := e.converge(ctx, j.n, j.r)
+	if leave != nil {
+		leave()
+	}
+	e.mu.Lock()
+	e.running--
+	ev.Paused = j.paused
+	e.finish(j.n, ev, out, err, j.r.refresh)
+	e.checkIdle()
+	e.mu.Unlock()
+	e.flush()
 }
 
 // run is what a worker decided, under e.mu, about one run of a vertex.

@@ -1,0 +1,67 @@
+package engine
+
+import (
+	"container/heap"
+	"context"
+	"sync"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/reactive-ccm/ccm/resources"
+	"github.com/reactive-ccm/ccm/resources/commit"
+)
+
+// take pops the next ready vertex for a run and, when its resource joins
+// commit groups (resources.GroupCommitter), the ready vertices right after
+// it whose resources do too: they run together and share one sync of
+// their writes. Any two ready vertices may run at once, so a group changes
+// no order. All groups together hold at most Options.GroupCommit
+// vertices. Callers hold e.mu.
+func (e *Engine) take() []job {
+	n := heap.Pop(&e.ready).(*node)
+	jobs := []job{e.start(n)}
+	if !n.grouped {
+		return jobs
+	}
+	room := e.opts.GroupCommit - e.grouping
+	for len(jobs) < room && e.ready.Len() > 0 && e.ready[0].grouped {
+		jobs = append(jobs, e.start(heap.Pop(&e.ready).(*node)))
+	}
+	if len(jobs) > 1 {
+		e.grouping += len(jobs)
+	}
+	return jobs
+}
+
+// runGroup runs jobs at once, as the members of one commit group, and
+// returns when all are done.
+func (e *Engine) runGroup(ctx context.Context, jobs []job) {
+	g := commit.NewGroup(len(jobs), e.opts.OnGroupSync)
+	ctx = commit.WithGroup(ctx, g)
+	var wg sync.WaitGroup
+	for _, j := range jobs[1:] {
+		wg.Go(func() { e.runJob(ctx, j, g.Leave) })
+	}
+	e.runJob(ctx, jobs[0], g.Leave)
+	wg.Wait()
+	e.mu.Lock()
+	e.grouping -= len(jobs)
+	e.mu.Unlock()
+}
+
+// groups reports whether n's resource joins commit groups.
+func groups(n *node) bool {
+	c, ok := n.v.Resource.(resources.GroupCommitter)
+	return ok && c.GroupCommit()
+}
+
+// defaultGroupCommit is Options.GroupCommit's default: 256 vertices, or
+// as many as take a quarter of the descriptors the process may open.
+func defaultGroupCommit() int {
+	const most, perMember = 256, 3
+	var lim unix.Rlimit
+	if err := unix.Getrlimit(unix.RLIMIT_NOFILE, &lim); err != nil {
+		return 1
+	}
+	return int(max(1, min(most, lim.Cur/4/perMember)))
+}
