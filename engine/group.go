@@ -13,17 +13,17 @@ import (
 
 // take pops the next ready vertex for a run and, when its resource joins
 // commit groups (resources.GroupCommitter), the ready vertices right after
-// it whose resources do too: they run together and share one sync of
-// their writes. Any two ready vertices may run at once, so a group changes
-// no order. All groups together hold at most Options.GroupCommit
-// vertices. Callers hold e.mu.
+// it whose resources do too, up to a quarter of Options.GroupCommit: they
+// run together and share one sync of their writes, while other groups
+// fill or rename. Any two ready vertices may run at once, so a group
+// changes no order. Callers hold e.mu.
 func (e *Engine) take() []job {
 	n := heap.Pop(&e.ready).(*node)
 	jobs := []job{e.start(n)}
 	if !n.grouped {
 		return jobs
 	}
-	room := e.opts.GroupCommit - e.grouping
+	room := min(e.opts.GroupCommit-e.grouping, max(1, e.opts.GroupCommit/4))
 	for len(jobs) < room && e.ready.Len() > 0 && e.ready[0].grouped {
 		jobs = append(jobs, e.start(heap.Pop(&e.ready).(*node)))
 	}
@@ -31,6 +31,17 @@ func (e *Engine) take() []job {
 		e.grouping += len(jobs)
 	}
 	return jobs
+}
+
+// canTake reports whether a worker may take the next ready vertex: one
+// that joins commit groups waits while the groups under way hold
+// Options.GroupCommit vertices, rather than run alone with a sync of its
+// own. Callers hold e.mu.
+func (e *Engine) canTake() bool {
+	if e.ready.Len() == 0 {
+		return false
+	}
+	return !e.ready[0].grouped || e.grouping < e.opts.GroupCommit
 }
 
 // runGroup runs jobs at once, as the members of one commit group, and
@@ -46,6 +57,7 @@ func (e *Engine) runGroup(ctx context.Context, jobs []job) {
 	wg.Wait()
 	e.mu.Lock()
 	e.grouping -= len(jobs)
+	e.cond.Broadcast()
 	e.mu.Unlock()
 }
 
@@ -55,10 +67,10 @@ func groups(n *node) bool {
 	return ok && c.GroupCommit()
 }
 
-// defaultGroupCommit is Options.GroupCommit's default: 256 vertices, or
-// as many as take a quarter of the descriptors the process may open.
+// defaultGroupCommit is Options.GroupCommit's default: 1,024 vertices,
+// or as many as take a quarter of the descriptors the process may open.
 func defaultGroupCommit() int {
-	const most, perMember = 256, 3
+	const most, perMember = 1024, 3
 	var lim unix.Rlimit
 	if err := unix.Getrlimit(unix.RLIMIT_NOFILE, &lim); err != nil {
 		return 1

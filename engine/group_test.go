@@ -44,6 +44,7 @@ func TestReadyWritersShareOneSync(t *testing.T) {
 	}{
 		{"the ten share one sync", 0, "false", []int{10}, 0, nil},
 		{"a member that fails fails alone", 0, "true", []int{9}, 0, []string{"fake#e"}},
+		{"groups of a quarter of the bound wait for room rather than sync alone", 8, "false", []int{2, 2, 2, 2, 2}, 0, nil},
 		{"group commit off", 1, "false", nil, 10, nil},
 	}
 	for _, c := range cases {

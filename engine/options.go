@@ -23,9 +23,10 @@ type Options struct {
 	Workers int
 	// GroupCommit bounds how many vertices whose resources share the
 	// sync of their writes (resources.GroupCommitter) run at once in
-	// commit groups, all groups together; 1 turns group commit off. Each
-	// holds up to three descriptors while it waits for its group: the
-	// default, 256, is less where the descriptor limit is low.
+	// commit groups, all groups together; a group takes at most a
+	// quarter of them. 1 turns group commit off. Each member holds up to
+	// three descriptors while it waits for its group: the default, 1,024,
+	// is less where the descriptor limit is low.
 	GroupCommit int
 	// OnGroupSync, when set, is told of each sync a commit group makes
 	// and how many files it made durable.

@@ -18,7 +18,7 @@ import (
 func (e *Engine) worker(ctx context.Context) {
 	for {
 		e.mu.Lock()
-		for e.ready.Len() == 0 && !e.stopping {
+		for !e.canTake() && !e.stopping {
 			e.cond.Wait()
 		}
 		if e.stopping {
