@@ -28,8 +28,8 @@ type Engine struct {
 	running int
 	// grouping counts the vertices taken into commit groups that are
 	// still running.
-	grouping int
-	stopping bool
+	inCommitGroups int
+	stopping       bool
 	// halted stops scheduling after a failure under fail_on_error.
 	halted bool
 	// changed is set when a vertex's standing changed or something was
@@ -112,7 +112,7 @@ func (e *Engine) install(g *graph.Graph, keep map[string]*node) []*node {
 		n.children = pick(nodes, g.Children(i))
 		n.subs = pick(nodes, g.Subscribers(i))
 		n.undo = e.undoOf(n)
-		n.grouped = groups(n)
+		n.commitGroups = joinsCommitGroups(n)
 		n.after = pick(nodes, g.After(i))
 		n.before = pick(nodes, g.Before(i))
 		n.afterSeen = 0

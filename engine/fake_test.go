@@ -136,9 +136,9 @@ type fakeProps struct {
 	Mirror string `yaml:"mirror"`
 	// Independent lets consecutive independent fakes run at once.
 	Independent bool `yaml:"independent"`
-	// Group makes the fake join commit groups: its Apply makes a write
+	// Commit makes the fake join commit groups: its Apply makes a write
 	// durable through commit.Sync.
-	Group bool `yaml:"group"`
+	Commit bool `yaml:"commit"`
 }
 
 type fake struct {
@@ -206,7 +206,7 @@ func (f *fake) Check(ctx context.Context) (resources.Status, error) {
 }
 
 func (f *fake) Apply(ctx context.Context, req resources.Request) (resources.Change, error) {
-	if f.p.Group && !req.Noop {
+	if f.p.Commit && !req.Noop {
 		if err := commit.Sync(ctx, fakeWrite{f.w}); err != nil {
 			return resources.Change{}, err
 		}
@@ -241,7 +241,7 @@ func (f *fake) Apply(ctx context.Context, req resources.Request) (resources.Chan
 }
 
 // GroupCommit says whether the fake joins commit groups.
-func (f *fake) GroupCommit() bool { return f.p.Group }
+func (f *fake) GroupCommit() bool { return f.p.Commit }
 
 // fakeWrite is a fake's write, made durable by counting.
 type fakeWrite struct{ w *world }

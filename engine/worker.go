@@ -14,7 +14,7 @@ import (
 )
 
 // worker takes ready vertices until the engine stops: one at a time, or
-// a commit group of them (take).
+// a commit group of them (takeCommitGroup).
 func (e *Engine) worker(ctx context.Context) {
 	for {
 		e.mu.Lock()
@@ -25,13 +25,13 @@ func (e *Engine) worker(ctx context.Context) {
 			e.mu.Unlock()
 			return
 		}
-		jobs := e.take()
+		jobs := e.takeCommitGroup()
 		e.mu.Unlock()
 		if len(jobs) == 1 {
 			e.runJob(ctx, jobs[0], nil)
 			continue
 		}
-		e.runGroup(ctx, jobs)
+		e.runCommitGroup(ctx, jobs)
 	}
 }
 

@@ -15,18 +15,18 @@ import (
 func TestGroupsWaitForRoom(t *testing.T) {
 	e := &Engine{opts: Options{GroupCommit: 8}.withDefaults()}
 	for i := range 10 {
-		heap.Push(&e.ready, &node{v: &graph.Vertex{Type: "file", Name: fmt.Sprint(i)}, pos: i, grouped: true, dirty: true})
+		heap.Push(&e.ready, &node{v: &graph.Vertex{Type: "file", Name: fmt.Sprint(i)}, pos: i, commitGroups: true, dirty: true})
 	}
 	var sizes []int
 	for e.canTake() {
-		sizes = append(sizes, len(e.take()))
+		sizes = append(sizes, len(e.takeCommitGroup()))
 	}
 	if fmt.Sprint(sizes) != "[2 2 2 2]" || e.ready.Len() != 2 {
 		t.Fatalf("groups taken %v, %d left; want four of two, two waiting", sizes, e.ready.Len())
 	}
-	// A group ends (runGroup): its room lets the next one in.
-	e.grouping -= 2
-	if !e.canTake() || len(e.take()) != 2 {
+	// A group ends (runCommitGroup): its room lets the next one in.
+	e.inCommitGroups -= 2
+	if !e.canTake() || len(e.takeCommitGroup()) != 2 {
 		t.Fatal("the last two did not make a group once there was room")
 	}
 }

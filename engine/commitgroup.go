@@ -11,24 +11,24 @@ import (
 	"github.com/reactive-ccm/ccm/resources/commit"
 )
 
-// take pops the next ready vertex for a run and, when its resource joins
+// takeCommitGroup pops the next ready vertex for a run and, when its resource joins
 // commit groups (resources.GroupCommitter), the ready vertices right after
 // it whose resources do too, up to a quarter of Options.GroupCommit: they
 // run together and share one sync of their writes, while other groups
 // fill or rename. Any two ready vertices may run at once, so a group
 // changes no order. Callers hold e.mu.
-func (e *Engine) take() []job {
+func (e *Engine) takeCommitGroup() []job {
 	n := heap.Pop(&e.ready).(*node)
 	jobs := []job{e.start(n)}
-	if !n.grouped {
+	if !n.commitGroups {
 		return jobs
 	}
-	room := min(e.opts.GroupCommit-e.grouping, max(1, e.opts.GroupCommit/4))
-	for len(jobs) < room && e.ready.Len() > 0 && e.ready[0].grouped {
+	room := min(e.opts.GroupCommit-e.inCommitGroups, max(1, e.opts.GroupCommit/4))
+	for len(jobs) < room && e.ready.Len() > 0 && e.ready[0].commitGroups {
 		jobs = append(jobs, e.start(heap.Pop(&e.ready).(*node)))
 	}
 	if len(jobs) > 1 {
-		e.grouping += len(jobs)
+		e.inCommitGroups += len(jobs)
 	}
 	return jobs
 }
@@ -41,12 +41,12 @@ func (e *Engine) canTake() bool {
 	if e.ready.Len() == 0 {
 		return false
 	}
-	return !e.ready[0].grouped || e.grouping < e.opts.GroupCommit
+	return !e.ready[0].commitGroups || e.inCommitGroups < e.opts.GroupCommit
 }
 
-// runGroup runs jobs at once, as the members of one commit group, and
+// runCommitGroup runs jobs at once, as the members of one commit group, and
 // returns when all are done.
-func (e *Engine) runGroup(ctx context.Context, jobs []job) {
+func (e *Engine) runCommitGroup(ctx context.Context, jobs []job) {
 	g := commit.NewGroup(len(jobs), e.opts.OnGroupSync)
 	ctx = commit.WithGroup(ctx, g)
 	var wg sync.WaitGroup
@@ -56,13 +56,13 @@ func (e *Engine) runGroup(ctx context.Context, jobs []job) {
 	e.runJob(ctx, jobs[0], g.Leave)
 	wg.Wait()
 	e.mu.Lock()
-	e.grouping -= len(jobs)
+	e.inCommitGroups -= len(jobs)
 	e.cond.Broadcast()
 	e.mu.Unlock()
 }
 
-// groups reports whether n's resource joins commit groups.
-func groups(n *node) bool {
+// joinsCommitGroups reports whether n's resource joins commit groups.
+func joinsCommitGroups(n *node) bool {
 	c, ok := n.v.Resource.(resources.GroupCommitter)
 	return ok && c.GroupCommit()
 }

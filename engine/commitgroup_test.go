@@ -16,7 +16,7 @@ const groupManifest = `
 - fake:
     - first: {value: "1"}
 - fake:
-    - defaults: {independent: true, group: true}
+    - defaults: {independent: true, commit: true}
     - a: {value: "1"}
     - b: {value: "1"}
     - c: {value: "1"}
