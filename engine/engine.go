@@ -26,7 +26,7 @@ type Engine struct {
 	// for the timer loop to find when they become calm.
 	fights  map[*node]struct{}
 	running int
-	// grouping counts the vertices taken into commit groups that are
+	// inCommitGroups counts the vertices taken into commit groups that are
 	// still running.
 	inCommitGroups int
 	stopping       bool
