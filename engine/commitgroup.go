@@ -20,7 +20,9 @@ import (
 func (e *Engine) takeCommitGroup() []job {
 	n := heap.Pop(&e.ready).(*node)
 	jobs := []job{e.start(n)}
-	if !n.commitGroups {
+	if !n.commitGroups || (e.g.FailOnError() && !e.opts.Watch) {
+		// Under fail_on_error a failure stops what has not started: a
+		// group would have started hundreds.
 		return jobs
 	}
 	room := min(e.opts.GroupCommit-e.inCommitGroups, max(1, e.opts.GroupCommit/4))
@@ -61,10 +63,11 @@ func (e *Engine) runCommitGroup(ctx context.Context, jobs []job) {
 	e.mu.Unlock()
 }
 
-// joinsCommitGroups reports whether n's resource joins commit groups.
-func joinsCommitGroups(n *node) bool {
+// joinsCommitGroups reports whether n's resource joins commit groups,
+// unless n never writes: in noop, or when only health checks run.
+func (e *Engine) joinsCommitGroups(n *node) bool {
 	c, ok := n.v.Resource.(resources.GroupCommitter)
-	return ok && c.GroupCommit()
+	return ok && c.GroupCommit() && !e.noop(n) && !e.monitorOnly(n)
 }
 
 // defaultGroupCommit is Options.GroupCommit's default: 1,024 vertices,

@@ -13,7 +13,7 @@ import (
 // under way hold the bound, the next vertex that joins groups waits for
 // room rather than run alone, with a sync of its own.
 func TestGroupsWaitForRoom(t *testing.T) {
-	e := &Engine{opts: Options{GroupCommit: 8}.withDefaults()}
+	e := &Engine{opts: Options{GroupCommit: 8}.withDefaults(), g: &graph.Graph{}}
 	for i := range 10 {
 		heap.Push(&e.ready, &node{v: &graph.Vertex{Type: "file", Name: fmt.Sprint(i)}, pos: i, commitGroups: true, dirty: true})
 	}

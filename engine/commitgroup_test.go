@@ -77,3 +77,21 @@ func TestReadyWritersShareOneSync(t *testing.T) {
 		})
 	}
 }
+
+func TestFailOnErrorTakesNoCommitGroup(t *testing.T) {
+	w := newWorld(t)
+	g := load(t, `
+ccm:
+  fail_on_error: true
+  resources:
+    - fake:
+        - defaults: {independent: true, commit: true}
+        - a: {value: "1"}
+        - b: {value: "1"}
+        - c: {value: "1"}
+`)
+	opts := engine.Options{Workers: 8, OnGroupSync: func(files int) { t.Errorf("a group synced %d files under fail_on_error", files) }}
+	if sum, _ := runOnce(t, g, opts); !sum.OK() || w.fsync.Load() != 3 {
+		t.Fatalf("summary %+v, %d synced alone; want all three, alone", sum, w.fsync.Load())
+	}
+}

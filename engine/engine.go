@@ -112,7 +112,7 @@ func (e *Engine) install(g *graph.Graph, keep map[string]*node) []*node {
 		n.children = pick(nodes, g.Children(i))
 		n.subs = pick(nodes, g.Subscribers(i))
 		n.undo = e.undoOf(n)
-		n.commitGroups = joinsCommitGroups(n)
+		n.commitGroups = e.joinsCommitGroups(n)
 		n.after = pick(nodes, g.After(i))
 		n.before = pick(nodes, g.Before(i))
 		n.afterSeen = 0

@@ -18,8 +18,8 @@ type Options struct {
 	// Watch keeps the engine running after the first convergence,
 	// repairing drift until the context is cancelled.
 	Watch bool
-	// Workers bounds how many vertices run at once; default 8, at least
-	// twice the CPUs.
+	// Workers bounds how many vertices run at once, besides the members
+	// of commit groups (GroupCommit); default 8, at least twice the CPUs.
 	Workers int
 	// GroupCommit bounds how many vertices whose resources share the
 	// sync of their writes (resources.GroupCommitter) run at once in
