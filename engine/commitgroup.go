@@ -17,9 +17,9 @@ import (
 // run together and share one sync of their writes, while other groups
 // fill or rename. Any two ready vertices may run at once, so a group
 // changes no order. Callers hold e.mu.
-func (e *Engine) takeCommitGroup() []job {
+func (e *Engine) takeCommitGroup() []*job {
 	n := heap.Pop(&e.ready).(*node)
-	jobs := []job{e.start(n)}
+	jobs := []*job{e.start(n)}
 	if !n.commitGroups || (e.g.FailOnError() && !e.opts.Watch) {
 		// Under fail_on_error a failure stops what has not started: a
 		// group would have started hundreds.
@@ -46,21 +46,29 @@ func (e *Engine) canTake() bool {
 	return !e.ready[0].commitGroups || e.inCommitGroups < e.opts.GroupCommit
 }
 
-// runCommitGroup runs jobs at once, as the members of one commit group, and
-// returns when all are done.
-func (e *Engine) runCommitGroup(ctx context.Context, jobs []job) {
+// runCommitGroup runs jobs at once, as the members of one commit group,
+// and records their outcomes together once all are done: the members,
+// released together by their sync, would otherwise all queue for e.mu.
+func (e *Engine) runCommitGroup(ctx context.Context, jobs []*job) {
 	g := commit.NewGroup(len(jobs), e.opts.OnGroupSync)
 	ctx = commit.WithGroup(ctx, g)
 	var wg sync.WaitGroup
-	for _, j := range jobs[1:] {
-		wg.Go(func() { e.runJob(ctx, j, g.Leave) })
+	for _, j := range jobs {
+		wg.Go(func() {
+			defer g.Leave()
+			j.ev, j.out, j.err = e.converge(ctx, j.n, j.r)
+		})
 	}
-	e.runJob(ctx, jobs[0], g.Leave)
 	wg.Wait()
 	e.mu.Lock()
+	for _, j := range jobs {
+		e.record(j)
+	}
 	e.inCommitGroups -= len(jobs)
 	e.cond.Broadcast()
+	e.checkIdle()
 	e.mu.Unlock()
+	e.flush()
 }
 
 // joinsCommitGroups reports whether n's resource joins commit groups,
@@ -70,10 +78,10 @@ func (e *Engine) joinsCommitGroups(n *node) bool {
 	return ok && c.GroupCommit() && !e.noop(n) && !e.monitorOnly(n)
 }
 
-// defaultGroupCommit is Options.GroupCommit's default: 1,024 vertices,
+// defaultGroupCommit is Options.GroupCommit's default: 256 vertices,
 // or as many as take a quarter of the descriptors the process may open.
 func defaultGroupCommit() int {
-	const most, perMember = 1024, 3
+	const most, perMember = 256, 3
 	var lim unix.Rlimit
 	if err := unix.Getrlimit(unix.RLIMIT_NOFILE, &lim); err != nil {
 		return 1

@@ -25,7 +25,7 @@ type Options struct {
 	// sync of their writes (resources.GroupCommitter) run at once in
 	// commit groups, all groups together; a group takes at most a
 	// quarter of them. 1 turns group commit off. Each member holds up to
-	// three descriptors while it waits for its group: the default, 1,024,
+	// three descriptors while it waits for its group: the default, 256,
 	// is less where the descriptor limit is low.
 	GroupCommit int
 	// OnGroupSync, when set, is told of each sync a commit group makes

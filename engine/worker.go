@@ -28,22 +28,26 @@ func (e *Engine) worker(ctx context.Context) {
 		jobs := e.takeCommitGroup()
 		e.mu.Unlock()
 		if len(jobs) == 1 {
-			e.runJob(ctx, jobs[0], nil)
+			e.runJob(ctx, jobs[0])
 			continue
 		}
 		e.runCommitGroup(ctx, jobs)
 	}
 }
 
-// job is one run of a vertex, taken by a worker.
+// job is one run of a vertex, taken by a worker; the run fills ev, out
+// and err.
 type job struct {
 	n      *node
 	r      run
 	paused bool
+	ev     *Event
+	out    resources.Outcome
+	err    error
 }
 
 // start takes the ready vertex n for a run. Callers hold e.mu.
-func (e *Engine) start(n *node) job {
+func (e *Engine) start(n *node) *job {
 	n.queued, n.running, n.dirty, n.blocked = false, true, false, false
 	n.runSince, n.parentChanged = n.since, false
 	// A paused vertex is only looked at: its refresh (and any
@@ -57,23 +61,24 @@ func (e *Engine) start(n *node) job {
 		n.refresh, n.refreshing = false, refresh
 	}
 	e.running++
-	return job{n: n, paused: paused, r: run{trig: trig, refresh: refresh, health: plan, undo: undo, noop: e.noop(n) || paused}}
+	return &job{n: n, paused: paused, r: run{trig: trig, refresh: refresh, health: plan, undo: undo, noop: e.noop(n) || paused}}
 }
 
-// runJob runs j, calls leave (when set) as soon as its cycle is over,
-// then records its outcome and emits its event.
-func (e *Engine) runJob(ctx context.Context, j job, leave func()) {
-	ev, out, err := e.converge(ctx, j.n, j.r)
-	if leave != nil {
-		leave()
-	}
+// runJob runs j, then records its outcome and emits its event.
+func (e *Engine) runJob(ctx context.Context, j *job) {
+	j.ev, j.out, j.err = e.converge(ctx, j.n, j.r)
 	e.mu.Lock()
-	e.running--
-	ev.Paused = j.paused
-	e.finish(j.n, ev, out, err, j.r.refresh)
+	e.record(j)
 	e.checkIdle()
 	e.mu.Unlock()
 	e.flush()
+}
+
+// record records the outcome of j's run. Callers hold e.mu.
+func (e *Engine) record(j *job) {
+	e.running--
+	j.ev.Paused = j.paused
+	e.finish(j.n, j.ev, j.out, j.err, j.r.refresh)
 }
 
 // run is what a worker decided, under e.mu, about one run of a vertex.
