@@ -2,8 +2,6 @@ package engine
 
 import (
 	"container/heap"
-	"context"
-	"sync"
 
 	"golang.org/x/sys/unix"
 
@@ -11,28 +9,45 @@ import (
 	"github.com/reactive-ccm/ccm/resources/commit"
 )
 
-// takeCommitGroup pops the next ready vertex for a run and, when its resource joins
-// commit groups (resources.GroupCommitter), the ready vertices right after
-// it whose resources do too, up to a quarter of Options.GroupCommit: they
-// run together and share one sync of their writes, while other groups
-// fill or rename. Any two ready vertices may run at once, so a group
-// changes no order. Callers hold e.mu.
-func (e *Engine) takeCommitGroup() []*job {
-	n := heap.Pop(&e.ready).(*node)
-	jobs := []*job{e.start(n)}
-	if !n.commitGroups || (e.g.FailOnError() && !e.opts.Watch) {
+// commitFollowers takes, after the vertex a worker took alone, when its
+// resource joins commit groups (resources.GroupCommitter), the ready
+// vertices right after it whose resources do too, up to a quarter of
+// Options.GroupCommit: they run together and share one sync of their
+// writes, while other groups fill or rename. Any two ready vertices may
+// run at once, so a commit group changes no order. Callers hold e.mu.
+func (e *Engine) commitFollowers(taken []*groupRun) []*groupRun {
+	first := taken[0]
+	if len(taken) > 1 || !first.n.commitGroups || (e.g.FailOnError() && !e.opts.Watch) {
 		// Under fail_on_error a failure stops what has not started: a
 		// group would have started hundreds.
-		return jobs
+		return nil
 	}
 	room := min(e.opts.GroupCommit-e.inCommitGroups, max(1, e.opts.GroupCommit/4))
-	for len(jobs) < room && e.ready.Len() > 0 && e.ready[0].commitGroups {
-		jobs = append(jobs, e.start(heap.Pop(&e.ready).(*node)))
+	var out []*groupRun
+	for len(out)+1 < room && e.ready.Len() > 0 && e.ready[0].commitGroups {
+		n := heap.Pop(&e.ready).(*node)
+		out = append(out, &groupRun{n: n, run: e.take(n)})
 	}
-	if len(jobs) > 1 {
-		e.inCommitGroups += len(jobs)
+	if len(out) == 0 {
+		return nil
 	}
-	return jobs
+	g := commit.NewGroup(len(out)+1, e.opts.OnGroupSync)
+	first.run.commit = g
+	for _, f := range out {
+		f.run.commit = g
+	}
+	e.inCommitGroups += len(out) + 1
+	return out
+}
+
+// commitGroupDone gives back the room a commit group held, once its
+// members' outcomes are recorded. Callers hold e.mu.
+func (e *Engine) commitGroupDone(group []*groupRun) {
+	if group[0].run.commit == nil {
+		return
+	}
+	e.inCommitGroups -= len(group)
+	e.cond.Broadcast()
 }
 
 // canTake reports whether a worker may take the next ready vertex: one
@@ -44,31 +59,6 @@ func (e *Engine) canTake() bool {
 		return false
 	}
 	return !e.ready[0].commitGroups || e.inCommitGroups < e.opts.GroupCommit
-}
-
-// runCommitGroup runs jobs at once, as the members of one commit group,
-// and records their outcomes together once all are done: the members,
-// released together by their sync, would otherwise all queue for e.mu.
-func (e *Engine) runCommitGroup(ctx context.Context, jobs []*job) {
-	g := commit.NewGroup(len(jobs), e.opts.OnGroupSync)
-	ctx = commit.WithGroup(ctx, g)
-	var wg sync.WaitGroup
-	for _, j := range jobs {
-		wg.Go(func() {
-			defer g.Leave()
-			j.ev, j.out, j.err = e.converge(ctx, j.n, j.r)
-		})
-	}
-	wg.Wait()
-	e.mu.Lock()
-	for _, j := range jobs {
-		e.record(j)
-	}
-	e.inCommitGroups -= len(jobs)
-	e.cond.Broadcast()
-	e.checkIdle()
-	e.mu.Unlock()
-	e.flush()
 }
 
 // joinsCommitGroups reports whether n's resource joins commit groups,

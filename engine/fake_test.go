@@ -18,9 +18,11 @@ import (
 
 // world is the state the fake resources manage: a value per name.
 type world struct {
-	mu        sync.Mutex
-	values    map[string]string
-	applies   []string
+	mu      sync.Mutex
+	values  map[string]string
+	applies []string
+	// groups lists the members of each ApplyGroup call, by name.
+	groups    [][]string
 	refreshes map[string]int
 	// saves counts the Saves of each fake.
 	saves  map[string]int

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"container/heap"
 	"context"
 	"errors"
 	"fmt"
@@ -11,10 +12,11 @@ import (
 
 	"github.com/reactive-ccm/ccm/engine/status"
 	"github.com/reactive-ccm/ccm/resources"
+	"github.com/reactive-ccm/ccm/resources/commit"
 )
 
 // worker takes ready vertices until the engine stops: one at a time, or
-// a commit group of them (takeCommitGroup).
+// the members of a group (followers, commitFollowers).
 func (e *Engine) worker(ctx context.Context) {
 	for {
 		e.mu.Lock()
@@ -25,29 +27,29 @@ func (e *Engine) worker(ctx context.Context) {
 			e.mu.Unlock()
 			return
 		}
-		jobs := e.takeCommitGroup()
+		n := heap.Pop(&e.ready).(*node)
+		group := []*groupRun{{n: n, run: e.take(n)}}
+		group = append(group, e.followers(group[0])...)
+		group = append(group, e.commitFollowers(group)...)
 		e.mu.Unlock()
-		if len(jobs) == 1 {
-			e.runJob(ctx, jobs[0])
-			continue
+
+		e.convergeAll(ctx, group)
+
+		e.mu.Lock()
+		for _, g := range group {
+			e.running--
+			g.ev.Paused = g.run.paused
+			e.finish(g.n, g.ev, g.out, g.err, g.run.refresh)
 		}
-		e.runCommitGroup(ctx, jobs)
+		e.commitGroupDone(group)
+		e.checkIdle()
+		e.mu.Unlock()
+		e.flush()
 	}
 }
 
-// job is one run of a vertex, taken by a worker; the run fills ev, out
-// and err.
-type job struct {
-	n      *node
-	r      run
-	paused bool
-	ev     *Event
-	out    resources.Outcome
-	err    error
-}
-
-// start takes the ready vertex n for a run. Callers hold e.mu.
-func (e *Engine) start(n *node) *job {
+// take marks n running and decides its run. Callers hold e.mu.
+func (e *Engine) take(n *node) run {
 	n.queued, n.running, n.dirty, n.blocked = false, true, false, false
 	n.runSince, n.parentChanged = n.since, false
 	// A paused vertex is only looked at: its refresh (and any
@@ -61,24 +63,7 @@ func (e *Engine) start(n *node) *job {
 		n.refresh, n.refreshing = false, refresh
 	}
 	e.running++
-	return &job{n: n, paused: paused, r: run{trig: trig, refresh: refresh, health: plan, undo: undo, noop: e.noop(n) || paused}}
-}
-
-// runJob runs j, then records its outcome and emits its event.
-func (e *Engine) runJob(ctx context.Context, j *job) {
-	j.ev, j.out, j.err = e.converge(ctx, j.n, j.r)
-	e.mu.Lock()
-	e.record(j)
-	e.checkIdle()
-	e.mu.Unlock()
-	e.flush()
-}
-
-// record records the outcome of j's run. Callers hold e.mu.
-func (e *Engine) record(j *job) {
-	e.running--
-	j.ev.Paused = j.paused
-	e.finish(j.n, j.ev, j.out, j.err, j.r.refresh)
+	return run{trig: trig, refresh: refresh, health: plan, undo: undo, noop: e.noop(n) || paused, paused: paused}
 }
 
 // run is what a worker decided, under e.mu, about one run of a vertex.
@@ -88,7 +73,15 @@ type run struct {
 	health  healthPlan
 	undo    undoPlan
 	// noop changes nothing: --noop, or the vertex is paused.
-	noop bool
+	noop   bool
+	paused bool
+	// group, when set, makes the run's apply part of its group's one
+	// ApplyGroup call, as member slot.
+	group *batch
+	slot  int
+	// commit, when set, is the commit group the run's writes are made
+	// durable with.
+	commit *commit.Group
 }
 
 // converge runs one cycle of n, then the health checks it owes, and
@@ -151,7 +144,12 @@ func (e *Engine) converge(ctx context.Context, n *node, r run) (ev *Event, out r
 		cycle.BeforeApply = e.keepBeforeApply(n, r.undo.undo, ev)
 	}
 	d, why := e.deadline(n.v)
-	out, err = resources.ConvergeCycle(ctx, bounded{n.v.Resource, d, why}, cycle)
+	b := bounded{n.v.Resource, d, why}
+	var res resources.Resource = b
+	if r.group != nil {
+		res = r.group.member(r.slot, b)
+	}
+	out, err = resources.ConvergeCycle(ctx, res, cycle)
 	if len(n.v.Health) == 0 {
 		return ev, out, err
 	}

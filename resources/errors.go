@@ -13,6 +13,9 @@ var (
 	ErrDesiredStateFailed = errors.New("failed to reach desired state")
 	// ErrNoSuitableProvider is returned when no provider can manage a resource.
 	ErrNoSuitableProvider = errors.New("no suitable provider")
+	// ErrNotGroupable is returned for a member ApplyGroup cannot apply
+	// with the others: a resource of another kind.
+	ErrNotGroupable = errors.New("not groupable with the resources before it")
 )
 
 // Pos is a position in a manifest file; Line and Col are 1-based.

@@ -100,10 +100,9 @@ func benchOneShot(b *testing.B, newDir func(testing.TB) string, n int) {
 		m := fileManifest(b, dir, n)
 		for i, run := range []string{"first", "second"} {
 			start := time.Now()
-			cmd := exec.Command(bin, "run", m)
-			out, err := cmd.CombinedOutput()
-			if err != nil {
-				b.Fatalf("%s run: %v\n%s", run, err, out)
+			out, code, kib := peakRun(b, "run", m)
+			if code != 0 {
+				b.Fatalf("%s run: exit %d\n%s", run, code, out)
 			}
 			elapsed := time.Since(start)
 			if i == 0 {
@@ -111,7 +110,7 @@ func benchOneShot(b *testing.B, newDir func(testing.TB) string, n int) {
 			} else {
 				second = append(second, elapsed)
 			}
-			peak[i] = max(peak[i], float64(cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss)/1024)
+			peak[i] = max(peak[i], float64(kib)/1024)
 		}
 		dir = newDir(b)
 		floorFirst = append(floorFirst, floorOneShot(b, dir, n, "fsync"))

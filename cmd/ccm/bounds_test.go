@@ -27,13 +27,12 @@ func TestAliasBombIsRefusedWithItsPosition(t *testing.T) {
 	dir := t.TempDir()
 	m := manifest(t, dir, watched+aliasBomb())
 	for _, cmd := range []string{"validate", "run"} {
-		c := exec.Command(bin, cmd, m)
-		out, _ := c.CombinedOutput()
-		if code := c.ProcessState.ExitCode(); code != 2 || !strings.Contains(string(out), m+":28:53:") || !strings.Contains(string(out), "aliases expand the document too far") {
+		out, code, kib := peakRun(t, cmd, m)
+		if code != 2 || !strings.Contains(string(out), m+":28:53:") || !strings.Contains(string(out), "aliases expand the document too far") {
 			t.Fatalf("ccm %s: exit %d, want 2 and the alias's position\n%s", cmd, code, out)
 		}
-		if rss := c.ProcessState.SysUsage().(*syscall.Rusage).Maxrss; rss > 256<<10 {
-			t.Errorf("ccm %s peaked at %d KiB refusing a 700-byte manifest", cmd, rss)
+		if kib > 256<<10 {
+			t.Errorf("ccm %s peaked at %d KiB refusing a 700-byte manifest", cmd, kib)
 		}
 	}
 	if _, err := os.Stat(dir + "/srv"); err == nil {

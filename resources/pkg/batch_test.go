@@ -73,7 +73,7 @@ func checkAll(ctx context.Context, rs []*resource) ([]resources.Status, error) {
 
 func TestChecksOfManyPackagesShareOneQuery(t *testing.T) {
 	names := installBulk(t, 40)
-	p := apt.New()
+	p := apt.New(apt.Options{})
 	rs := present(p, names)
 	steps := []struct {
 		name   string
@@ -119,11 +119,11 @@ func BenchmarkCheckInstalledPackages(b *testing.B) {
 		name  string
 		setup func() []*resource
 	}{
-		{"batched-200", func() []*resource { return present(apt.New(), names) }},
+		{"batched-200", func() []*resource { return present(apt.New(apt.Options{}), names) }},
 		{"one-query-each-200", func() []*resource {
 			rs := make([]*resource, len(names))
 			for i, n := range names {
-				rs[i] = present(apt.New(), []string{n})[0]
+				rs[i] = present(apt.New(apt.Options{}), []string{n})[0]
 			}
 			return rs
 		}},
@@ -141,7 +141,7 @@ func BenchmarkCheckInstalledPackages(b *testing.B) {
 		})
 	}
 	b.Run("unchanged-200", func(b *testing.B) {
-		rs := present(apt.New(), names)
+		rs := present(apt.New(apt.Options{}), names)
 		if _, err := checkAll(b.Context(), rs); err != nil {
 			b.Fatal(err)
 		}

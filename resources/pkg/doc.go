@@ -11,4 +11,8 @@
 //     a check never answers from memory once the database has changed.
 //   - Apply decides again under the lock from a fresh status, so it never
 //     acts on a state another program has changed since the check.
+//   - Changes of one kind to consecutive packages (resources.Groupable) go
+//     to the package manager in one run; when that run fails, each package
+//     is changed on its own, so a failure is the failing package's alone.
+//     A package alone runs the same command as ever.
 package pkg

@@ -8,21 +8,12 @@ import (
 	"github.com/reactive-ccm/ccm/resources/pkg/manager"
 )
 
-// action is what converging a package takes.
-type action int
-
-const (
-	nothing action = iota
-	install
-	upgrade
-	downgrade
-	uninstall
-)
-
 // step is one row of the design's decision table, applied to what is
 // installed.
 type step struct {
-	action action
+	// action is what converging the package takes; manager.None for
+	// nothing.
+	action manager.Op
 	// version is passed to the provider: "", manager.Latest or exact.
 	version string
 	// diff says what differs, for reports: the installed version (or
@@ -44,7 +35,7 @@ func (r *resource) decide(ctx context.Context, installed string) (step, error) {
 		if installed == "" {
 			return step{}, nil
 		}
-		return step{action: uninstall, diff: resources.Differs("ensure", installed, ensureAbsent), noop: "Would have uninstalled"}, nil
+		return step{action: manager.Uninstall, diff: resources.Differs("ensure", installed, ensureAbsent), noop: "Would have uninstalled"}, nil
 	case installed == "":
 		return installStep(ensure), nil
 	case ensure == ensurePresent:
@@ -58,9 +49,9 @@ func (r *resource) decide(ctx context.Context, installed string) (step, error) {
 	}
 	switch cmp {
 	case -1:
-		return step{action: upgrade, version: ensure, diff: resources.Differs("ensure", installed, ensure), noop: "Would have upgraded to " + ensure}, nil
+		return step{action: manager.Upgrade, version: ensure, diff: resources.Differs("ensure", installed, ensure), noop: "Would have upgraded to " + ensure}, nil
 	case 1:
-		return step{action: downgrade, version: ensure, diff: resources.Differs("ensure", installed, ensure), noop: "Would have downgraded to " + ensure}, nil
+		return step{action: manager.Downgrade, version: ensure, diff: resources.Differs("ensure", installed, ensure), noop: "Would have downgraded to " + ensure}, nil
 	}
 	return step{}, nil
 }
@@ -69,7 +60,7 @@ func (r *resource) decide(ctx context.Context, installed string) (step, error) {
 // for present is the design's "installed version X" with X the ensure
 // value, as upstream CCM prints it.
 func installStep(ensure string) step {
-	s := step{action: install, diff: resources.Differs("ensure", ensureAbsent, ensure)}
+	s := step{action: manager.Install, diff: resources.Differs("ensure", ensureAbsent, ensure)}
 	switch ensure {
 	case ensureLatest:
 		s.version, s.noop = manager.Latest, "Would have installed latest"
@@ -87,7 +78,7 @@ func (r *resource) upgradeToLatest(ctx context.Context, installed string) (step,
 		return step{}, err
 	}
 	return step{
-		action:  upgrade,
+		action:  manager.Upgrade,
 		version: manager.Latest,
 		diff:    resources.Difference{Property: "ensure", Observed: installed, Desired: ensureLatest, Note: newer + " available"},
 		noop:    "Would have upgraded to latest",

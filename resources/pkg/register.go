@@ -28,7 +28,7 @@ type provider struct {
 var providers = []provider{
 	{
 		Provider: resources.Provider{Name: apt.Name, Priority: 1, Usable: resources.NeedsCommands("apt-get", "apt-cache", "dpkg-query")},
-		manager:  sync.OnceValue(func() manager.Manager { return apt.New() }),
+		manager:  sync.OnceValue(func() manager.Manager { return apt.New(apt.Options{}) }),
 	},
 	{
 		Provider: resources.Provider{Name: dnf.Name, Priority: 1, Usable: resources.NeedsCommands("dnf", "rpm")},

@@ -2,7 +2,6 @@ package pkg
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/reactive-ccm/ccm/resources"
@@ -38,7 +37,7 @@ func (r *resource) Check(ctx context.Context) (resources.Status, error) {
 	if err != nil {
 		return resources.Status{}, err
 	}
-	st := resources.Status{Ensure: ensureOf(installed), Desired: s.action == nothing}
+	st := resources.Status{Ensure: ensureOf(installed), Desired: s.action == manager.None}
 	if !st.Desired {
 		st.Differences = []resources.Difference{s.diff}
 	}
@@ -50,27 +49,16 @@ func (r *resource) Check(ctx context.Context) (resources.Status, error) {
 // upgrades, downgrades or uninstalls; in noop it only says what it would
 // have done. Changed is true when the installed version differs after.
 func (r *resource) Apply(ctx context.Context, req resources.Request) (resources.Change, error) {
-	if i, ok := r.m.(manager.Idler); ok && !req.Noop {
-		if err := i.WaitIdle(ctx); err != nil {
+	if req.Noop {
+		defer lock(false)()
+		_, s, err := r.assess(ctx)
+		if err != nil || s.action == manager.None {
 			return resources.Change{}, err
 		}
-	}
-	defer lock(!req.Noop)()
-	before, s, err := r.assess(ctx)
-	if err != nil || s.action == nothing {
-		return resources.Change{}, err
-	}
-	if req.Noop {
 		return resources.Change{Changed: true, NoopMessage: s.noop}, nil
 	}
-	if err := r.act(ctx, s); err != nil {
-		return resources.Change{}, err
-	}
-	after, err := r.m.Status(ctx, r.name)
-	if err != nil {
-		return resources.Change{}, fmt.Errorf("checking %s after the change: %w", r.name, err)
-	}
-	return resources.Change{Changed: after != before}, nil
+	res := r.ApplyGroup(ctx, []resources.GroupMember{{Resource: r, Request: req}})[0]
+	return res.Change, res.Err
 }
 
 // assess returns the installed version and the step ensure asks for.
@@ -83,18 +71,9 @@ func (r *resource) assess(ctx context.Context) (string, step, error) {
 	return installed, s, err
 }
 
-func (r *resource) act(ctx context.Context, s step) error {
-	switch s.action {
-	case install:
-		return r.m.Install(ctx, r.name, s.version)
-	case upgrade:
-		return r.m.Upgrade(ctx, r.name, s.version)
-	case downgrade:
-		return r.m.Downgrade(ctx, r.name, s.version)
-	case uninstall:
-		return r.m.Uninstall(ctx, r.name)
-	}
-	return nil
+// change is the change s makes to the package.
+func (r *resource) change(s step) manager.Change {
+	return manager.Change{Op: s.action, Name: r.name, Version: s.version}
 }
 
 // ensureOf is the observed state in the ensure vocabulary.

@@ -24,10 +24,17 @@ const (
 	changeTimeout = time.Hour
 )
 
+// Options configure a Provider.
+type Options struct {
+	// Runner runs apt-get, apt-cache and dpkg-query; command.Host when nil.
+	Runner command.Runner
+}
+
 // Provider is the apt package manager. One Provider serves every package
 // resource of the process, so that their status checks share queries.
 type Provider struct {
-	cache *statuscache.Cache
+	runner command.Runner
+	cache  *statuscache.Cache
 }
 
 var (
@@ -36,8 +43,11 @@ var (
 )
 
 // New returns a Provider with nothing cached.
-func New() *Provider {
-	p := &Provider{}
+func New(o Options) *Provider {
+	p := &Provider{runner: o.Runner}
+	if p.runner == nil {
+		p.runner = command.Host
+	}
 	p.cache = statuscache.New(statuscache.Options{Paths: []string{statusFile, updatesDir}, Query: p.query, HashRecent: true})
 	return p
 }
@@ -67,9 +77,9 @@ func (p *Provider) Queries() uint64 { return p.cache.Queries() }
 func (p *Provider) VersionCmp(a, b string) (int, error) { return CompareVersions(a, b) }
 
 // run runs an apt or dpkg program in the environment the package says.
-func run(ctx context.Context, timeout time.Duration, name string, args ...string) (command.Cmd, command.Result, error) {
+func (p *Provider) run(ctx context.Context, timeout time.Duration, name string, args ...string) (command.Cmd, command.Result, error) {
 	c := command.Cmd{Name: name, Args: args, Env: env(), Timeout: timeout}
-	res, err := command.Run(ctx, c)
+	res, err := p.runner.Run(ctx, c)
 	return c, res, err
 }
 

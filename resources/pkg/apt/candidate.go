@@ -10,8 +10,8 @@ import (
 
 // candidate returns the version apt would install for name, "" when apt
 // knows none (an unknown package, or "Candidate: (none)").
-func candidate(ctx context.Context, name string) (string, error) {
-	c, res, err := run(ctx, queryTimeout, "apt-cache", "policy", name)
+func (p *Provider) candidate(ctx context.Context, name string) (string, error) {
+	c, res, err := p.run(ctx, queryTimeout, "apt-cache", "policy", name)
 	if err != nil {
 		return "", fmt.Errorf("asking apt for the candidate of %s: %w", name, err)
 	}
@@ -35,7 +35,7 @@ func parseCandidate(out string) string {
 
 // Newer returns apt's candidate for name when it is newer than installed.
 func (p *Provider) Newer(ctx context.Context, name, installed string) (string, error) {
-	cand, err := candidate(ctx, name)
+	cand, err := p.candidate(ctx, name)
 	if err != nil || cand == "" {
 		return "", err
 	}

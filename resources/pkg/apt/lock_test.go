@@ -62,7 +62,7 @@ func TestWaitIdleWaitsForTheLockHolder(t *testing.T) {
 	}
 
 	done := make(chan error, 1)
-	go func() { done <- New().WaitIdle(t.Context()) }()
+	go func() { done <- New(Options{}).WaitIdle(t.Context()) }()
 	select {
 	case err := <-done:
 		t.Fatalf("WaitIdle returned %v while the lock was held", err)
@@ -83,7 +83,7 @@ func TestWaitIdleReturnsAtOnceWithoutLocks(t *testing.T) {
 	t.Cleanup(func() { lockFiles = saved })
 	ctx, cancel := context.WithTimeout(t.Context(), time.Second)
 	defer cancel()
-	if err := New().WaitIdle(ctx); err != nil {
+	if err := New(Options{}).WaitIdle(ctx); err != nil {
 		t.Errorf("WaitIdle = %v, want nil", err)
 	}
 }

@@ -14,7 +14,7 @@ const statusFormat = `${Package} ${Version} ${Architecture} ${db:Status-Status}\
 // query asks dpkg-query about every name in one run. dpkg-query exits 1
 // when some names are unknown to dpkg, which only means they are absent.
 func (p *Provider) query(ctx context.Context, names []string) (map[string]string, error) {
-	c, res, err := run(ctx, queryTimeout, "dpkg-query", append([]string{"-W", "-f=" + statusFormat}, names...)...)
+	c, res, err := p.run(ctx, queryTimeout, "dpkg-query", append([]string{"-W", "-f=" + statusFormat}, names...)...)
 	if err != nil {
 		return nil, fmt.Errorf("querying dpkg: %w", err)
 	}

@@ -43,37 +43,45 @@ func parseCheckUpdate(out, name string) string {
 	return ""
 }
 
-// Install runs dnf install: NAME for any or the latest version, or
-// NAME-VERSION for an exact one.
-func (p *Provider) Install(ctx context.Context, name, version string) error {
-	return p.change(ctx, "install", "-y", spec(name, version))
-}
-
-// Upgrade runs dnf upgrade for Latest, because dnf install leaves an
-// installed package alone; for an exact version it installs NAME-VERSION,
-// which dnf does whatever version is installed.
-func (p *Provider) Upgrade(ctx context.Context, name, version string) error {
-	if version == manager.Latest {
-		return p.change(ctx, "upgrade", "-y", name)
+// Change runs dnf with the command each change takes, consecutive
+// changes taking the same command in one run: dnf install for an install
+// (NAME for any or the latest version, NAME-VERSION for an exact one) and
+// for an upgrade to an exact version, which dnf makes whatever version is
+// installed; dnf upgrade for an upgrade to Latest, because dnf install
+// leaves an installed package alone; dnf downgrade NAME-VERSION; dnf
+// remove.
+func (p *Provider) Change(ctx context.Context, cs ...manager.Change) error {
+	for _, run := range manager.Runs(cs, verb) {
+		args := []string{verb(run[0]), "-y"}
+		for _, c := range run {
+			args = append(args, spec(c))
+		}
+		if err := p.change(ctx, args...); err != nil {
+			return err
+		}
 	}
-	return p.Install(ctx, name, version)
+	return nil
 }
 
-// Downgrade runs dnf downgrade NAME-VERSION.
-func (p *Provider) Downgrade(ctx context.Context, name, version string) error {
-	return p.change(ctx, "downgrade", "-y", spec(name, version))
-}
-
-// Uninstall runs dnf remove.
-func (p *Provider) Uninstall(ctx context.Context, name string) error {
-	return p.change(ctx, "remove", "-y", name)
-}
-
-func spec(name, version string) string {
-	if version == "" || version == manager.Latest {
-		return name
+// verb is the dnf command c takes.
+func verb(c manager.Change) string {
+	switch {
+	case c.Op == manager.Uninstall:
+		return "remove"
+	case c.Op == manager.Downgrade:
+		return "downgrade"
+	case c.Op == manager.Upgrade && c.Version == manager.Latest:
+		return "upgrade"
 	}
-	return name + "-" + version
+	return "install"
+}
+
+// spec names c's package for dnf: NAME-VERSION for an exact version.
+func spec(c manager.Change) string {
+	if c.Version == "" || c.Version == manager.Latest || c.Op == manager.Uninstall {
+		return c.Name
+	}
+	return c.Name + "-" + c.Version
 }
 
 func (p *Provider) change(ctx context.Context, args ...string) error {

@@ -25,8 +25,8 @@ const (
 
 // Options configure a Provider.
 type Options struct {
-	// Runner runs rpm and dnf; Host when nil.
-	Runner Runner
+	// Runner runs rpm and dnf; command.Host when nil.
+	Runner command.Runner
 	// DBDir is the rpm database directory; DBDir when empty.
 	DBDir string
 	// Now is the clock that tells how recently the database changed;
@@ -37,7 +37,7 @@ type Options struct {
 // Provider is the dnf package manager. One Provider serves every package
 // resource of the process, so that their status checks share queries.
 type Provider struct {
-	runner Runner
+	runner command.Runner
 	dbDir  string
 	cache  *statuscache.Cache
 }
@@ -48,7 +48,7 @@ var _ manager.Manager = (*Provider)(nil)
 func New(o Options) *Provider {
 	p := &Provider{runner: o.Runner, dbDir: o.DBDir}
 	if p.runner == nil {
-		p.runner = Host
+		p.runner = command.Host
 	}
 	if p.dbDir == "" {
 		p.dbDir = DBDir

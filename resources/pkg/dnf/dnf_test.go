@@ -87,29 +87,46 @@ func TestNewer(t *testing.T) {
 }
 
 func TestChangesRunTheDesignedCommands(t *testing.T) {
+	zsh := func(op manager.Op, version string) manager.Change {
+		return manager.Change{Op: op, Name: "zsh", Version: version}
+	}
 	tests := []struct {
 		name string
-		do   func(p *Provider) error
-		rec  recorded
+		cs   []manager.Change
+		rec  []recorded
 	}{
-		{"install any version", func(p *Provider) error { return p.Install(t.Context(), "zsh", "") },
-			recorded{line: "dnf install -y zsh", stdout: "dnf_install_zsh.txt"}},
-		{"install the latest version", func(p *Provider) error { return p.Install(t.Context(), "zsh", manager.Latest) },
-			recorded{line: "dnf install -y zsh", stdout: "dnf_install_zsh.txt"}},
-		{"install an exact version", func(p *Provider) error { return p.Install(t.Context(), "zsh", "5.8-9.el9") },
-			recorded{line: "dnf install -y zsh-5.8-9.el9", stdout: "dnf_install_zsh.txt"}},
-		{"upgrade to the latest version", func(p *Provider) error { return p.Upgrade(t.Context(), "zsh", manager.Latest) },
-			recorded{line: "dnf upgrade -y zsh", stdout: "dnf_install_zsh.txt"}},
-		{"upgrade to an exact version", func(p *Provider) error { return p.Upgrade(t.Context(), "zsh", "5.8-9.el9") },
-			recorded{line: "dnf install -y zsh-5.8-9.el9", stdout: "dnf_install_zsh.txt"}},
-		{"downgrade", func(p *Provider) error { return p.Downgrade(t.Context(), "zsh", "5.8-7.el9") },
-			recorded{line: "dnf downgrade -y zsh-5.8-7.el9", stdout: "dnf_downgrade_zsh.txt"}},
-		{"uninstall", func(p *Provider) error { return p.Uninstall(t.Context(), "zsh") },
-			recorded{line: "dnf remove -y zsh", stdout: "dnf_remove_zsh.txt"}},
+		{"install any version", []manager.Change{zsh(manager.Install, "")},
+			[]recorded{{line: "dnf install -y zsh", stdout: "dnf_install_zsh.txt"}}},
+		{"install the latest version", []manager.Change{zsh(manager.Install, manager.Latest)},
+			[]recorded{{line: "dnf install -y zsh", stdout: "dnf_install_zsh.txt"}}},
+		{"install an exact version", []manager.Change{zsh(manager.Install, "5.8-9.el9")},
+			[]recorded{{line: "dnf install -y zsh-5.8-9.el9", stdout: "dnf_install_zsh.txt"}}},
+		{"upgrade to the latest version", []manager.Change{zsh(manager.Upgrade, manager.Latest)},
+			[]recorded{{line: "dnf upgrade -y zsh", stdout: "dnf_install_zsh.txt"}}},
+		{"upgrade to an exact version", []manager.Change{zsh(manager.Upgrade, "5.8-9.el9")},
+			[]recorded{{line: "dnf install -y zsh-5.8-9.el9", stdout: "dnf_install_zsh.txt"}}},
+		{"downgrade", []manager.Change{zsh(manager.Downgrade, "5.8-7.el9")},
+			[]recorded{{line: "dnf downgrade -y zsh-5.8-7.el9", stdout: "dnf_downgrade_zsh.txt"}}},
+		{"uninstall", []manager.Change{zsh(manager.Uninstall, "")},
+			[]recorded{{line: "dnf remove -y zsh", stdout: "dnf_remove_zsh.txt"}}},
+		{"installs and exact upgrades share one run", []manager.Change{
+			zsh(manager.Install, ""), {Op: manager.Upgrade, Name: "vim", Version: "9.0-1.el9"}, {Op: manager.Install, Name: "tmux", Version: manager.Latest}},
+			[]recorded{{line: "dnf install -y zsh vim-9.0-1.el9 tmux", stdout: "dnf_install_zsh.txt"}}},
+		{"uninstalls share one run", []manager.Change{zsh(manager.Uninstall, ""), {Op: manager.Uninstall, Name: "vim"}},
+			[]recorded{{line: "dnf remove -y zsh vim", stdout: "dnf_remove_zsh.txt"}}},
+		{"a different command starts a run of its own, in order", []manager.Change{
+			zsh(manager.Install, ""), {Op: manager.Upgrade, Name: "vim", Version: manager.Latest}, {Op: manager.Upgrade, Name: "tmux", Version: manager.Latest},
+			{Op: manager.Downgrade, Name: "git", Version: "2.0-1.el9"}, {Op: manager.Install, Name: "jq"}},
+			[]recorded{
+				{line: "dnf install -y zsh", stdout: "dnf_install_zsh.txt"},
+				{line: "dnf upgrade -y vim tmux", stdout: "dnf_install_zsh.txt"},
+				{line: "dnf downgrade -y git-2.0-1.el9", stdout: "dnf_downgrade_zsh.txt"},
+				{line: "dnf install -y jq", stdout: "dnf_install_zsh.txt"},
+			}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if err := tt.do(newProvider(t, tt.rec)); err != nil {
+			if err := newProvider(t, tt.rec...).Change(t.Context(), tt.cs...); err != nil {
 				t.Error(err)
 			}
 		})
@@ -118,10 +135,19 @@ func TestChangesRunTheDesignedCommands(t *testing.T) {
 
 func TestFailedInstallSaysWhy(t *testing.T) {
 	p := newProvider(t, recorded{line: "dnf install -y nosuch", stdout: "dnf_install_nomatch.txt", stderr: "dnf_install_nomatch_stderr.txt", exit: 1})
-	err := p.Install(t.Context(), "nosuch", "")
+	err := p.Change(t.Context(), manager.Change{Op: manager.Install, Name: "nosuch"})
 	want := "package manager command failed: dnf install -y nosuch exited 1: Error: Unable to find a match: nosuch"
 	if !errors.Is(err, manager.ErrCommandFailed) || err.Error() != want {
-		t.Errorf("Install error = %v\nwant %s", err, want)
+		t.Errorf("Change error = %v\nwant %s", err, want)
+	}
+}
+
+func TestAFailedRunStopsTheChanges(t *testing.T) {
+	p := newProvider(t, recorded{line: "dnf remove -y nosuch zsh", stdout: "dnf_install_nomatch.txt", stderr: "dnf_install_nomatch_stderr.txt", exit: 1})
+	err := p.Change(t.Context(), manager.Change{Op: manager.Uninstall, Name: "nosuch"}, manager.Change{Op: manager.Uninstall, Name: "zsh"},
+		manager.Change{Op: manager.Install, Name: "vim"})
+	if !errors.Is(err, manager.ErrCommandFailed) {
+		t.Errorf("Change error = %v, want the failed run's", err)
 	}
 }
 

@@ -7,6 +7,6 @@
 // the release; a missing epoch is 0 and a missing release matches any, so
 // ensure: "5.8" is met by 5.8-9.el9, as dnf install zsh-5.8 would be.
 //
-// The provider reaches the host only through a Runner, so that it is
+// The provider reaches the host only through a command.Runner, so that it is
 // tested against recorded rpm and dnf output on machines without them.
 package dnf

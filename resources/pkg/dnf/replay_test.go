@@ -29,7 +29,7 @@ type replay struct {
 	calls []recorded
 }
 
-var _ Runner = (*replay)(nil)
+var _ command.Runner = (*replay)(nil)
 
 func newReplay(t *testing.T, calls ...recorded) *replay {
 	r := &replay{t: t, calls: calls}

@@ -12,11 +12,50 @@ import (
 // version the package manager offers.
 const Latest = "latest"
 
+// Op is what a change does to a package.
+type Op int
+
+const (
+	// None changes nothing.
+	None Op = iota
+	// Install installs a package that is not installed.
+	Install
+	// Upgrade moves an installed package up.
+	Upgrade
+	// Downgrade moves an installed package down, to an exact version.
+	Downgrade
+	// Uninstall removes a package, keeping its configuration files.
+	Uninstall
+)
+
+// Change is one package change: Op applied to Name. Version is the
+// version to install or move to: "" for whichever the package manager
+// picks (Install only), Latest, or an exact version.
+type Change struct {
+	Op      Op
+	Name    string
+	Version string
+}
+
+// Runs splits cs into runs of consecutive changes with the same key, in
+// order: the changes one program run can make together.
+func Runs(cs []Change, key func(Change) string) [][]Change {
+	var out [][]Change
+	for i, c := range cs {
+		if i > 0 && key(c) == key(cs[i-1]) {
+			out[len(out)-1] = append(out[len(out)-1], c)
+			continue
+		}
+		out = append(out, []Change{c})
+	}
+	return out
+}
+
 // Manager is one package manager. The package resource serialises the
 // calls that change the host: Status, Newer and VersionCmp may run
-// concurrently with each other, but never while Install, Upgrade,
-// Downgrade or Uninstall runs. Every call that runs a program takes ctx
-// first and returns promptly, with an error, when ctx is done.
+// concurrently with each other, but never while Change runs. Every call
+// that runs a program takes ctx first and returns promptly, with an
+// error, when ctx is done.
 type Manager interface {
 	// Name is the provider's name in manifests and reports ("apt").
 	Name() string
@@ -33,15 +72,13 @@ type Manager interface {
 	// Newer returns the version an upgrade of name would install, or ""
 	// when none is newer than installed.
 	Newer(ctx context.Context, name, installed string) (string, error)
-	// Install installs name at version: "" for whichever version the
-	// package manager picks, Latest, or an exact version.
-	Install(ctx context.Context, name, version string) error
-	// Upgrade moves an installed name up to version (Latest or exact).
-	Upgrade(ctx context.Context, name, version string) error
-	// Downgrade moves an installed name down to an exact version.
-	Downgrade(ctx context.Context, name, version string) error
-	// Uninstall removes name, keeping its configuration files.
-	Uninstall(ctx context.Context, name string) error
+	// Change makes every change of cs, in order, in as few runs of the
+	// package manager's program as it allows: consecutive changes its
+	// program takes in one run (apt-get install a b=1.0) share that run. A
+	// single change runs the one command the design gives for it. Change
+	// stops at the first run that fails and returns its error, which then
+	// concerns every change of that run.
+	Change(ctx context.Context, cs ...Change) error
 	// VersionCmp orders two versions the way this package manager does:
 	// -1 when a is older than b, 0 when equal, 1 when newer.
 	VersionCmp(a, b string) (int, error)
