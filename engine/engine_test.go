@@ -89,7 +89,7 @@ func TestNoopChangesNothingAndReportsWouldHave(t *testing.T) {
 	if b := rec.byID()["fake#b"]; !b.Refreshed {
 		t.Fatalf("a noop change shows its subscriber would be refreshed: %+v", b)
 	}
-	if sum.Changed != 2 || !sum.OK() {
+	if sum.WouldChange != 2 || sum.Changed != 0 || !sum.OK() {
 		t.Fatalf("summary = %+v", sum)
 	}
 }

@@ -10,11 +10,14 @@ import (
 // Summary counts what a run did. Each resource is counted once, by the
 // last event it reported (a resource rolled back, or a subscriber that
 // failed then recovered, reports more than one): rolled back, failed,
-// skipped, changed or stable.
+// skipped, changed, would change (noop) or stable.
 type Summary struct {
 	Resources int
 	Changed   int
-	Failed    int
+	// WouldChange counts noop resources that found something to change:
+	// all of them under --noop, else those marked noop (an apply child).
+	WouldChange int
+	Failed      int
 	// RolledBack counts resources whose change was rolled back.
 	RolledBack int
 	// Skipped counts vertices not run: blocked by a failed dependency,
@@ -83,6 +86,8 @@ func (s *Summary) count(ev *Event, by int) {
 		if len(ev.UnmetRequirements) > 0 || (len(ev.Error) > 0 && !ev.Noop) {
 			s.Blocked += by
 		}
+	case ev.Changed && ev.Noop:
+		s.WouldChange += by
 	case ev.Changed:
 		s.Changed += by
 	default:

@@ -22,24 +22,43 @@ func (s *Spec) Decode(dst any) error {
 	if t := reflect.TypeOf(dst).Elem(); s.props != nil && t != s.props {
 		panic(fmt.Sprintf("resources: %s decodes into %s but declares %s as its Props", s.Type, t, s.props))
 	}
-	fields := fieldsOf(reflect.TypeOf(dst).Elem())
-	v := reflect.ValueOf(dst).Elem()
+	return decodeStruct(s.Props, reflect.ValueOf(dst).Elem(), s.ID(), s.NodePos, s.decodeField)
+}
+
+// DecodeDocument fills the struct dst points to from the YAML mapping m
+// of file, strictly, as Decode does a resource's properties but without
+// templates: what names the document in errors ("the agent
+// configuration").
+func DecodeDocument(file, what string, m *yaml.Node, dst any) error {
+	pos := func(n *yaml.Node) Pos { return Pos{File: file, Line: n.Line, Col: n.Column} }
+	if m.Kind != yaml.MappingNode {
+		return ErrorList{Errorf(pos(m), "%s must be a map of settings, got %s", what, describe(m))}
+	}
+	return decodeStruct(m, reflect.ValueOf(dst).Elem(), what, pos, func(n *yaml.Node, _ field, v reflect.Value) error {
+		return decodeValue(n, v)
+	})
+}
+
+// decodeStruct decodes the mapping m into the struct v field by field with
+// value, collecting every problem at its position.
+func decodeStruct(m *yaml.Node, v reflect.Value, id string, pos func(*yaml.Node) Pos, value func(*yaml.Node, field, reflect.Value) error) error {
+	fields := fieldsOf(v.Type())
 	var errs ErrorList
 	seen := map[string]*yaml.Node{}
-	for i := 0; i+1 < len(s.Props.Content); i += 2 {
-		k, val := s.Props.Content[i], s.Props.Content[i+1]
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		k, val := m.Content[i], m.Content[i+1]
 		if first, dup := seen[k.Value]; dup {
-			errs.Addf(s.NodePos(k), "duplicate property %q (first set at line %d)", k.Value, first.Line)
+			errs.Addf(pos(k), "duplicate property %q (first set at line %d)", k.Value, first.Line)
 			continue
 		}
 		seen[k.Value] = k
 		f, ok := fields[k.Value]
 		if !ok {
-			errs.Addf(s.NodePos(k), "%s", unknownKeyMsg(s.ID(), k.Value, fields))
+			errs.Addf(pos(k), "%s", unknownKeyMsg(id, k.Value, fields))
 			continue
 		}
-		if err := s.decodeField(val, f, v.FieldByIndex(f.index)); err != nil {
-			errs.Add(s.NodePos(val), prefixed(k.Value, err))
+		if err := value(val, f, v.FieldByIndex(f.index)); err != nil {
+			errs.Add(pos(val), prefixed(k.Value, err))
 		}
 	}
 	return errs.Err()

@@ -78,6 +78,10 @@ func TestNestedApply(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "dry.txt")); !os.IsNotExist(err) {
 		t.Fatal("a noop child changed the host")
 	}
+	// The noop child's file and its apply resource changed nothing.
+	if !strings.Contains(r.stdout, " changed, 2 would change, 0 failed") {
+		t.Fatalf("the summary counts the noop child's would-be changes as changes:\n%s", r.stdout)
+	}
 	if !strings.Contains(r.stdout, "changed   apply#config/manifest.yaml") || read(t, filepath.Join(dir, "notified")) != "notified\n" {
 		t.Fatalf("a change in the child refreshes apply#config/manifest.yaml's subscriber:\n%s", r.stdout)
 	}

@@ -268,16 +268,20 @@ func (p *printer) summary(s engine.Summary, noop bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.json {
+		// As upstream, a noop resource that would change counts as changed.
 		_ = p.enc.Encode(summaryJSON{
 			Protocol: "io.choria.ccm.v1.session.summary", Duration: s.Duration, Total: s.Resources,
-			Changed: s.Changed, Failed: s.Failed, Skipped: s.Skipped, Stable: s.Stable, Refreshed: s.Refreshed, RolledBack: s.RolledBack,
+			Changed: s.Changed + s.WouldChange, Failed: s.Failed, Skipped: s.Skipped, Stable: s.Stable, Refreshed: s.Refreshed, RolledBack: s.RolledBack,
 			Checked: s.Health.Checked, OK: s.Health.OK, Warning: s.Health.Warning, Critical: s.Health.Critical, Unknown: s.Health.Unknown,
 		})
 		return
 	}
-	verb := "changed"
-	if noop {
-		verb = "would change"
+	changed := fmt.Sprintf("%d changed", s.Changed)
+	switch {
+	case noop:
+		changed = fmt.Sprintf("%d would change", s.WouldChange)
+	case s.WouldChange > 0:
+		changed += fmt.Sprintf(", %d would change", s.WouldChange)
 	}
 	health := ""
 	if h := s.Health; h.Checked > 0 {
@@ -287,8 +291,8 @@ func (p *printer) summary(s engine.Summary, noop bool) {
 	if s.RolledBack > 0 {
 		rolled = fmt.Sprintf(", %d rolled back", s.RolledBack)
 	}
-	fmt.Fprintf(p.w, "%d resources: %d %s, %d failed%s, %d skipped, %d stable, %d refreshed%s in %s\n",
-		s.Resources, s.Changed, verb, s.Failed, rolled, s.Skipped, s.Stable, s.Refreshed, health, s.Duration.Round(time.Millisecond))
+	fmt.Fprintf(p.w, "%d resources: %s, %d failed%s, %d skipped, %d stable, %d refreshed%s in %s\n",
+		s.Resources, changed, s.Failed, rolled, s.Skipped, s.Stable, s.Refreshed, health, s.Duration.Round(time.Millisecond))
 }
 
 func (p *printer) message(msg string) {

@@ -1,12 +1,11 @@
 package agent
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"time"
 
+	"github.com/reactive-ccm/ccm/resources"
 	"github.com/reactive-ccm/ccm/resources/document"
 	"go.yaml.in/yaml/v3"
 )
@@ -54,7 +53,7 @@ type Duration time.Duration
 func (d *Duration) UnmarshalYAML(n *yaml.Node) error {
 	v, err := time.ParseDuration(n.Value)
 	if err != nil || v < 0 {
-		return fmt.Errorf("line %d:%d: %q is not a duration such as 30s, 5m or 1h", n.Line, n.Column, n.Value)
+		return fmt.Errorf("%q is not a duration such as 30s, 5m or 1h", n.Value)
 	}
 	*d = Duration(v)
 	return nil
@@ -70,40 +69,57 @@ func Read(file string) (*Config, error) {
 }
 
 // Parse checks a configuration read from file, applying upstream's
-// defaults.
+// defaults. Every problem is reported, each at its position.
 func Parse(file string, b []byte) (*Config, error) {
 	c := &Config{LogLevel: "info", Interval: Duration(DefaultInterval)}
-	dec := yaml.NewDecoder(bytes.NewReader(b))
-	dec.KnownFields(true)
-	if err := dec.Decode(c); err != nil && !errors.Is(err, io.EOF) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(b, &doc); err != nil {
 		return nil, fmt.Errorf("%w: %s: %w", ErrConfig, file, err)
 	}
-	if err := c.check(); err != nil {
-		return nil, fmt.Errorf("%w: %s: %w", ErrConfig, file, err)
+	if len(doc.Content) == 0 {
+		return nil, fmt.Errorf("%w: %s: empty; list at least one manifest source under manifests", ErrConfig, file)
+	}
+	m := doc.Content[0]
+	if err := resources.DecodeDocument(file, "the agent configuration", m, c); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
+	}
+	if err := c.check(file, m); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
 	}
 	return c, nil
 }
 
-func (c *Config) check() error {
-	var errs []error
+// check reports the settings that decode but cannot be used, at the
+// position of their value in m (of the document when missing).
+func (c *Config) check(file string, m *yaml.Node) error {
+	var errs resources.ErrorList
+	at := func(key string) resources.Pos {
+		n := m
+		for i := 0; i+1 < len(m.Content); i += 2 {
+			if m.Content[i].Value == key {
+				n = m.Content[i+1]
+			}
+		}
+		return resources.Pos{File: file, Line: n.Line, Col: n.Column}
+	}
 	if len(c.Manifests) == 0 {
-		errs = append(errs, errors.New("manifests: list at least one manifest source"))
+		errs.Addf(at("manifests"), "manifests: list at least one manifest source")
 	}
 	if time.Duration(c.Interval) < MinInterval {
-		errs = append(errs, fmt.Errorf("interval: must be at least %s", MinInterval))
+		errs.Addf(at("interval"), "interval: must be at least %s", MinInterval)
 	}
 	switch c.LogLevel {
 	case "debug", "info", "warn", "error":
 	default:
-		errs = append(errs, fmt.Errorf("log_level %q: want debug, info, warn or error", c.LogLevel))
+		errs.Addf(at("log_level"), "log_level %q: want debug, info, warn or error", c.LogLevel)
 	}
 	if c.MonitorPort < 0 || c.MonitorPort > 65535 {
-		errs = append(errs, fmt.Errorf("monitor_port %d: not a port", c.MonitorPort))
+		errs.Addf(at("monitor_port"), "monitor_port %d: not a port", c.MonitorPort)
 	}
 	switch c.Registration {
 	case "", "nats", "jetstream":
 	default:
-		errs = append(errs, fmt.Errorf("registration %q: want nats or jetstream", c.Registration))
+		errs.Addf(at("registration"), "registration %q: want nats or jetstream", c.Registration)
 	}
-	return errors.Join(errs...)
+	return errs.Err()
 }

@@ -44,12 +44,16 @@ func TestDefaults(t *testing.T) {
 
 func TestBadConfigs(t *testing.T) {
 	for _, c := range []struct{ name, src, want string }{
-		{"unknown key", "manifests: [/m]\nintervall: 5m\n", "intervall"},
-		{"short interval", "manifests: [/m]\ninterval: 10s\n", "at least 30s"},
-		{"bad duration", "manifests: [/m]\ninterval: soon\n", "not a duration"},
-		{"no manifests", "interval: 5m\n", "manifests"},
-		{"log level", "manifests: [/m]\nlog_level: loud\n", "log_level"},
-		{"registration", "manifests: [/m]\nregistration: carrier-pigeon\n", "registration"},
+		{"unknown key", "manifests: [/m]\nintervall: 5m\n", `c.yaml:2:1: unknown property "intervall" for the agent configuration; did you mean "interval"?`},
+		{"short interval", "manifests: [/m]\ninterval: 10s\n", "c.yaml:2:11: interval: must be at least 30s"},
+		{"bad duration", "manifests: [/m]\ninterval: soon\n", `c.yaml:2:11: interval: "soon" is not a duration`},
+		{"not a list", "manifests: /m\n", `c.yaml:1:12: manifests: expected a list, got the string "/m"`},
+		{"not a port", "manifests: [/m]\nmonitor_port: x\n", `c.yaml:2:15: monitor_port: expected an integer`},
+		{"no manifests", "interval: 5m\n", "c.yaml:1:1: manifests: list at least one"},
+		{"log level", "manifests: [/m]\nlog_level: loud\n", `c.yaml:2:12: log_level "loud"`},
+		{"registration and log level, together", "manifests: [/m]\nlog_level: loud\nregistration: carrier-pigeon\n", "want debug, info, warn or error\nc.yaml:3:15: registration"},
+		{"not a map", "- /m\n", "c.yaml:1:1: the agent configuration must be a map"},
+		{"empty", "", "c.yaml: empty"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := agent.Parse("c.yaml", []byte(c.src))
