@@ -24,9 +24,12 @@ type Engine struct {
 	timed map[*node]struct{}
 	// fights holds the contested vertices and those with a witness armed,
 	// for the timer loop to find when they become calm.
-	fights   map[*node]struct{}
-	running  int
-	stopping bool
+	fights  map[*node]struct{}
+	running int
+	// inCommitGroups counts the vertices taken into commit groups that are
+	// still running.
+	inCommitGroups int
+	stopping       bool
 	// halted stops scheduling after a failure under fail_on_error.
 	halted bool
 	// changed is set when a vertex's standing changed or something was
@@ -109,6 +112,7 @@ func (e *Engine) install(g *graph.Graph, keep map[string]*node) []*node {
 		n.children = pick(nodes, g.Children(i))
 		n.subs = pick(nodes, g.Subscribers(i))
 		n.undo = e.undoOf(n)
+		n.commitGroups = e.joinsCommitGroups(n)
 		n.after = pick(nodes, g.After(i))
 		n.before = pick(nodes, g.Before(i))
 		n.afterSeen = 0

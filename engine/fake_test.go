@@ -13,6 +13,7 @@ import (
 	"github.com/reactive-ccm/ccm/engine"
 	"github.com/reactive-ccm/ccm/graph"
 	"github.com/reactive-ccm/ccm/resources"
+	"github.com/reactive-ccm/ccm/resources/commit"
 )
 
 // world is the state the fake resources manage: a value per name.
@@ -37,8 +38,11 @@ type world struct {
 	// checking, when set, is called at the start of each check, outside
 	// the lock: something that happens while a check runs.
 	checking func(name string)
-	running  atomic.Int32
-	peak     atomic.Int32
+	// syncfs and fsync count the syncs of the fakes' writes: shared by a
+	// commit group, or each alone.
+	syncfs, fsync atomic.Int32
+	running       atomic.Int32
+	peak          atomic.Int32
 	// refreshSignals receives the name of each fake refreshed, when it has
 	// room.
 	refreshSignals chan string
@@ -134,6 +138,9 @@ type fakeProps struct {
 	Mirror string `yaml:"mirror"`
 	// Independent lets consecutive independent fakes run at once.
 	Independent bool `yaml:"independent"`
+	// Commit makes the fake join commit groups: its Apply makes a write
+	// durable through commit.Sync.
+	Commit bool `yaml:"commit"`
 }
 
 type fake struct {
@@ -200,7 +207,12 @@ func (f *fake) Check(ctx context.Context) (resources.Status, error) {
 	return resources.Status{Ensure: got, Desired: got == f.p.Value, Differences: []resources.Difference{resources.Differs("value", got, f.p.Value)}}, nil
 }
 
-func (f *fake) Apply(_ context.Context, req resources.Request) (resources.Change, error) {
+func (f *fake) Apply(ctx context.Context, req resources.Request) (resources.Change, error) {
+	if f.p.Commit && !req.Noop {
+		if err := commit.Sync(ctx, fakeWrite{f.w}); err != nil {
+			return resources.Change{}, err
+		}
+	}
 	n := f.w.running.Add(1)
 	defer f.w.running.Add(-1)
 	for p := f.w.peak.Load(); n > p && !f.w.peak.CompareAndSwap(p, n); p = f.w.peak.Load() {
@@ -229,6 +241,17 @@ func (f *fake) Apply(_ context.Context, req resources.Request) (resources.Change
 	}
 	return resources.Change{Changed: !req.Status.Desired || req.Refresh, Refreshed: req.Refresh}, nil
 }
+
+// GroupCommit says whether the fake joins commit groups.
+func (f *fake) GroupCommit() bool { return f.p.Commit }
+
+// fakeWrite is a fake's write, made durable by counting.
+type fakeWrite struct{ w *world }
+
+func (fakeWrite) Device() uint64  { return 1 }
+func (fakeWrite) Settled() error  { return nil }
+func (f fakeWrite) SyncFS() error { f.w.syncfs.Add(1); return nil }
+func (f fakeWrite) Sync() error   { f.w.fsync.Add(1); return nil }
 
 // load writes manifest to a temporary file and compiles it.
 func load(t *testing.T, manifest string) *graph.Graph {

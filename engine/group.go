@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/reactive-ccm/ccm/resources"
+	"github.com/reactive-ccm/ccm/resources/commit"
 )
 
 // maxGroup bounds a group: the goroutines its members run on, and the
@@ -98,7 +99,8 @@ func (e *Engine) joins(c *node, key string, members []*node, now time.Time) bool
 }
 
 // convergeAll runs what a worker took: a vertex alone, or each member of
-// a group on its own goroutine, their applies made together.
+// a group on its own goroutine, their applies made together (a group) or
+// their writes made durable together (a commit group).
 func (e *Engine) convergeAll(ctx context.Context, group []*groupRun) {
 	if len(group) == 1 {
 		g := group[0]
@@ -108,7 +110,13 @@ func (e *Engine) convergeAll(ctx context.Context, group []*groupRun) {
 	var wg sync.WaitGroup
 	for _, g := range group {
 		wg.Go(func() {
-			defer g.run.group.leave(ctx, g.run.slot)
+			ctx := ctx
+			if c := g.run.commit; c != nil {
+				ctx = commit.WithGroup(ctx, c)
+				defer c.Leave()
+			} else {
+				defer g.run.group.leave(ctx, g.run.slot)
+			}
 			g.ev, g.out, g.err = e.converge(ctx, g.n, g.run)
 		})
 	}

@@ -105,6 +105,8 @@ type node struct {
 	// healthReported is the healthKey of the results last reported, so
 	// periodic checks report only a change of result.
 	healthReported string
+	// commitGroups is set when the vertex's resource joins commit groups.
+	commitGroups bool
 	// undo is the vertex's rollback handle; nil when rollback is off for
 	// it or its resource cannot be undone.
 	undo resources.Undoable

@@ -18,9 +18,19 @@ type Options struct {
 	// Watch keeps the engine running after the first convergence,
 	// repairing drift until the context is cancelled.
 	Watch bool
-	// Workers bounds how many vertices run at once; default 8, at least
-	// twice the CPUs.
+	// Workers bounds how many vertices run at once, besides the members
+	// of commit groups (GroupCommit); default 8, at least twice the CPUs.
 	Workers int
+	// GroupCommit bounds how many vertices whose resources share the
+	// sync of their writes (resources.GroupCommitter) run at once in
+	// commit groups, all groups together; a group takes at most a
+	// quarter of them. 1 turns group commit off. Each member holds up to
+	// three descriptors while it waits for its group: the default, 256,
+	// is less where the descriptor limit is low.
+	GroupCommit int
+	// OnGroupSync, when set, is told of each sync a commit group makes
+	// and how many files it made durable.
+	OnGroupSync func(files int)
 	// Events receives every event, one call at a time.
 	Events func(*Event)
 	// Logger receives operational messages; default slog.Default().
@@ -120,6 +130,9 @@ type Watchers struct {
 func (o Options) withDefaults() Options {
 	if o.Workers <= 0 {
 		o.Workers = max(8, 2*runtime.GOMAXPROCS(0))
+	}
+	if o.GroupCommit <= 0 {
+		o.GroupCommit = defaultGroupCommit()
 	}
 	if o.Clock == nil {
 		o.Clock = clock.Real()

@@ -12,13 +12,15 @@ import (
 
 	"github.com/reactive-ccm/ccm/engine/status"
 	"github.com/reactive-ccm/ccm/resources"
+	"github.com/reactive-ccm/ccm/resources/commit"
 )
 
-// worker takes ready vertices until the engine stops.
+// worker takes ready vertices until the engine stops: one at a time, or
+// the members of a group (followers, commitFollowers).
 func (e *Engine) worker(ctx context.Context) {
 	for {
 		e.mu.Lock()
-		for e.ready.Len() == 0 && !e.stopping {
+		for !e.canTake() && !e.stopping {
 			e.cond.Wait()
 		}
 		if e.stopping {
@@ -28,6 +30,7 @@ func (e *Engine) worker(ctx context.Context) {
 		n := heap.Pop(&e.ready).(*node)
 		group := []*groupRun{{n: n, run: e.take(n)}}
 		group = append(group, e.followers(group[0])...)
+		group = append(group, e.commitFollowers(group)...)
 		e.mu.Unlock()
 
 		e.convergeAll(ctx, group)
@@ -38,6 +41,7 @@ func (e *Engine) worker(ctx context.Context) {
 			g.ev.Paused = g.run.paused
 			e.finish(g.n, g.ev, g.out, g.err, g.run.refresh)
 		}
+		e.commitGroupDone(group)
 		e.checkIdle()
 		e.mu.Unlock()
 		e.flush()
@@ -75,6 +79,9 @@ type run struct {
 	// ApplyGroup call, as member slot.
 	group *batch
 	slot  int
+	// commit, when set, is the commit group the run's writes are made
+	// durable with.
+	commit *commit.Group
 }
 
 // converge runs one cycle of n, then the health checks it owes, and

@@ -171,3 +171,15 @@ type Undoable interface {
 	// it, and reports whether it changed anything.
 	Restore(ctx context.Context, saved []byte) (changed bool, err error)
 }
+
+// GroupCommitter is a resource whose writes can share one sync with other
+// resources' (a group commit): its Apply makes what it writes durable
+// through commit.Sync, which waits for the commit.Group in its context.
+// The engine runs the ready vertices whose resource joins, up to a bound,
+// together in one group, each with its own Check, Apply and re-check as
+// ever; only the sync before each rename is shared.
+type GroupCommitter interface {
+	// GroupCommit reports whether the resource joins commit groups. It is
+	// asked once, when the engine takes up the resource's graph.
+	GroupCommit() bool
+}

@@ -98,7 +98,7 @@ func (f *file) write(ctx context.Context, v *view, uid, gid int) error {
 		return noParent(f.path, v.noParent)
 	}
 	if f.content == nil {
-		return writeAtomic(v.dir, v.base, strings.NewReader(""), uid, gid, f.mode, nil)
+		return writeAtomic(ctx, v.dir, v.base, strings.NewReader(""), uid, gid, f.mode, nil)
 	}
 	r, err := f.content.open(f.links)
 	if err != nil {
@@ -109,7 +109,7 @@ func (f *file) write(ctx context.Context, v *view, uid, gid int) error {
 	if f.validate != nil {
 		check = func(tmp *os.File) error { return f.validate.Run(ctx, tmp) }
 	}
-	if err := writeAtomic(v.dir, v.base, r, uid, gid, f.mode, check); err != nil {
+	if err := writeAtomic(ctx, v.dir, v.base, r, uid, gid, f.mode, check); err != nil {
 		return err
 	}
 	f.content.wrote()

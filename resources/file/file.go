@@ -38,8 +38,9 @@ type file struct {
 }
 
 var (
-	_ resources.Resource = (*file)(nil)
-	_ resources.Undoable = (*file)(nil)
+	_ resources.Resource       = (*file)(nil)
+	_ resources.Undoable       = (*file)(nil)
+	_ resources.GroupCommitter = (*file)(nil)
 )
 
 // New builds a file resource from its manifest properties.
@@ -102,3 +103,8 @@ func (f *file) Watch() resources.WatchSpec {
 	}
 	return spec
 }
+
+// GroupCommit is true for a file whose content is written: a directory or
+// an absent file writes nothing to share a sync for, and a validate
+// command is a program, which a group would run hundreds at once.
+func (f *file) GroupCommit() bool { return f.ensure == Present && f.validate == nil }

@@ -65,7 +65,7 @@ func readKept(v *view) ([]byte, error) {
 
 // Restore puts the saved state back where the path differs from it,
 // through the same safe walk as Apply.
-func (f *file) Restore(_ context.Context, data []byte) (_ bool, err error) {
+func (f *file) Restore(ctx context.Context, data []byte) (_ bool, err error) {
 	var s saved
 	if err := json.Unmarshal(data, &s); err != nil {
 		return false, fmt.Errorf("reading the state kept for %s: %w", f.path, err)
@@ -79,11 +79,11 @@ func (f *file) Restore(_ context.Context, data []byte) (_ bool, err error) {
 	if err != nil || same {
 		return false, err
 	}
-	return true, f.put(v, s)
+	return true, f.put(ctx, v, s)
 }
 
 // put changes the path v looks at into s.
-func (f *file) put(v *view, s saved) error {
+func (f *file) put(ctx context.Context, v *view, s saved) error {
 	switch {
 	case s.Kind == Absent:
 		return remove(v, false)
@@ -99,7 +99,7 @@ func (f *file) put(v *view, s saved) error {
 			return err
 		}
 	}
-	return writeAtomic(v.dir, v.base, bytes.NewReader(s.Content), s.UID, s.GID, s.Mode, nil)
+	return writeAtomic(ctx, v.dir, v.base, bytes.NewReader(s.Content), s.UID, s.GID, s.Mode, nil)
 }
 
 // matches reports whether the path v looks at is in the saved state.

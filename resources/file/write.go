@@ -1,28 +1,35 @@
 package file
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 
+	"github.com/reactive-ccm/ccm/resources/commit"
 	"github.com/reactive-ccm/ccm/resources/internal/safepath"
 	"golang.org/x/sys/unix"
 )
 
 // writeAtomic replaces base in dir with the content of r: a temporary
 // file beside it gets its owner and mode before any content lands, is
-// synced, then renamed over base. Readers see the old file or the new
-// one, never a partial or wrongly permitted one. check, when set, reads
+// made durable (with the commit group in ctx, if any), then renamed over
+// base. Readers see the old file or the new one, never a partial or
+// wrongly permitted one, and neither does a crash. check, when set, reads
 // the complete temporary file through a descriptor of it before the
 // rename; its error leaves base as it was.
-func writeAtomic(dir *safepath.Dir, base string, r io.Reader, uid, gid int, mode Mode, check func(*os.File) error) error {
+func writeAtomic(ctx context.Context, dir *safepath.Dir, base string, r io.Reader, uid, gid int, mode Mode, check func(*os.File) error) error {
 	tmp, err := dir.CreateTemp(base)
 	if err != nil {
 		return fmt.Errorf("creating a temporary file for %s: %w", dir.Join(base), err)
 	}
-	if err := fill(tmp, r, uid, gid, mode); err != nil {
+	err = fill(tmp, r, uid, gid, mode)
+	if err == nil {
+		err = commit.Sync(ctx, tmp)
+	}
+	if err != nil {
 		return fmt.Errorf("writing %s: %w", tmp.Name(), errors.Join(err, tmp.Abort()))
 	}
 	if check != nil {
@@ -46,8 +53,8 @@ func checkTemp(tmp *safepath.Temp, check func(*os.File) error) error {
 	return check(f)
 }
 
-// fill sets owner and mode on the open temporary file, then writes and
-// syncs the content. Chown comes first because it may clear mode bits.
+// fill sets owner and mode on the open temporary file, then writes the
+// content. Chown comes first because it may clear mode bits.
 func fill(tmp *safepath.Temp, r io.Reader, uid, gid int, mode Mode) error {
 	if err := tmp.Chown(uid, gid); err != nil {
 		return chownHint(err)
@@ -55,11 +62,11 @@ func fill(tmp *safepath.Temp, r io.Reader, uid, gid int, mode Mode) error {
 	if err := tmp.Chmod(uint32(mode)); err != nil {
 		return err
 	}
-	if _, err := io.Copy(tmp, r); err != nil {
-		return err
-	}
-	return tmp.Sync()
+	_, err := io.Copy(tmp, r)
+	return err
 }
+
+var _ commit.Durable = (*safepath.Temp)(nil)
 
 // noParent explains a missing parent directory.
 func noParent(path string, why error) error {

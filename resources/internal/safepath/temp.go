@@ -20,6 +20,8 @@ type Temp struct {
 	dir *Dir
 	// tmp is the temporary name; base the name Commit replaces.
 	tmp, base string
+	// dev is the filesystem the file is on.
+	dev uint64
 }
 
 // tempPrefix is how every temporary name for base begins.
@@ -70,7 +72,27 @@ func (t *Temp) lock() (bool, error) {
 	if st.Nlink == 0 {
 		return false, t.File.Close()
 	}
+	t.dev = st.Dev
 	return true, nil
+}
+
+// Device identifies the filesystem the temporary file is on.
+func (t *Temp) Device() uint64 { return t.dev }
+
+// SyncFS writes everything written on the temporary file's filesystem to
+// its device, this file included: a group commit's one sync for many
+// files (syncfs(2), which reports write-back errors since Linux 5.8).
+func (t *Temp) SyncFS() error {
+	return pathError("syncfs", t.name, unix.Syncfs(t.fd))
+}
+
+// Settled reports an error writing the file's data back since it was
+// created, without flushing the device: after a SyncFS it is what an
+// fsync would report, at the cost of a system call. It is named fsync in
+// errors, as the step it stands for.
+func (t *Temp) Settled() error {
+	const all = unix.SYNC_FILE_RANGE_WAIT_BEFORE | unix.SYNC_FILE_RANGE_WRITE | unix.SYNC_FILE_RANGE_WAIT_AFTER
+	return pathError("fsync", t.name, unix.SyncFileRange(t.fd, 0, 0, all))
 }
 
 // Commit renames the temporary file over its base and closes it.

@@ -1,0 +1,97 @@
+package engine_test
+
+import (
+	"fmt"
+	"slices"
+	"sync"
+	"testing"
+
+	"github.com/reactive-ccm/ccm/engine"
+)
+
+// groupManifest has ten independent fakes that join commit groups,
+// between two that run alone: the ten become ready together when first
+// is done.
+const groupManifest = `
+- fake:
+    - first: {value: "1"}
+- fake:
+    - defaults: {independent: true, commit: true}
+    - a: {value: "1"}
+    - b: {value: "1"}
+    - c: {value: "1"}
+    - d: {value: "1"}
+    - e: {value: "1", fail: %s}
+    - f: {value: "1"}
+    - g: {value: "1"}
+    - h: {value: "1"}
+    - i: {value: "1"}
+    - j: {value: "1"}
+- fake:
+    - last: {value: "1"}
+`
+
+func TestReadyWritersShareOneSync(t *testing.T) {
+	cases := []struct {
+		name        string
+		groupCommit int
+		fail        string
+		// wantSyncs lists the files each group sync covered; wantAlone
+		// counts the writes synced alone.
+		wantSyncs []int
+		wantAlone int32
+		wantFail  []string
+	}{
+		{"the ten share one sync", 0, "false", []int{10}, 0, nil},
+		{"a member that fails fails alone", 0, "true", []int{9}, 0, []string{"fake#e"}},
+		{"groups of a quarter of the bound wait for room rather than sync alone", 8, "false", []int{2, 2, 2, 2, 2}, 0, nil},
+		{"group commit off", 1, "false", nil, 10, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			w := newWorld(t)
+			var mu sync.Mutex
+			var syncs []int
+			opts := engine.Options{Workers: 8, GroupCommit: c.groupCommit, OnGroupSync: func(files int) {
+				mu.Lock()
+				defer mu.Unlock()
+				syncs = append(syncs, files)
+			}}
+			sum, rec := runOnce(t, load(t, fmt.Sprintf(groupManifest, c.fail)), opts)
+			if !slices.Equal(syncs, c.wantSyncs) || w.syncfs.Load() != int32(len(c.wantSyncs)) || w.fsync.Load() != c.wantAlone {
+				t.Fatalf("group syncs %v (syncfs %d), alone %d; want %v, alone %d", syncs, w.syncfs.Load(), w.fsync.Load(), c.wantSyncs, c.wantAlone)
+			}
+			var failed []string
+			for id, ev := range rec.byID() {
+				if ev.Failed {
+					failed = append(failed, id)
+				}
+			}
+			if !slices.Equal(failed, c.wantFail) || sum.OK() != (c.wantFail == nil) {
+				t.Fatalf("failed %v, want %v", failed, c.wantFail)
+			}
+			order := w.order()
+			if order[0] != "first" || order[len(order)-1] != "last" {
+				t.Fatalf("order = %v: the group must wait for first, and last for the group", order)
+			}
+		})
+	}
+}
+
+func TestFailOnErrorTakesNoCommitGroup(t *testing.T) {
+	w := newWorld(t)
+	g := load(t, `
+ccm:
+  fail_on_error: true
+  resources:
+    - fake:
+        - defaults: {independent: true, commit: true}
+        - a: {value: "1"}
+        - b: {value: "1"}
+        - c: {value: "1"}
+`)
+	opts := engine.Options{Workers: 8, OnGroupSync: func(files int) { t.Errorf("a group synced %d files under fail_on_error", files) }}
+	if sum, _ := runOnce(t, g, opts); !sum.OK() || w.fsync.Load() != 3 {
+		t.Fatalf("summary %+v, %d synced alone; want all three, alone", sum, w.fsync.Load())
+	}
+}
