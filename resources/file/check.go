@@ -240,14 +240,16 @@ func (f *file) compared(ctx context.Context, look func() (*view, error)) (*view,
 // differs: the content first, then owner, group and mode. It changes
 // nothing but the leftovers of a killed run.
 func (f *file) Check(ctx context.Context) (resources.Status, error) {
-	// The quick view settles the common case, a path in its wanted state;
-	// drift is described from the full view, which reads the directory.
+	// The quick view settles the common cases, a path in its wanted state
+	// or drift of its kind or attributes, which are described from what
+	// was observed alone; content drift is described from the full view,
+	// which reads the directory.
 	quick, err := f.compared(ctx, f.peek)
 	if err != nil {
 		return resources.Status{}, err
 	}
-	if quick.d.none() {
-		return resources.Status{Ensure: quick.o.kind, Desired: true}, quick.close()
+	if !quick.d.content {
+		return resources.Status{Ensure: quick.o.kind, Desired: quick.d.none(), Differences: quick.d.diffs}, quick.close()
 	}
 	if err := quick.close(); err != nil {
 		return resources.Status{}, err
