@@ -148,6 +148,7 @@ func (g *Graph) build(e *entry, t resources.Templates, errs *resources.ErrorList
 	if err != nil {
 		errs.Add(e.namePos, err)
 	}
+	spec.Secrets.Seal()
 	if inst.Include != nil {
 		e.members = g.include(e, inst.Include, errs)
 	}

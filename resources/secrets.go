@@ -23,7 +23,17 @@ type Secrets struct {
 	// values are kept longest first, so a value containing another is
 	// cut out whole.
 	values []string
+	// sealed is set once the resource is built. Values resolved after it,
+	// by deferred templates at each run, are recent: only the last
+	// MaxRecentSecrets are kept, so a template resolving to a new value
+	// at every run ({{ now() }}) does not grow the set for ever.
+	sealed bool
+	recent []string
 }
+
+// MaxRecentSecrets is how many values resolved at run time a sensitive
+// resource keeps hiding: those of many more runs than an event can show.
+const MaxRecentSecrets = 256
 
 // Add records v.
 func (s *Secrets) Add(v string) {
@@ -33,9 +43,32 @@ func (s *Secrets) Add(v string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	i, found := slices.BinarySearchFunc(s.values, v, longestFirst)
-	if !found {
-		s.values = slices.Insert(s.values, i, v)
+	if found {
+		return
 	}
+	s.values = slices.Insert(s.values, i, v)
+	if !s.sealed {
+		return
+	}
+	s.recent = append(s.recent, v)
+	if len(s.recent) > MaxRecentSecrets {
+		old := s.recent[0]
+		s.recent = slices.Delete(s.recent, 0, 1)
+		if j, ok := slices.BinarySearchFunc(s.values, old, longestFirst); ok {
+			s.values = slices.Delete(s.values, j, j+1)
+		}
+	}
+}
+
+// Seal ends the resource's build: the values recorded so far are hidden
+// for as long as it lives, later ones while they are recent.
+func (s *Secrets) Seal() {
+	if s == nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.sealed = true
 }
 
 func longestFirst(a, b string) int {

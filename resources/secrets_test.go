@@ -1,6 +1,7 @@
 package resources_test
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/reactive-ccm/ccm/resources"
@@ -28,6 +29,20 @@ func TestSecrets(t *testing.T) {
 		s.Add("abc")
 		if got := s.Redact("abc"); got != "abc" {
 			t.Fatalf("redacted %q", got)
+		}
+	})
+	t.Run("values resolved at run time are kept while recent", func(t *testing.T) {
+		var s resources.Secrets
+		s.Add("built-in-secret")
+		s.Seal()
+		// A template resolving to a new value at every run, as now() does.
+		for i := range resources.MaxRecentSecrets + 10 {
+			s.Add(fmt.Sprintf("run-value-%04d", i))
+		}
+		last := fmt.Sprintf("run-value-%04d", resources.MaxRecentSecrets+9)
+		text := "built-in-secret run-value-0000 " + last
+		if got := s.Redact(text); got != "[redacted] run-value-0000 [redacted]" {
+			t.Fatalf("redacted %q: the value recorded at build and the recent ones are hidden, the oldest run's forgotten", got)
 		}
 	})
 	t.Run("a nil Secrets redacts nothing", func(t *testing.T) {
