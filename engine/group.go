@@ -91,11 +91,8 @@ func (e *Engine) joins(c *node, key string, members []*node, now time.Time) bool
 			return false
 		}
 	}
-	due := c.dirty && !c.running && !c.queued && !c.removed && !c.blocked && !e.halted &&
-		(c.predecessor == nil || !c.predecessor.running) &&
-		!c.retry.waiting(now) && !c.contest.waiting(now) && c.parentsConverged()
-	restoring := c.undo != nil && (c.held || c.rollbackWhy != "")
-	return due && !restoring && c.v.Control == nil && !e.noop(c) && !e.monitorOnly(c) && e.pauseOf(c, now) == nil
+	return c.dueBarOrder(now) && !c.blocked && !e.halted && !c.restoring() &&
+		c.v.Control == nil && !e.noop(c) && !e.monitorOnly(c) && e.pauseOf(c, now) == nil
 }
 
 // convergeAll runs what a worker took: a vertex alone, or each member of

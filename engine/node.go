@@ -232,9 +232,15 @@ func (n *node) unpreparedBy() string {
 
 // runnable reports whether the vertex may be handed to a worker at now.
 func (n *node) runnable(now time.Time) bool {
+	return n.dueBarOrder(now) && n.afterFinished(now)
+}
+
+// dueBarOrder reports whether the vertex may run at now but for the
+// vertices written before it.
+func (n *node) dueBarOrder(now time.Time) bool {
 	return n.dirty && !n.running && !n.queued && !n.removed &&
 		(n.predecessor == nil || !n.predecessor.running) &&
-		!n.retry.waiting(now) && !n.contest.waiting(now) && n.parentsConverged() && n.afterFinished(now)
+		!n.retry.waiting(now) && !n.contest.waiting(now) && n.parentsConverged()
 }
 
 // afterFinished reports whether every vertex written before n that it

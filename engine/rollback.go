@@ -214,13 +214,19 @@ type undoPlan struct {
 func (n *node) takeUndoPlan(trig Trigger) undoPlan {
 	p := undoPlan{saved: n.saved, undo: n.undo, judging: n.refresh && n.judged()}
 	switch {
-	case n.undo == nil:
-	case n.held || n.rollbackWhy != "":
+	case n.restoring():
 		p.restore = true
-	case isNewDesiredState(trig) && len(healthSubs(n)) > 0:
+	case n.undo != nil && isNewDesiredState(trig) && len(healthSubs(n)) > 0:
 		p.keep = true
 	}
 	return p
+}
+
+// restoring reports whether n's next run puts its kept state back: it is
+// held, or a subscriber asked for its change to be rolled back. Callers
+// hold e.mu.
+func (n *node) restoring() bool {
+	return n.undo != nil && (n.held || n.rollbackWhy != "")
 }
 
 // judged reports whether a parent waits for this vertex's verdict on its
