@@ -8,6 +8,8 @@ import (
 	"os"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/reactive-ccm/ccm/watchers/internal/nonblock"
 )
 
 // changes are the events a mark asks for: every way the entries of a
@@ -68,7 +70,10 @@ func (g *group) unmark(m *dirMark) {
 	unix.Close(m.fd)
 }
 
-// dirKey is the key events carry for the directory open as fd.
+// dirKey is the key events carry for the directory open as fd: the
+// file system id and the file handle, laid out as in an event's DFID_NAME
+// record (fsid, handle_bytes, handle_type, the handle), so an event's key
+// is a slice of the record.
 func dirKey(fd int) (string, error) {
 	var st unix.Statfs_t
 	if err := unix.Fstatfs(fd, &st); err != nil {
@@ -78,25 +83,28 @@ func dirKey(fd int) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	b := make([]byte, 12, 12+h.Size())
+	b := make([]byte, 16, 16+h.Size())
 	binary.NativeEndian.PutUint32(b[0:], uint32(st.Fsid.Val[0]))
 	binary.NativeEndian.PutUint32(b[4:], uint32(st.Fsid.Val[1]))
-	binary.NativeEndian.PutUint32(b[8:], uint32(h.Type()))
+	binary.NativeEndian.PutUint32(b[8:], uint32(h.Size()))
+	binary.NativeEndian.PutUint32(b[12:], uint32(h.Type()))
 	return string(append(b, h.Bytes()...)), nil
 }
 
-// change is one event: who changed which entry of which directory.
+// change is one event: who changed which entry of which directory. dir
+// and name point into the read buffer: valid only while the callback of
+// drain that gets them runs, so events nobody watches cost no allocation.
 type change struct {
 	pid  int
-	dir  string // a dirMark key
-	name string
+	dir  []byte // a dirMark key
+	name []byte
 }
 
 // drain reads every queued event without blocking and passes each to
 // fn. Callers serialise it (Spotter.mu).
 func (g *group) drain(fn func(change)) {
 	for {
-		n, err := unix.Read(g.fd, g.buf)
+		n, err := nonblock.Read(g.fd, g.buf)
 		if err != nil || n <= 0 {
 			// EAGAIN: the queue is empty. Any other error ends this
 			// drain; the reader sees it too.
@@ -129,11 +137,11 @@ func parse(b []byte, fn func(change)) {
 }
 
 // dfidName finds the DFID_NAME record among info records.
-func dfidName(info []byte) (dir, name string, ok bool) {
+func dfidName(info []byte) (dir, name []byte, ok bool) {
 	for len(info) >= 4 {
 		typ, size := info[0], int(binary.NativeEndian.Uint16(info[2:]))
 		if size < 4 || size > len(info) {
-			return "", "", false
+			return nil, nil, false
 		}
 		rec := info[4:size]
 		info = info[size:]
@@ -143,16 +151,12 @@ func dfidName(info []byte) (dir, name string, ok bool) {
 		}
 		hlen := int(binary.NativeEndian.Uint32(rec[8:]))
 		if 16+hlen > len(rec) {
-			return "", "", false
+			return nil, nil, false
 		}
-		key := make([]byte, 0, 12+hlen)
-		key = append(key, rec[0:8]...)
-		key = append(key, rec[12:16]...)
-		key = append(key, rec[16:16+hlen]...)
-		raw, _, _ := bytes.Cut(rec[16+hlen:], []byte{0})
-		return string(key), string(raw), true
+		name, _, _ := bytes.Cut(rec[16+hlen:], []byte{0})
+		return rec[:16+hlen], name, true
 	}
-	return "", "", false
+	return nil, nil, false
 }
 
 // close closes the group; a reader waiting on it returns.

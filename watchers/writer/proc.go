@@ -15,30 +15,54 @@ import (
 // maxCommand bounds the command line in a description, in runes.
 const maxCommand = 100
 
+// procRead bounds what is read of a /proc file: a status file's Name
+// and Uid lines come in its first few hundred bytes, and a command line
+// is cut to maxCommand runes.
+const procRead = 2048
+
 // describe names a running process: "pid 1234 (sed -i s/a/b/ /etc/motd)
-// uid 0". It reports false once the process is gone.
+// uid 0". It reports false once the process is gone. It runs for every
+// change of a contested path, so each file is read with one open, one
+// read and one close.
 func describe(pid int) (string, bool) {
+	var buf [procRead]byte
 	dir := "/proc/" + strconv.Itoa(pid)
-	status, err := os.ReadFile(dir + "/status")
-	if err != nil {
+	status, ok := readStart(dir+"/status", buf[:])
+	if !ok {
 		return "", false
 	}
-	cmd := commandLine(dir)
+	name := field(status, "Name:")
+	uid, _, _ := strings.Cut(field(status, "Uid:"), "\t")
+	cmd := commandLine(dir, buf[:])
 	if cmd == "" {
 		// A kernel thread, or a process exiting: its name only.
-		cmd = field(status, "Name:")
+		cmd = name
 	}
-	uid, _, _ := strings.Cut(field(status, "Uid:"), "\t")
 	return fmt.Sprintf("pid %d (%s) uid %s", pid, cmd, uid), true
+}
+
+// readStart reads the first len(buf) bytes of a /proc file into buf.
+func readStart(path string, buf []byte) ([]byte, bool) {
+	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, false
+	}
+	n, err := unix.Read(fd, buf)
+	unix.Close(fd)
+	if err != nil {
+		return nil, false
+	}
+	return buf[:n], true
 }
 
 // gone describes a process that exited before it could be named.
 func gone(pid int) string { return fmt.Sprintf("pid %d (exited)", pid) }
 
-// commandLine reads a process's arguments as one line, shortened.
-func commandLine(dir string) string {
-	raw, err := os.ReadFile(dir + "/cmdline")
-	if err != nil {
+// commandLine reads a process's arguments as one line, shortened; buf
+// receives the raw arguments.
+func commandLine(dir string, buf []byte) string {
+	raw, ok := readStart(dir+"/cmdline", buf)
+	if !ok {
 		return ""
 	}
 	// Arguments are NUL-separated; newlines and tabs inside a script

@@ -191,11 +191,11 @@ func (s *Spotter) drainLocked() {
 		if c.pid == s.self || c.pid <= 0 {
 			return
 		}
-		d, ok := s.byKey[c.dir]
+		d, ok := s.byKey[string(c.dir)]
 		if !ok {
 			return
 		}
-		path := filepath.Join(d.path, c.name)
+		path := filepath.Join(d.path, string(c.name))
 		_, watched := s.paths[path]
 		if c.pid != lastPID || (watched && lastWho == "") {
 			lastPID, lastWho = c.pid, s.who(c.pid, watched)
