@@ -136,6 +136,7 @@ func (e *Engine) tryCalm(n *node, now time.Time) {
 	e.opts.Logger.Info("no longer contested: left alone", "resource", n.v.ID(), "repairs", c.count, "for", e.opts.Contest.Calm)
 	held := c.held
 	*c = contestState{}
+	e.touch(n)
 	e.changed = true
 	if held {
 		e.refreshSubscribers(n)

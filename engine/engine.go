@@ -70,6 +70,8 @@ type Engine struct {
 	// undoIO holds rollback record writes decided under mu, done in
 	// flush outside it, in order.
 	undoIO []func()
+	// tally counts the vertices by standing.
+	tally tally
 }
 
 // New prepares an engine for g.
@@ -108,6 +110,7 @@ func (e *Engine) install(g *graph.Graph, keep map[string]*node) []*node {
 		nodes[idx].pos = pos
 	}
 	for i, n := range nodes {
+		n.index = i
 		n.parents = pick(nodes, g.Parents(i))
 		n.children = pick(nodes, g.Children(i))
 		n.subs = pick(nodes, g.Subscribers(i))
@@ -118,6 +121,7 @@ func (e *Engine) install(g *graph.Graph, keep map[string]*node) []*node {
 		n.afterSeen = 0
 	}
 	e.g, e.nodes = g, nodes
+	e.tally.stale = true
 	e.byID = make(map[string]*node, len(nodes))
 	for _, n := range nodes {
 		e.byID[n.v.ID()] = n
@@ -233,7 +237,7 @@ func (e *Engine) stop(wg *sync.WaitGroup, cancelWork context.CancelFunc) {
 // hold e.mu.
 func (e *Engine) markAll(nodes []*node, t Trigger) {
 	for _, n := range nodes {
-		n.markDirty(t)
+		e.markDirty(n, t)
 	}
 	now := e.opts.Clock.Now()
 	for _, n := range nodes {
@@ -249,7 +253,7 @@ func (e *Engine) mark(n *node, t Trigger) {
 		e.mu.Unlock()
 		return
 	}
-	n.markDirty(t)
+	e.markDirty(n, t)
 	e.schedule(n, e.opts.Clock.Now())
 	blocked := len(e.outbox) > 0
 	e.mu.Unlock()

@@ -130,6 +130,12 @@ type node struct {
 	paths []string
 	// heapIndex is the node's index in the ready heap.
 	heapIndex int
+	// index is the vertex's place in the graph, for State's lists.
+	index int
+	// standing is the vertex's standing as Engine.tally counts it, ""
+	// until counted; touched is set while it waits to be counted again.
+	standing status.Standing
+	touched  bool
 }
 
 // takeHealthPlan says which checks the coming run owes and clears the

@@ -149,6 +149,7 @@ func (e *Engine) applyRecords(recs map[*node]rollbackRecord) {
 			e.undoIO = append(e.undoIO, func() { e.rollbacks.drop(id) })
 		case rec.Held:
 			n.held, n.heldWhy, n.saved = true, rec.Reason, rec.Saved
+			e.touch(n)
 			e.opts.Logger.Warn("rolled back before ccm last stopped: holding the last good state", "resource", n.v.ID(), "reason", rec.Reason)
 		default:
 			n.saved, n.judges = rec.Saved, healthSubs(n)
@@ -317,7 +318,7 @@ func (e *Engine) judge(s *node, err error, now time.Time) {
 		case critical:
 			p.judges = nil
 			p.rollbackWhy = s.v.ID() + " " + he.Error()
-			p.markDirty(TriggerRollback)
+			e.markDirty(p, TriggerRollback)
 			e.schedule(p, now)
 		case err == nil:
 			delete(p.judges, s)
@@ -361,7 +362,7 @@ func (e *Engine) release(n *node) bool {
 	n.held, n.heldWhy, n.saved = false, "", nil
 	id := n.v.ID()
 	e.undoIO = append(e.undoIO, func() { e.rollbacks.drop(id) })
-	n.markDirty(TriggerResume)
+	e.markDirty(n, TriggerResume)
 	e.changed = true
 	e.schedule(n, e.opts.Clock.Now())
 	return true

@@ -124,30 +124,7 @@ func (s State) Counts() status.Counts {
 		RolledBack: s.RolledBack, Blocked: s.Blocked, Contested: s.Contested, Paused: s.Paused, Pending: s.Pending}
 }
 
-// stateLocked counts the vertices by standing. Callers hold e.mu.
-func (e *Engine) stateLocked() State {
-	var c status.Counts
-	var st State
-	now := e.opts.Clock.Now()
-	for _, n := range e.nodes {
-		standing := e.standingOf(n, now, true)
-		c.Add(standing)
-		switch standing {
-		case status.Failed, status.Unhealthy:
-			st.FailedIDs = append(st.FailedIDs, n.v.ID())
-		case status.Contested:
-			st.ContestedIDs = append(st.ContestedIDs, n.v.ID())
-			if st.Writers == nil {
-				st.Writers = map[string]string{}
-			}
-			st.Writers[n.v.ID()] = n.contest.writer
-		}
-	}
-	st.Resources, st.Converged, st.Failed, st.Unhealthy, st.RolledBack = c.Resources, c.Converged, c.Failed, c.Unhealthy, c.RolledBack
-	st.Blocked, st.Contested, st.Paused, st.Pending = c.Blocked, c.Contested, c.Paused, c.Pending
-	return st
-}
-
+// State counts the vertices by standing.
 func (e *Engine) State() State {
 	e.mu.Lock()
 	defer e.mu.Unlock()

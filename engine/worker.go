@@ -51,6 +51,7 @@ func (e *Engine) worker(ctx context.Context) {
 // take marks n running and decides its run. Callers hold e.mu.
 func (e *Engine) take(n *node) run {
 	n.queued, n.running, n.dirty, n.blocked = false, true, false, false
+	e.touch(n)
 	n.runSince, n.parentChanged = n.since, false
 	// A paused vertex is only looked at: its refresh (and any
 	// rollback) waits for resume.
@@ -186,6 +187,7 @@ func (e *Engine) settleEcho(n *node, flush func()) {
 	defer e.mu.Unlock()
 	if n.dirty && isDrift(n.trigger) && !n.refresh {
 		n.dirty = false
+		e.touch(n)
 	}
 }
 
@@ -253,6 +255,7 @@ func (e *Engine) finish(n *node, ev *Event, out resources.Outcome, err error, re
 		}
 		return
 	}
+	e.touch(n)
 	before := e.standingOf(n, now, false)
 	n.recordHealth(ev)
 	// A paused run changed nothing: it is no repair, whatever it found.
@@ -368,7 +371,7 @@ func (e *Engine) failed(n *node, err error, msg string, refresh bool, now time.T
 		// What this run lacked may have come during it.
 		n.retry.until, until = now, now
 	}
-	n.markDirty(TriggerRetry)
+	e.markDirty(n, TriggerRetry)
 	key := reportKey(err)
 	repeated := key == n.lastError
 	n.lastError = key
@@ -413,7 +416,7 @@ func (e *Engine) refreshSubscribers(n *node) {
 			continue
 		}
 		s.refresh = true
-		s.markDirty(TriggerRefresh)
+		e.markDirty(s, TriggerRefresh)
 		e.pendingChanged = true
 	}
 }
@@ -422,6 +425,7 @@ func (e *Engine) refreshSubscribers(n *node) {
 // Callers hold e.mu.
 func (e *Engine) reportBlocked(n *node, failedBy []string) {
 	n.blocked = true
+	e.touch(n)
 	e.changed = true
 	ev := newEvent(n, n.trigger, e.noop(n))
 	ev.Skipped = true

@@ -57,25 +57,30 @@ type Counts struct {
 }
 
 // Add counts one resource of standing s.
-func (c *Counts) Add(s Standing) {
-	c.Resources++
+func (c *Counts) Add(s Standing) { c.add(s, 1) }
+
+// Remove takes back a resource Add counted with standing s.
+func (c *Counts) Remove(s Standing) { c.add(s, -1) }
+
+func (c *Counts) add(s Standing, by int) {
+	c.Resources += by
 	switch s {
 	case Converged:
-		c.Converged++
+		c.Converged += by
 	case Failed:
-		c.Failed++
+		c.Failed += by
 	case Unhealthy:
-		c.Unhealthy++
+		c.Unhealthy += by
 	case RolledBack:
-		c.RolledBack++
+		c.RolledBack += by
 	case Blocked:
-		c.Blocked++
+		c.Blocked += by
 	case Contested:
-		c.Contested++
+		c.Contested += by
 	case Paused:
-		c.Paused++
+		c.Paused += by
 	default:
-		c.Pending++
+		c.Pending += by
 	}
 }
 
