@@ -63,7 +63,10 @@ func (h *Hub) route(ev kernel.Event, fns []func()) []func() {
 	if ev.Has(unix.IN_Q_OVERFLOW) {
 		return h.overflow(fns)
 	}
-	name := ev.Path
+	if !h.concerns(ev) {
+		return fns
+	}
+	name := ev.Path()
 	t, isTarget := h.paths[name]
 	if isTarget {
 		fns = t.notifies(fns)
@@ -73,7 +76,7 @@ func (h *Hub) route(ev kernel.Event, fns []func()) []func() {
 	// reference before targets re-arm, or a stale watch would survive.
 	for _, tr := range h.trees {
 		if isUnder(name, tr.root) {
-			fns = h.treeEvent(tr, ev, fns)
+			fns = h.treeEvent(tr, name, ev, fns)
 		}
 	}
 	switch {
@@ -94,6 +97,35 @@ func (h *Hub) route(ev kernel.Event, fns []func()) []func() {
 		fns = h.rearm([]*target{t}, fns)
 	}
 	return fns
+}
+
+// concerns reports whether ev may concern a registration: its path is
+// registered, watched, waited for or in a tree, or it is about a watched
+// directory itself. The path is looked up in h.key, without allocating:
+// the entries of a busy directory that nobody registered (a neighbour
+// making and removing files beside managed ones) cost no garbage.
+// Callers hold h.mu.
+func (h *Hub) concerns(ev kernel.Event) bool {
+	if len(ev.Name) == 0 {
+		return true
+	}
+	h.key = append(h.key[:0], ev.Dir...)
+	if ev.Dir != "/" {
+		h.key = append(h.key, '/')
+	}
+	h.key = append(h.key, ev.Name...)
+	_, target := h.paths[string(h.key)]
+	_, watched := h.dirs[string(h.key)]
+	_, waited := h.waiting[string(h.key)]
+	if target || watched || waited {
+		return true
+	}
+	for root := range h.trees {
+		if isUnder(ev.Dir, root) || string(h.key) == root {
+			return true
+		}
+	}
+	return false
 }
 
 // headsUnder lists the targets whose watched chain passes through dir.

@@ -44,6 +44,8 @@ type Hub struct {
 	degraded bool
 	// overflows counts the kernel queue's overflows.
 	overflows uint64
+	// key is where concerns spells an event's path to look it up.
+	key []byte
 }
 
 // target is one watched path and everyone interested in it.

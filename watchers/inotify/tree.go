@@ -98,16 +98,16 @@ func (h *Hub) forget(tr *tree, dir string) {
 	}
 }
 
-// treeEvent handles an event inside tr: a new directory is walked, a
+// treeEvent handles an event about path, inside tr: a new directory is walked, a
 // removed or renamed one forgotten (a renamed one would otherwise keep
 // reporting under its old name), and the tree is notified.
 // Callers hold h.mu.
-func (h *Hub) treeEvent(tr *tree, ev kernel.Event, fns []func()) []func() {
+func (h *Hub) treeEvent(tr *tree, path string, ev kernel.Event, fns []func()) []func() {
 	switch {
 	case ev.Has(created):
-		h.walk(tr, ev.Path)
+		h.walk(tr, path)
 	case ev.Has(gone):
-		h.forget(tr, ev.Path)
+		h.forget(tr, path)
 	}
 	return tr.notifies(fns)
 }

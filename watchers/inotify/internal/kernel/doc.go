@@ -1,7 +1,7 @@
 // Package kernel is a thin layer over one Linux inotify instance.
 //
 // It watches directories by path with exactly the events each caller asks
-// for, and reads events named by path:
+// for, and reads events named by the watched directory and the child:
 //
 //   - Each path has its own mask; Watch again replaces it, so a watch is
 //     narrowed as well as widened (the kernel keeps one mask per watch).

@@ -1,6 +1,7 @@
 package kernel_test
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -51,6 +52,10 @@ func (r *reader) loop() {
 	for {
 		var err error
 		evs, err = r.in.Read(evs[:0])
+		for i := range evs {
+			// Names point into the instance's buffer until Release.
+			evs[i].Name = bytes.Clone(evs[i].Name)
+		}
 		r.in.Release()
 		for _, ev := range evs {
 			r.ch <- ev
@@ -89,7 +94,7 @@ func (r *reader) until(t *testing.T, path string, bits uint32) []kernel.Event {
 		select {
 		case ev := <-r.ch:
 			got = append(got, ev)
-			if ev.Path == path && ev.Has(bits) {
+			if ev.Path() == path && ev.Has(bits) {
 				return got
 			}
 		case <-timeout:
@@ -102,7 +107,7 @@ func (r *reader) until(t *testing.T, path string, bits uint32) []kernel.Event {
 func only(t *testing.T, evs []kernel.Event, path string) {
 	t.Helper()
 	for _, ev := range evs {
-		if ev.Path != path {
+		if ev.Path() != path {
 			t.Fatalf("unexpected event %+v (want events about %s only)", ev, path)
 		}
 	}
@@ -244,7 +249,7 @@ func TestPathsNamingOneDirectoryShareItsWatch(t *testing.T) {
 	must(t, os.Mkdir(filepath.Join(target, "a"), 0o755))
 	seen := map[string]int{}
 	for range 2 {
-		seen[r.next(t).Path]++
+		seen[r.next(t).Path()]++
 	}
 	want := map[string]int{filepath.Join(link, "a"): 1, filepath.Join(target, "a"): 1}
 	if !maps.Equal(seen, want) {
@@ -360,8 +365,8 @@ func TestOverflowIsReported(t *testing.T) {
 		in.Release()
 		must(t, err)
 		if last := evs[len(evs)-1]; last.Has(unix.IN_Q_OVERFLOW) {
-			if last.Path != "" {
-				t.Fatalf("overflow event names %q", last.Path)
+			if last.Path() != "" {
+				t.Fatalf("overflow event names %q", last.Path())
 			}
 			return
 		}

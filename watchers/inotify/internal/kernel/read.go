@@ -89,13 +89,13 @@ func (in *Instance) parse(evs []Event, raw []byte) []Event {
 		name, _, _ := bytes.Cut(raw[unix.SizeofInotifyEvent:end], []byte{0})
 		raw = raw[end:]
 		in.events.Add(1)
-		evs = in.name(evs, wd, Event{Mask: mask, Cookie: cookie}, string(name))
+		evs = in.name(evs, wd, Event{Name: name, Mask: mask, Cookie: cookie})
 	}
 	return evs
 }
 
 // name appends ev once for each path naming watch wd. Callers hold in.mu.
-func (in *Instance) name(evs []Event, wd int32, ev Event, child string) []Event {
+func (in *Instance) name(evs []Event, wd int32, ev Event) []Event {
 	if ev.Has(unix.IN_Q_OVERFLOW) {
 		in.dropRetired()
 		return append(evs, ev)
@@ -110,7 +110,7 @@ func (in *Instance) name(evs []Event, wd int32, ev Event, child string) []Event 
 		return evs
 	}
 	for dir := range w.masks {
-		ev.Path = join(dir, child)
+		ev.Dir = dir
 		evs = append(evs, ev)
 	}
 	return evs
