@@ -141,6 +141,12 @@ func (h *Hub) arm(t *target) {
 			// look again.
 			continue
 		}
+		if errors.Is(err, kernel.ErrClosed) {
+			// Shutting down: routing the last events raced the close.
+			// Nothing is watched any more, by inotify or by polling.
+			h.disarm(t)
+			return
+		}
 		if err != nil {
 			h.disarm(t)
 			h.degrade(t, err)
