@@ -14,7 +14,7 @@
 //
 // An event carries the pid of the process that caused it; the process is
 // described from /proc (its command line and uid) as soon as the event
-// is read. A process seen earlier in the same directory (sed writing its
+// is read, at most once per 50ms: one write is several events. A process seen earlier in the same directory (sed writing its
 // temporary file) is remembered, so it is named even once it exited; one
 // that exited before any of its events was read is named by pid alone.
 // ccm's own changes are not counted.

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"time"
 )
 
 // maxPIDs bounds the processes remembered; the memory is forgotten when
@@ -36,7 +37,7 @@ type Spotter struct {
 	// pids remembers the processes seen in marked directories, so one
 	// that exits right after its change (sed renaming its temporary
 	// file) is still named.
-	pids map[int]string
+	pids map[int]described
 }
 
 // dir is a marked directory and how many witnesses use it.
@@ -57,7 +58,7 @@ func New(log *slog.Logger) *Spotter {
 	return &Spotter{
 		log: log, self: os.Getpid(),
 		dirs: map[string]*dir{}, byKey: map[string]*dir{}, paths: map[string]int{},
-		last: map[string]sighting{}, pids: map[int]string{},
+		last: map[string]sighting{}, pids: map[int]described{},
 	}
 }
 
@@ -207,23 +208,37 @@ func (s *Spotter) drainLocked() {
 	})
 }
 
+// fresh is how long a description of a process stands for its next
+// changes: one write is several events (a truncation, the write, the
+// close), often read in separate batches, and each would read /proc
+// again. Only a process that exec'd another program within it is named
+// as it was before.
+const fresh = 50 * time.Millisecond
+
+// described is what /proc said of a process, and when.
+type described struct {
+	who string
+	at  time.Time
+}
+
 // who describes pid, remembering it. For a change of a watched path it
-// always names someone: from /proc, from memory, or by pid alone. For
-// other entries it reads /proc only for a process not seen yet, and
-// returns "" when it has nothing to say.
+// always names someone: from /proc (unless read moments ago), from
+// memory, or by pid alone. For other entries it reads /proc only for a
+// process not seen yet, and returns "" when it has nothing to say.
 func (s *Spotter) who(pid int, watched bool) string {
-	if known, ok := s.pids[pid]; ok && !watched {
-		return known
+	now := time.Now()
+	if known, ok := s.pids[pid]; ok && (!watched || now.Sub(known.at) < fresh) {
+		return known.who
 	}
 	if d, ok := describe(pid); ok {
 		if len(s.pids) >= maxPIDs {
 			clear(s.pids)
 		}
-		s.pids[pid] = d
+		s.pids[pid] = described{who: d, at: now}
 		return d
 	}
 	if known, ok := s.pids[pid]; ok {
-		return known
+		return known.who
 	}
 	if watched {
 		return gone(pid)
