@@ -215,6 +215,7 @@ func (e *Engine) nextWake() time.Time {
 			soonest(n.contest.calmAt(e.opts.Contest))
 		}
 	}
+	e.wakeAt = next
 	return next
 }
 

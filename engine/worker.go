@@ -240,10 +240,7 @@ func isDrift(t Trigger) bool {
 // after it. Callers hold e.mu.
 func (e *Engine) finish(n *node, ev *Event, out resources.Outcome, err error, refresh bool) {
 	n.running, n.refreshing = false, false
-	if _, ok := e.fights[n]; ok {
-		// The timer loop judges its calm only while it is idle.
-		e.poke()
-	}
+	defer e.pokeForCalm(n)
 	if refresh {
 		e.pendingChanged = true
 	}
