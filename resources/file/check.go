@@ -3,7 +3,6 @@ package file
 import (
 	"context"
 	"errors"
-	"io"
 
 	"github.com/reactive-ccm/ccm/resources"
 	"github.com/reactive-ccm/ccm/resources/internal/ids"
@@ -95,7 +94,7 @@ func (v *view) hashTarget(ctx context.Context) (digest, error) {
 		return *v.known, nil
 	}
 	if v.file != nil {
-		return hashReader(ctx, io.LimitReader(&endAtShortRead{r: v.file}, v.o.size+1), v.o.size+1)
+		return hashFile(ctx, v.file, v.o.size)
 	}
 	return hashTarget(ctx, v.dir, v.base, v.o.size)
 }
