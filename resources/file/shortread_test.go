@@ -4,6 +4,8 @@ import (
 	"io"
 	"strings"
 	"testing"
+
+	"github.com/reactive-ccm/ccm/resources/internal/textdiff"
 )
 
 // countingReader counts the reads that reach it.
@@ -46,6 +48,39 @@ func TestHashFileReads(t *testing.T) {
 			}
 			if c.reads != tt.reads {
 				t.Errorf("%d reads reached the file, want %d", c.reads, tt.reads)
+			}
+		})
+	}
+}
+
+func TestReadText(t *testing.T) {
+	tooLong := strings.Repeat("x", textdiff.MaxInput+1)
+	tests := []struct {
+		name    string
+		content string
+		size    int64
+		// want is nil for a text not compared; reads, when not zero, is how
+		// many reads reach the text.
+		want  []byte
+		reads int
+	}{
+		{"a short read ends it", "content of file 1\n", 18, []byte("content of file 1\n"), 1},
+		{"a text that grew is read whole", "content of file 1\nmore\n", 4, []byte("content of file 1\nmore\n"), 0},
+		{"an empty text", "", 0, []byte{}, 1},
+		{"a text too long", tooLong, int64(len(tooLong)), nil, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := &countingReader{r: strings.NewReader(tt.content)}
+			got, err := readText(io.NopCloser(c), nil, tt.size)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if (got == nil) != (tt.want == nil) || string(got) != string(tt.want) {
+				t.Errorf("read %q, want %q", got, tt.want)
+			}
+			if tt.reads != 0 && c.reads != tt.reads {
+				t.Errorf("%d reads reached the text, want %d", c.reads, tt.reads)
 			}
 		})
 	}
