@@ -136,7 +136,7 @@ func withDefaults(props, defaults *yaml.Node) *yaml.Node {
 		return props
 	}
 	merged := *props
-	merged.Content = append([]*yaml.Node(nil), props.Content...)
+	merged.Content = append(make([]*yaml.Node, 0, len(props.Content)+len(defaults.Content)), props.Content...)
 	for i := 0; i+1 < len(defaults.Content); i += 2 {
 		if !hasKey(props, defaults.Content[i].Value) {
 			merged.Content = append(merged.Content, defaults.Content[i], defaults.Content[i+1])
@@ -184,15 +184,15 @@ func (m *Manifest) entry(typ resources.Type, nameNode, props *yaml.Node, tmpl re
 		errs.Addf(e.namePos, "%s: the name is empty", typ.Name)
 		return nil
 	}
-	rest := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: props.Line, Column: props.Column}
-	seen := map[string]int{}
+	rest := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: props.Line, Column: props.Column,
+		Content: make([]*yaml.Node, 0, len(props.Content))}
+	keys := resources.KeysOf(props)
 	for i := 0; i+1 < len(props.Content); i += 2 {
 		k, v := props.Content[i], deref(props.Content[i+1])
-		if line, dup := seen[k.Value]; dup {
-			errs.Addf(pos(m.File, k), "%s: duplicate property %q (first set at line %d)", e.id(), k.Value, line)
+		if first, dup := keys.Earlier(i); dup {
+			errs.Addf(pos(m.File, k), "%s: duplicate property %q (first set at line %d)", e.id(), k.Value, first.Line)
 			continue
 		}
-		seen[k.Value] = k.Line
 		switch {
 		case k.Value == "alias":
 			if v.Kind != yaml.ScalarNode || isNull(v) {

@@ -22,6 +22,12 @@ type lexed struct {
 	plain bool
 }
 
+// plainText reports whether s holds no opening of an expression: most
+// strings, answered without lexing, which allocates.
+func plainText(s string) bool {
+	return !strings.Contains(s, "{{") && !strings.Contains(s, "${")
+}
+
 // lex splits s into literal text and expressions, following upstream
 // CCM's lexer and adding two escapes:
 //   - `{{ expr }}` ends at the first `}}` outside a quoted string;
@@ -33,7 +39,7 @@ type lexed struct {
 //   - an opener without its closer is literal text;
 //   - `$${` is a literal `${` and `{{{` a literal `{{` (our escapes).
 func lex(s string) lexed {
-	if !strings.Contains(s, "{{") && !strings.Contains(s, "${") {
+	if plainText(s) {
 		return lexed{segs: []segment{{text: s}}, plain: true}
 	}
 	var out []segment
