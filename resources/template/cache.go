@@ -81,7 +81,7 @@ func compileLoose(sh shape, src string) error {
 	if _, err := expr.Compile(src, expr.Env(env), expr.AllowUndefinedVariables(), expr.Patch(&meter{})); err != nil {
 		return err
 	}
-	for _, m := range callRE.FindAllStringSubmatch(src, -1) {
+	for _, m := range callRE().FindAllStringSubmatch(src, -1) {
 		name := m[2]
 		if _, ok := env[name]; ok || notCalls[name] {
 			continue
@@ -99,7 +99,10 @@ func compileLoose(sh shape, src string) error {
 var errUnknownFunc = errors.New("unknown name")
 
 // callRE finds names written as calls: name( but not .name( (a method).
-var callRE = regexp.MustCompile(`(^|[^.\w])([A-Za-z_]\w*)\s*\(`)
+// Compiled on first use, as are the package's other expressions: compiling
+// them all when the program starts slows every run of ccm, and most runs
+// never need them.
+var callRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(^|[^.\w])([A-Za-z_]\w*)\s*\(`) })
 
 // notCalls are expr keywords a parenthesis may follow without a call.
 var notCalls = map[string]bool{
