@@ -106,8 +106,11 @@ func forgetSystemFacts() {
 // loadOptions are the graph options the command line selects: templates
 // over the host's facts (with --fact and --facts), the environment and
 // each manifest's hiera data (with --hiera layers), and resources_jet_file.
-// The data is read once per load, on first use.
+// The data is read once per load, on first use; the host's facts, which
+// every load needs, are gathered meanwhile, while the manifests are read
+// and parsed.
 func loadOptions(cmd *cobra.Command) graph.Options {
+	go systemFacts(cmd.Context())
 	data := sync.OnceValues(func() (graph.Data, error) { return loadData(cmd) })
 	return graph.Options{
 		Templates: func(m *graph.Manifest) (resources.Templates, error) {
