@@ -21,12 +21,18 @@ const (
 	needSelf need = iota
 	// needDir adds the directory's own attribute changes: a target that
 	// is a directory watches itself for its owner and mode, and its
-	// parent only for entries.
+	// parent only for its name going or being replaced (needName).
 	needDir
-	// needEntries adds entries created, deleted and renamed: the parent
-	// of a directory target, and the parent of a symlink in a chain,
-	// since replacing the symlink re-points every directory below it.
-	// Writes beside a managed directory wake nobody.
+	// needName adds entries deleted and renamed, for the parent of a
+	// directory target: the directory's own events may come late (its
+	// removal is reported to it only once nobody holds it open). An entry
+	// cannot be created under its name while it exists, and once it is
+	// gone the target waits with needEntries; so files made and written
+	// beside a managed directory wake nobody.
+	needName
+	// needEntries adds entries created: the head of a directory target
+	// that is missing, and the parent of a symlink in a chain, since
+	// replacing the symlink re-points every directory below it.
 	needEntries
 	// needAll adds writes and attribute changes of entries: the head of
 	// a target that is not a directory, and every directory of a tree.
@@ -42,13 +48,16 @@ const (
 var masks = [needs]uint32{
 	needSelf:    selfEvents,
 	needDir:     selfEvents | unix.IN_ATTRIB,
+	needName:    selfEvents | nameEvents,
 	needEntries: selfEvents | entryEvents,
 	needAll:     selfEvents | entryEvents | unix.IN_MODIFY | unix.IN_ATTRIB,
 }
 
 const (
-	selfEvents  = unix.IN_MOVE_SELF | unix.IN_DELETE_SELF | unix.IN_ONLYDIR
-	entryEvents = unix.IN_CREATE | unix.IN_MOVED_TO | unix.IN_DELETE | unix.IN_MOVED_FROM
+	selfEvents = unix.IN_MOVE_SELF | unix.IN_DELETE_SELF | unix.IN_ONLYDIR
+	// nameEvents are an entry going or another taking its name.
+	nameEvents  = unix.IN_DELETE | unix.IN_MOVED_FROM | unix.IN_MOVED_TO
+	entryEvents = nameEvents | unix.IN_CREATE
 
 	// created and gone classify events for routing; the kernel sends
 	// IN_UNMOUNT without being asked.

@@ -22,10 +22,11 @@ func dirTarget(t *testing.T, h *inotify.Hub) (managed, beside string, c *counter
 	return managed, beside, c
 }
 
-// writeBeside writes and chmods the file beside a managed directory:
-// changes that must not wake the hub.
+// writeBeside writes and chmods the file beside a managed directory and
+// makes another: changes that must not wake the hub.
 func writeBeside(t *testing.T, beside string) func() {
 	return func() {
+		must(t, os.WriteFile(beside+".new", []byte("x"), 0o644))
 		sh(t, "echo more >> "+beside)
 		must(t, os.Chmod(beside, 0o600))
 		must(t, os.Chmod(beside, 0o644))

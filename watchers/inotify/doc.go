@@ -18,9 +18,11 @@
 //   - a head, and every directory of a recursive registration, for every
 //     change to its entries;
 //   - a registered path that is a directory for its own attributes and
-//     fate, and its parent only for entries created, deleted or renamed,
-//     so writes beside a managed directory wake nobody (a directory or a
-//     file appearing in its place re-plans its watches);
+//     fate, and its parent only for entries deleted or renamed (away or
+//     over another), so files made and written beside a managed directory
+//     wake nobody (once it is gone, its parent is watched for entries
+//     created, and a directory or a file appearing in its place re-plans
+//     its watches);
 //   - an ancestor only for its own rename, deletion or unmount;
 //   - the parent of a symlink on the way for its entries appearing and
 //     going too, since replacing the symlink re-points what lies below.

@@ -14,8 +14,8 @@ const (
 	// path is not a directory, or is missing and was never seen as one.
 	shapeFile shape = iota
 	// shapeDir watches the path, a directory, for its own attributes and
-	// fate, and its parent for entries only, so writes beside it wake
-	// nobody.
+	// fate, and its parent for entries going or replaced only, so files
+	// made and written beside it wake nobody.
 	shapeDir
 	// shapeAwaitDir watches the head for entries only: the path was a
 	// directory and is missing now.
@@ -65,7 +65,7 @@ func planOf(path string, wasDir bool) plan {
 	k := kindOf(path)
 	switch {
 	case k == kindDir:
-		return plan{shape: shapeDir, kind: k, dirs: append([]string{path}, chainFrom(filepath.Dir(path))...), first: []need{needDir, needEntries}}
+		return plan{shape: shapeDir, kind: k, dirs: append([]string{path}, chainFrom(filepath.Dir(path))...), first: []need{needDir, needName}}
 	case k == kindMissing && wasDir:
 		return plan{shape: shapeAwaitDir, kind: k, dirs: chainOf(path), first: []need{needEntries}}
 	}
