@@ -92,5 +92,5 @@ func fromExpr(fn metered) function {
 // compile against. Only types matter to the compiler, so any Templates of
 // the shape serves.
 func (sh shape) prototype() map[string]any {
-	return build(Env{}, sh, 0).vars
+	return build(Env{}, sh, 0).bound().vars
 }
