@@ -68,11 +68,21 @@ type program struct {
 // safe for concurrent runs.
 var programs bounded[programKey, program]
 
+// checks caches what compileLoose found of each expression: a manifest
+// checks the same deferred expressions for each of its resources (a
+// block's defaults), and the answer depends only on the text and shape.
+var checks bounded[programKey, error]
+
 // compileLoose compiles src in shape sh as compile does, except that a
 // variable the shape lacks is taken for one with no value yet: only
 // syntax, wrong arguments and unknown functions fail. It is for
-// validation and caches nothing.
+// validation, and keeps only its answer.
 func compileLoose(sh shape, src string) error {
+	found, _ := checks.get(programKey{sh, src}, func() (error, error) { return checkLoose(sh, src), nil })
+	return found
+}
+
+func checkLoose(sh shape, src string) error {
 	env := sh.prototype()
 	_, err := expr.Compile(src, expr.Env(env), expr.Patch(&meter{}))
 	if !isUnknownName(err) {
