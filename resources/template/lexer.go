@@ -87,6 +87,30 @@ func lex(s string) lexed {
 	return finish(out, escaped)
 }
 
+// resolvable reports what !lex(s).plain does, without building the
+// segments: whether s holds an expression or an escape.
+func resolvable(s string) bool {
+	if plainText(s) {
+		return false
+	}
+	for i := 0; i < len(s); {
+		switch {
+		case strings.HasPrefix(s[i:], "$${"), strings.HasPrefix(s[i:], "{{{"):
+			return true
+		case strings.HasPrefix(s[i:], "${{"):
+			i++
+		case strings.HasPrefix(s[i:], "{{"), strings.HasPrefix(s[i:], "${"):
+			if _, ok := closeAt(s, i); ok {
+				return true
+			}
+			i += 2
+		default:
+			i++
+		}
+	}
+	return false
+}
+
 // finish decides whether the segments are one typed expression.
 func finish(segs []segment, escaped bool) lexed {
 	l := lexed{segs: segs, plain: !escaped}

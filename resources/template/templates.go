@@ -154,7 +154,7 @@ func (t *Templates) Matched(s string) (string, bool, error) {
 
 // HasExpr reports whether s needs resolving: it holds an expression or an
 // escaped `$${` or `{{{`.
-func (t *Templates) HasExpr(s string) bool { return !plainText(s) && !lex(s).plain }
+func (t *Templates) HasExpr(s string) bool { return resolvable(s) }
 
 // Vars returns the variables templates see, under both spellings: Facts
 // and facts, Data and data, Environ and environ.
