@@ -98,7 +98,8 @@ func (f *file) write(ctx context.Context, v *view, uid, gid int) error {
 		return noParent(f.path, v.noParent)
 	}
 	if f.content == nil {
-		return writeAtomic(ctx, v.dir, v.base, strings.NewReader(""), uid, gid, f.mode, nil)
+		_, err := writeAtomic(ctx, v.dir, v.base, strings.NewReader(""), uid, gid, f.mode, nil)
+		return err
 	}
 	r, err := f.content.open(f.links)
 	if err != nil {
@@ -109,10 +110,15 @@ func (f *file) write(ctx context.Context, v *view, uid, gid int) error {
 	if f.validate != nil {
 		check = func(tmp *os.File) error { return f.validate.Run(ctx, tmp) }
 	}
-	if err := writeAtomic(ctx, v.dir, v.base, r, uid, gid, f.mode, check); err != nil {
+	dr := newDigestReader(r)
+	w, err := writeAtomic(ctx, v.dir, v.base, dr, uid, gid, f.mode, check)
+	if err != nil {
 		return err
 	}
 	f.content.wrote()
+	if w.ok {
+		f.mine.set(w.stamp, dr.digest())
+	}
 	return nil
 }
 

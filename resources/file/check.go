@@ -3,7 +3,6 @@ package file
 import (
 	"context"
 	"errors"
-	"io"
 
 	"github.com/reactive-ccm/ccm/resources"
 	"github.com/reactive-ccm/ccm/resources/internal/ids"
@@ -39,8 +38,14 @@ type view struct {
 	base     string
 	// file is the regular file at the path, open, in a quick view.
 	file *safepath.File
-	o    observed
-	d    drift
+	// known is the digest of the file at the path when the view found
+	// the file this resource wrote, unchanged, and did not open it for
+	// reading; unread is set when it did not open it although it did not
+	// find it unchanged.
+	known  *digest
+	unread bool
+	o      observed
+	d      drift
 }
 
 func (v *view) close() error {
@@ -54,21 +59,29 @@ func (v *view) close() error {
 // peek looks at the path as cheaply as a check can: one open of the path
 // itself (no symlink followed on the way that root alone does not
 // control, none at the end) and one stat; a file with managed content is
-// opened for reading, for hashing. The temporary files a killed run left
-// are removed first; after the first look at a directory that costs
-// nothing.
+// opened for reading, for hashing, unless it may be the file this
+// resource just wrote: its stamp tells, and its digest is known. The
+// temporary files a killed run left are removed first; after the first
+// look at a directory that costs nothing.
 func (f *file) peek() (*view, error) {
 	if err := f.links.RemoveLeftovers(f.path); err != nil {
 		return nil, err
 	}
-	st, file, err := f.links.Stat(f.path, f.content != nil && f.ensure == Present)
+	stamp, sum, mine := f.mine.take()
+	read := f.content != nil && f.ensure == Present
+	st, file, err := f.links.Stat(f.path, read && !mine)
 	if errors.Is(err, unix.ENOENT) {
 		return &view{o: observed{kind: Absent}}, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	return &view{file: file, o: observedOf(&st)}, nil
+	v := &view{file: file, o: observedOf(&st)}
+	if read && mine {
+		v.known = know(stamp, sum, &st)
+		v.unread = v.known == nil
+	}
+	return v, nil
 }
 
 func observedOf(st *unix.Stat_t) observed {
@@ -77,8 +90,11 @@ func observedOf(st *unix.Stat_t) observed {
 
 // hashTarget digests the file the view observed.
 func (v *view) hashTarget(ctx context.Context) (digest, error) {
+	if v.known != nil {
+		return *v.known, nil
+	}
 	if v.file != nil {
-		return hashReader(ctx, io.LimitReader(v.file, v.o.size+1), v.o.size+1)
+		return hashFile(ctx, v.file, v.o.size)
 	}
 	return hashTarget(ctx, v.dir, v.base, v.o.size)
 }
@@ -155,6 +171,11 @@ func (f *file) compare(ctx context.Context, v *view) error {
 		return err
 	}
 	if f.content == nil {
+		return nil
+	}
+	if v.unread {
+		// Content drift sends Check to the full view, which reads.
+		d.content = true
 		return nil
 	}
 	differs, err := f.contentDiffers(ctx, v)

@@ -195,35 +195,46 @@ func (s *source) watch() []string {
 var bufPool = sync.Pool{New: func() any { return new([32 << 10]byte) }}
 
 // hashTarget digests the file base in dir, which a check found to be a
-// regular file of size bytes. It reads at most one byte more: a file
-// swapped for a FIFO or one that grows cannot keep the check reading, and
-// a file that grew differs anyway. O_NONBLOCK keeps a FIFO swapped in
-// after the stat from blocking the open.
+// regular file of size bytes (hashFile). O_NONBLOCK keeps a FIFO swapped
+// in after the stat from blocking the open.
 func hashTarget(ctx context.Context, dir *safepath.Dir, base string, size int64) (digest, error) {
 	f, err := dir.Open(base, unix.O_RDONLY|unix.O_NONBLOCK)
 	if err != nil {
 		return digest{}, err
 	}
 	defer f.Close()
-	return hashReader(ctx, io.LimitReader(&endAtShortRead{r: f}, size+1), size+1)
+	return hashFile(ctx, f, size)
 }
 
-// endAtShortRead ends the reads of a regular file at its first short
-// read: the kernel returns less than asked only at the end of the file,
-// and the read that would confirm it costs a system call per check. Data
-// appended after that read is the writer's event's business.
-type endAtShortRead struct {
-	r   io.Reader
-	end bool
-}
-
-func (s *endAtShortRead) Read(p []byte) (int, error) {
-	if s.end {
-		return 0, io.EOF
+// hashFile digests f, a regular file a stat found to be of size bytes. It
+// reads at most one byte more: a file swapped for a FIFO or one that grows
+// cannot keep the check reading, and a file that grew differs anyway. It
+// ends at the first short read: the kernel returns less than asked only at
+// the end of a regular file, and the read that would confirm it costs a
+// system call per check. Data appended after that read is the writer's
+// event's business.
+func hashFile(ctx context.Context, f io.Reader, size int64) (digest, error) {
+	buf := bufPool.Get().(*[32 << 10]byte)
+	defer bufPool.Put(buf)
+	h := sha256.New()
+	var d digest
+	for d.size <= size {
+		if err := ctx.Err(); err != nil {
+			return digest{}, err
+		}
+		want := int(min(int64(len(buf)), size+1-d.size))
+		n, err := f.Read(buf[:want])
+		h.Write(buf[:n])
+		d.size += int64(n)
+		if errors.Is(err, io.EOF) || err == nil && n < want {
+			break
+		}
+		if err != nil {
+			return digest{}, err
+		}
 	}
-	n, err := s.r.Read(p)
-	s.end = err == nil && n < len(p)
-	return n, err
+	h.Sum(d.sum[:0])
+	return d, nil
 }
 
 // hashReader digests r, stopping early when ctx is cancelled, and refuses

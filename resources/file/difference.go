@@ -2,8 +2,11 @@ package file
 
 import (
 	"context"
+	"crypto/sha256"
+	"errors"
 	"fmt"
 	"io"
+	"slices"
 
 	"golang.org/x/sys/unix"
 
@@ -14,45 +17,58 @@ import (
 // contentDifference describes how the file in v differs from the wanted
 // content: digests, and for text within textdiff's bounds the lines added
 // and removed and a unified diff. It runs only on drift, with the view
-// the check opened.
+// the check opened; a text within those bounds is read once, for its
+// digest and its lines.
 func (f *file) contentDifference(ctx context.Context, v *view) (resources.Difference, error) {
 	want, err := f.content.digest(ctx, f.links)
 	if err != nil {
 		return resources.Difference{}, err
 	}
-	have, err := hashTarget(ctx, v.dir, v.base, v.o.size)
-	if err != nil {
-		return resources.Difference{}, err
-	}
 	var haveText, wantText []byte
-	if have.size <= textdiff.MaxInput && want.size <= textdiff.MaxInput {
+	if v.o.size <= textdiff.MaxInput && want.size <= textdiff.MaxInput {
 		target, err := v.dir.Open(v.base, unix.O_RDONLY|unix.O_NONBLOCK)
-		if haveText, err = readText(target, err); err != nil {
+		if haveText, err = readText(target, err, v.o.size); err != nil {
 			return resources.Difference{}, err
 		}
-		if wantText, err = readText(f.content.open(f.links)); err != nil {
+		r, err := f.content.open(f.links)
+		if wantText, err = readText(r, err, want.size); err != nil {
 			return resources.Difference{}, err
 		}
 	}
-	return textdiff.Content(have.sum, want.sum, haveText, wantText), nil
+	if haveText == nil {
+		// Too long to compare, or grown so since the stat: digested alone.
+		have, err := hashTarget(ctx, v.dir, v.base, v.o.size)
+		return textdiff.Content(have.sum, want.sum, nil, nil), err
+	}
+	return textdiff.Content(sha256.Sum256(haveText), want.sum, haveText, wantText), nil
 }
 
-// readText reads at most textdiff.MaxInput bytes; a longer text (one
-// that grew since it was hashed) is returned as nil: not compared.
-func readText[R io.ReadCloser](r R, err error) ([]byte, error) {
+// readText reads a text of about size bytes, at most textdiff.MaxInput; a
+// longer text (one that grew since it was hashed) is returned as nil: not
+// compared. A short read ends it: the end of a regular file or of a text
+// in memory.
+func readText[R io.ReadCloser](r R, err error, size int64) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
 	defer r.Close()
-	b, err := io.ReadAll(io.LimitReader(r, textdiff.MaxInput+1))
-	if err != nil {
-		return nil, fmt.Errorf("reading for comparison: %w", err)
+	b := make([]byte, 0, min(size, textdiff.MaxInput)+1)
+	for len(b) <= textdiff.MaxInput {
+		if len(b) == cap(b) {
+			b = slices.Grow(b, len(b))
+		}
+		want := min(cap(b), textdiff.MaxInput+1) - len(b)
+		n, err := r.Read(b[len(b) : len(b)+want])
+		b = b[:len(b)+n]
+		if errors.Is(err, io.EOF) || err == nil && n < want {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("reading for comparison: %w", err)
+		}
 	}
 	if len(b) > textdiff.MaxInput {
 		return nil, nil
-	}
-	if b == nil {
-		b = []byte{}
 	}
 	return b, nil
 }

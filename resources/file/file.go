@@ -35,6 +35,8 @@ type file struct {
 	content content
 	// validate, when set, checks new content before it replaces the file.
 	validate *validatecmd.Command
+	// mine is the file last written, for the check after the write.
+	mine written
 }
 
 var (

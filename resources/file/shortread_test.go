@@ -1,10 +1,11 @@
 package file
 
 import (
-	"errors"
 	"io"
 	"strings"
 	"testing"
+
+	"github.com/reactive-ccm/ccm/resources/internal/textdiff"
 )
 
 // countingReader counts the reads that reach it.
@@ -18,39 +19,68 @@ func (c *countingReader) Read(p []byte) (int, error) {
 	return c.r.Read(p)
 }
 
-func TestEndAtShortRead(t *testing.T) {
+func TestHashFileReads(t *testing.T) {
+	long := strings.Repeat("x", 70000)
 	tests := []struct {
 		name    string
 		content string
-		// buf is how much each read asks for.
-		buf int
-		// reads is how many reads reach the file until io.EOF.
-		reads int
+		// size is what the stat found.
+		size int64
+		// hashed is what the digest covers; reads how many reads reach the
+		// file.
+		hashed string
+		reads  int
 	}{
-		{"a short read ends it", "content of file 1\n", 64, 1},
-		{"full reads go on to the end", strings.Repeat("x", 64), 32, 3},
+		{"a short read ends it", "content of file 1\n", 18, "content of file 1\n", 1},
+		{"full reads go on to the end", long, 70000, long, 3},
+		{"a file that grew is read one byte beyond", "content of file 1\nmore\n", 10, "content of ", 1},
+		{"an empty file", "", 0, "", 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			c := &countingReader{r: strings.NewReader(tt.content)}
-			r := io.LimitReader(&endAtShortRead{r: c}, int64(len(tt.content)+1))
-			var got []byte
-			buf := make([]byte, tt.buf)
-			for {
-				n, err := r.Read(buf)
-				got = append(got, buf[:n]...)
-				if errors.Is(err, io.EOF) {
-					break
-				}
-				if err != nil {
-					t.Fatal(err)
-				}
+			got, err := hashFile(t.Context(), c, tt.size)
+			if err != nil {
+				t.Fatal(err)
 			}
-			if string(got) != tt.content {
-				t.Fatalf("read %q, want %q", got, tt.content)
+			if got != digestOf(tt.hashed) {
+				t.Errorf("the digest is not that of %q", tt.hashed)
 			}
 			if c.reads != tt.reads {
 				t.Errorf("%d reads reached the file, want %d", c.reads, tt.reads)
+			}
+		})
+	}
+}
+
+func TestReadText(t *testing.T) {
+	tooLong := strings.Repeat("x", textdiff.MaxInput+1)
+	tests := []struct {
+		name    string
+		content string
+		size    int64
+		// want is nil for a text not compared; reads, when not zero, is how
+		// many reads reach the text.
+		want  []byte
+		reads int
+	}{
+		{"a short read ends it", "content of file 1\n", 18, []byte("content of file 1\n"), 1},
+		{"a text that grew is read whole", "content of file 1\nmore\n", 4, []byte("content of file 1\nmore\n"), 0},
+		{"an empty text", "", 0, []byte{}, 1},
+		{"a text too long", tooLong, int64(len(tooLong)), nil, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := &countingReader{r: strings.NewReader(tt.content)}
+			got, err := readText(io.NopCloser(c), nil, tt.size)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if (got == nil) != (tt.want == nil) || string(got) != string(tt.want) {
+				t.Errorf("read %q, want %q", got, tt.want)
+			}
+			if tt.reads != 0 && c.reads != tt.reads {
+				t.Errorf("%d reads reached the text, want %d", c.reads, tt.reads)
 			}
 		})
 	}

@@ -99,7 +99,8 @@ func (f *file) put(ctx context.Context, v *view, s saved) error {
 			return err
 		}
 	}
-	return writeAtomic(ctx, v.dir, v.base, bytes.NewReader(s.Content), s.UID, s.GID, s.Mode, nil)
+	_, err := writeAtomic(ctx, v.dir, v.base, bytes.NewReader(s.Content), s.UID, s.GID, s.Mode, nil)
+	return err
 }
 
 // matches reports whether the path v looks at is in the saved state.

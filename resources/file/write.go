@@ -14,33 +14,52 @@ import (
 )
 
 // writeAtomic replaces base in dir with the content of r: a temporary
-// file beside it gets its owner and mode before any content lands, is
-// made durable (with the commit group in ctx, if any), then renamed over
-// base. Readers see the old file or the new one, never a partial or
-// wrongly permitted one, and neither does a crash. check, when set, reads
-// the complete temporary file through a descriptor of it before the
-// rename; its error leaves base as it was.
-func writeAtomic(ctx context.Context, dir *safepath.Dir, base string, r io.Reader, uid, gid int, mode Mode, check func(*os.File) error) error {
-	tmp, err := dir.CreateTemp(base)
+// file beside it, created by root no more open than mode, gets its content,
+// then the owner and mode it lacks, is made durable (with the commit group
+// in ctx, if any), then renamed over base. Readers see the old file or the
+// new one, never a partial or wrongly permitted one, and neither does a
+// crash. check, when set, reads the complete temporary file through a
+// descriptor of it before the rename; its error leaves base as it was.
+// It returns the stamp of the file written, for the look after the write.
+func writeAtomic(ctx context.Context, dir *safepath.Dir, base string, r io.Reader, uid, gid int, mode Mode, check func(*os.File) error) (stamped, error) {
+	tmp, st, err := dir.WriteTemp(base, createPerm(mode), r)
 	if err != nil {
-		return fmt.Errorf("creating a temporary file for %s: %w", dir.Join(base), err)
+		return stamped{}, fmt.Errorf("writing a temporary file for %s: %w", dir.Join(base), err)
 	}
-	err = fill(tmp, r, uid, gid, mode)
+	err = chownHint(tmp.SetAttrs(&st, uid, gid, uint32(mode)))
 	if err == nil {
 		err = commit.Sync(ctx, tmp)
 	}
 	if err != nil {
-		return fmt.Errorf("writing %s: %w", tmp.Name(), errors.Join(err, tmp.Abort()))
+		return stamped{}, fmt.Errorf("writing %s: %w", tmp.Name(), errors.Join(err, tmp.Abort()))
 	}
 	if check != nil {
 		if err := checkTemp(tmp, check); err != nil {
-			return errors.Join(err, tmp.Abort())
+			return stamped{}, errors.Join(err, tmp.Abort())
 		}
 	}
-	if err := tmp.Commit(); err != nil {
-		return fmt.Errorf("replacing %s: %w", dir.Join(base), err)
+	stamp, ok, err := tmp.CommitStamped(&st)
+	if err != nil {
+		return stamped{}, fmt.Errorf("replacing %s: %w", dir.Join(base), err)
 	}
-	return nil
+	return stamped{stamp: stamp, ok: ok}, nil
+}
+
+// stamped is the stamp of a file just written, valid when ok.
+type stamped struct {
+	stamp safepath.Stamp
+	ok    bool
+}
+
+// createPerm is the mode a temporary file for a file of mode is created
+// with: while root owns it, before the owner and mode it lacks are set,
+// it must give no one access the final file does not, whatever its group
+// (a setgid directory's). So group and others may read and execute only
+// what others may in the end, and no one but root may write. Mode 0644
+// and 0755 need no chmod then.
+func createPerm(mode Mode) uint32 {
+	others := uint32(mode) & 0o005
+	return uint32(mode)&0o700 | others | others<<3&uint32(mode)
 }
 
 // checkTemp hands check a read-only descriptor of tmp.
@@ -51,19 +70,6 @@ func checkTemp(tmp *safepath.Temp, check func(*os.File) error) error {
 	}
 	defer f.Close()
 	return check(f)
-}
-
-// fill sets owner and mode on the open temporary file, then writes the
-// content. Chown comes first because it may clear mode bits.
-func fill(tmp *safepath.Temp, r io.Reader, uid, gid int, mode Mode) error {
-	if err := tmp.Chown(uid, gid); err != nil {
-		return chownHint(err)
-	}
-	if err := tmp.Chmod(uint32(mode)); err != nil {
-		return err
-	}
-	_, err := io.Copy(tmp, r)
-	return err
 }
 
 var _ commit.Durable = (*safepath.Temp)(nil)

@@ -21,10 +21,13 @@
 //     is seen, replaced or removed as a link.
 //   - RemoveAll and Walk never cross a symlink or a mount point, and hold
 //     at most MaxDepth directories open.
-//   - The atomic writer (Dir.CreateTemp) names its temporary files
-//     `.NAME.ccm-DIGITS` and holds a lock on them while they are written;
-//     Dir.RemoveLeftovers removes those a killed process left, never one
-//     that is being written.
+//   - The atomic writer (Dir.CreateTemp, Dir.WriteTemp) names its
+//     temporary files `.NAME.ccm-DIGITS` and holds a lock on them while they
+//     are written; Dir.RemoveLeftovers removes those a killed process left,
+//     never one that is being written. Temp.CommitStamped returns the
+//     Stamp of the file renamed, by which a later look tells the file
+//     written, unchanged, without reading it, where the filesystem gives
+//     every change after a stat new times.
 //   - A Stage is a directory only root can enter for a tool that writes by
 //     path (tar, unzip); MoveIn moves what it holds into its Dir by rename
 //     between descriptors, replacing a file or link in the way, merging

@@ -35,6 +35,24 @@ func (f *File) Read(p []byte) (int, error) {
 	}
 }
 
+// ReadAt reads into p from offset off, as io.ReaderAt.
+func (f *File) ReadAt(p []byte, off int64) (int, error) {
+	done := 0
+	for done < len(p) {
+		n, err := unix.Pread(f.fd, p[done:], off+int64(done))
+		switch {
+		case errors.Is(err, unix.EINTR):
+			continue
+		case err != nil:
+			return done, pathError("read", f.name, err)
+		case n == 0:
+			return done, io.EOF
+		}
+		done += n
+	}
+	return done, nil
+}
+
 // Write writes all of p.
 func (f *File) Write(p []byte) (int, error) {
 	done := 0

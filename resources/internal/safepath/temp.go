@@ -2,6 +2,7 @@ package safepath
 
 import (
 	"errors"
+	"io"
 	"math/rand/v2"
 	"os"
 	"strconv"
@@ -36,13 +37,65 @@ func tempPrefix(base string) string {
 // and owned by root, to replace base. It holds a lock on the file until
 // Commit or Abort, so RemoveLeftovers never takes it for a leftover.
 func (d *Dir) CreateTemp(base string) (*Temp, error) {
+	for range maxRetries {
+		t, err := d.createTemp(base, 0o600)
+		if err != nil {
+			return nil, err
+		}
+		st, err := t.Stat()
+		if err != nil {
+			return nil, errors.Join(err, t.Abort())
+		}
+		if t.kept(&st) {
+			return t, nil
+		}
+		if err := t.File.Close(); err != nil {
+			return nil, err
+		}
+	}
+	return nil, pathError("create", d.Join(tempPrefix(base)+"*"), errChanged)
+}
+
+// WriteTemp is CreateTemp with the content of r, the file created with the
+// permission bits perm (less the umask) rather than 0600. It returns the
+// file's status once written, which the caller uses to set owner and mode
+// only where they differ (SetAttrs). Owned by root until then, the file
+// must be no more open than its final mode: perm gives group and others
+// no more than the wanted mode does, and no write.
+func (d *Dir) WriteTemp(base string, perm uint32, r io.Reader) (*Temp, unix.Stat_t, error) {
+	for range maxRetries {
+		t, err := d.createTemp(base, perm)
+		if err != nil {
+			return nil, unix.Stat_t{}, err
+		}
+		_, err = io.Copy(t, r)
+		var st unix.Stat_t
+		if err == nil {
+			st, err = t.Stat()
+		}
+		if err != nil {
+			return nil, unix.Stat_t{}, errors.Join(err, t.Abort())
+		}
+		if t.kept(&st) {
+			return t, st, nil
+		}
+		// A sweep removed the file before the lock: what it holds is
+		// written again, from it, under another name.
+		r = io.NewSectionReader(t, 0, st.Size)
+		defer t.File.Close()
+	}
+	return nil, unix.Stat_t{}, pathError("create", d.Join(tempPrefix(base)+"*"), errChanged)
+}
+
+// createTemp creates and locks a temporary file for base with mode perm.
+func (d *Dir) createTemp(base string, perm uint32) (*Temp, error) {
 	if err := single(base); err != nil {
 		return nil, pathError("create", d.Join(base), err)
 	}
 	prefix := tempPrefix(base)
 	for range 10000 {
 		name := prefix + strconv.FormatUint(uint64(rand.Uint32()), 10)
-		fd, err := unix.Openat(d.fd, name, unix.O_RDWR|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0o600)
+		fd, err := unix.Openat(d.fd, name, unix.O_RDWR|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, perm)
 		if errors.Is(err, unix.EEXIST) {
 			continue
 		}
@@ -50,30 +103,35 @@ func (d *Dir) CreateTemp(base string) (*Temp, error) {
 			return nil, pathError("create", d.Join(name), err)
 		}
 		t := &Temp{File: &File{fd: fd, name: d.Join(name)}, dir: d, tmp: name, base: base}
-		ok, err := t.lock()
-		if err != nil || ok {
-			return t, err
+		if err := unix.Flock(t.fd, unix.LOCK_EX); err != nil {
+			return nil, errors.Join(pathError("flock", t.name, err), t.Abort())
 		}
+		return t, nil
 	}
 	return nil, pathError("create", d.Join(prefix+"*"), unix.EEXIST)
 }
 
-// lock takes the file's lock. It reports false when a sweep removed the
-// file between its creation and the lock (its link count is then zero);
-// the caller tries another name.
-func (t *Temp) lock() (bool, error) {
-	if err := unix.Flock(t.fd, unix.LOCK_EX); err != nil {
-		return false, errors.Join(pathError("flock", t.name, err), t.Abort())
-	}
-	st, err := t.Stat()
-	if err != nil {
-		return false, errors.Join(err, t.Abort())
-	}
-	if st.Nlink == 0 {
-		return false, t.File.Close()
-	}
+// kept reports whether the locked file st describes still has its name:
+// a sweep (RemoveLeftovers in another process) may have removed it
+// between its creation and the lock, leaving a link count of zero.
+func (t *Temp) kept(st *unix.Stat_t) bool {
 	t.dev = st.Dev
-	return true, nil
+	return st.Nlink > 0
+}
+
+// SetAttrs gives the file the owner, group and permission bits that st,
+// its status, shows it lacks, and nothing else: a file created by root
+// with its final mode needs neither.
+func (t *Temp) SetAttrs(st *unix.Stat_t, uid, gid int, mode uint32) error {
+	if st.Uid != uint32(uid) || st.Gid != uint32(gid) {
+		if err := t.Chown(uid, gid); err != nil {
+			return err
+		}
+	}
+	if st.Mode&0o7777 != mode {
+		return t.Chmod(mode)
+	}
+	return nil
 }
 
 // Device identifies the filesystem the temporary file is on.
@@ -101,6 +159,24 @@ func (t *Temp) Commit() error {
 		return errors.Join(err, t.Abort())
 	}
 	return t.File.Close()
+}
+
+// CommitStamped is Commit that also returns the file's stamp as it
+// stands renamed, for a later look to tell that it is still the file
+// written (Stamp.Same). written is the file's status after its content was
+// written, before anything could open it by its new name: the stamp is
+// valid only when nothing wrote to the file since (its modification time
+// and size are still those).
+func (t *Temp) CommitStamped(written *unix.Stat_t) (Stamp, bool, error) {
+	if err := t.dir.Rename(t.tmp, t.base); err != nil {
+		return Stamp{}, false, errors.Join(err, t.Abort())
+	}
+	st, err := t.Stat()
+	if err != nil {
+		return Stamp{}, false, errors.Join(err, t.File.Close())
+	}
+	ok := st.Mtim == written.Mtim && st.Size == written.Size && finerStamps(t.fd, st.Dev)
+	return stampOf(&st), ok, t.File.Close()
 }
 
 // Reopen returns a second, read-only descriptor of the temporary file,
