@@ -11,6 +11,9 @@ import (
 type Data struct {
 	// Facts are the host's facts as plain maps (see package facts).
 	Facts map[string]any
+	// LoadFacts, when Facts is nil, returns the facts when a template
+	// first needs them (see template.Env.LoadFacts).
+	LoadFacts func() map[string]any
 	// Environ is the environment templates see as environ.
 	Environ map[string]string
 	// Layers are extra hiera documents (--hiera FILE), deep-merged over
@@ -33,14 +36,14 @@ func (d Data) Templates(m *Manifest) (resources.Templates, error) {
 	if err != nil {
 		return nil, err
 	}
-	return template.New(template.Env{Facts: d.Facts, Data: data, Environ: d.Environ, Dir: m.Dir, KV: d.KV}), nil
+	return template.New(template.Env{Facts: d.Facts, LoadFacts: d.LoadFacts, Data: data, Environ: d.Environ, Dir: m.Dir, KV: d.KV}), nil
 }
 
 // resolve returns m's hiera data with, merged over it, the data of the
 // apply resource that included m, then the extra layers.
 func (d Data) resolve(m *Manifest) (map[string]any, error) {
 	own := hiera.Source{File: m.File, Data: m.Data, Hierarchy: m.Hierarchy, Overrides: m.Overrides}
-	env := template.Env{Facts: d.Facts, Environ: d.Environ, Dir: m.Dir}
+	env := template.Env{Facts: d.Facts, LoadFacts: d.LoadFacts, Environ: d.Environ, Dir: m.Dir}
 	t := template.NewData(env)
 	if m.incl == nil || m.incl.data == nil {
 		return hiera.Resolve(t, append([]hiera.Source{own}, d.Layers...)...)

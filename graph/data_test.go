@@ -3,10 +3,12 @@ package graph_test
 import (
 	"reflect"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/reactive-ccm/ccm/graph"
 	"github.com/reactive-ccm/ccm/graph/hiera"
+	"github.com/reactive-ccm/ccm/resources/template"
 )
 
 var linuxWeb = graph.Data{
@@ -75,6 +77,69 @@ func TestManifestDataAndFacts(t *testing.T) {
 			}
 			if m := g.Manifests[0]; m.PreMessage != "on web01" || m.PostMessage != tt.post {
 				t.Errorf("messages = %q, %q; want %q, %q", m.PreMessage, m.PostMessage, "on web01", tt.post)
+			}
+		})
+	}
+}
+
+func TestFactsLoadedOnlyWhenTemplatesNeedThem(t *testing.T) {
+	// lazy is linuxWeb with its facts given by LoadFacts, counting calls.
+	lazy := func(calls *atomic.Int32) graph.Data {
+		d := linuxWeb
+		d.Facts, d.LoadFacts = nil, func() map[string]any {
+			calls.Add(1)
+			return linuxWeb.Facts
+		}
+		return d
+	}
+	t.Run("a manifest without templates never loads them", func(t *testing.T) {
+		var calls atomic.Int32
+		file := writeManifest(t, "m.yaml", "data: {port: 80}\nccm:\n  pre_message: hello\n  resources:\n    - probe:\n        - one: {text: plain, port: 1}\n")
+		if _, err := graph.Load([]string{file}, lazy(&calls).Options()); err != nil {
+			t.Fatal(err)
+		}
+		if n := calls.Load(); n != 0 {
+			t.Errorf("facts loaded %d times", n)
+		}
+	})
+	t.Run("templates see the facts loaded as they would the facts given", func(t *testing.T) {
+		var calls atomic.Int32
+		file := writeManifest(t, "m.yaml", strings.Replace(hieraManifest, "MERGE", "deep", 1))
+		g, err := graph.Load([]string{file}, lazy(&calls).Options())
+		if err != nil {
+			t.Fatal(err)
+		}
+		given, err := graph.Load([]string{file}, linuxWeb.Options())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if calls.Load() == 0 || probes(t, g)["one"].Text != probes(t, given)["one"].Text || g.Vertices[0].Fingerprint != given.Vertices[0].Fingerprint {
+			t.Errorf("loaded facts (%d calls) gave text %q and fingerprint %s; given facts %q and %s", calls.Load(),
+				probes(t, g)["one"].Text, g.Vertices[0].Fingerprint, probes(t, given)["one"].Text, given.Vertices[0].Fingerprint)
+		}
+	})
+}
+
+func TestManifestTemplated(t *testing.T) {
+	tests := []struct {
+		name, src string
+		want      bool
+	}{
+		{"plain", "- probe:\n    - one: {text: plain}\n", false},
+		{"a property", "- probe:\n    - one: {text: \"${ Facts.os }\"}\n", true},
+		{"a name", "- probe:\n    - \"{{ Facts.os }}\": {}\n", true},
+		{"data", "data: {x: \"{{ lookup('facts.os') }}\"}\nccm:\n  resources:\n    - probe:\n        - one: {}\n", true},
+		{"a message", "ccm:\n  pre_message: \"on ${ Facts.hostname }\"\n  resources:\n    - probe:\n        - one: {}\n", true},
+		{"a Jet file", "ccm:\n  resources_jet_file: r.jet\n", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m, err := graph.ParseManifest(writeManifest(t, "m.yaml", tt.src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := m.Templated(template.New(template.Env{})); got != tt.want {
+				t.Errorf("Templated() = %v, want %v", got, tt.want)
 			}
 		})
 	}

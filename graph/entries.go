@@ -10,7 +10,8 @@ import (
 
 // entry is one resource as written, before its type builds it.
 type entry struct {
-	typ       resources.Type
+	// typ is shared by the entries of a block: a Type is large.
+	typ       *resources.Type
 	name      string
 	alias     string
 	namePos   resources.Pos
@@ -54,9 +55,9 @@ func (m *Manifest) entries(blocks *yaml.Node, tmpl resources.Templates, errs *re
 		}
 		switch body.Kind {
 		case yaml.SequenceNode:
-			out = append(out, m.namedList(typ, body, tmpl, errs)...)
+			out = append(out, m.namedList(&typ, body, tmpl, errs)...)
 		case yaml.MappingNode:
-			if e := m.singleMap(typ, body, tmpl, errs); e != nil {
+			if e := m.singleMap(&typ, body, tmpl, errs); e != nil {
 				out = append(out, e)
 			}
 		default:
@@ -75,7 +76,7 @@ func shape(n *yaml.Node) string {
 
 // namedList reads `- NAME: {props}` entries and applies the block's
 // `defaults` entry to every other entry of the block.
-func (m *Manifest) namedList(typ resources.Type, body *yaml.Node, tmpl resources.Templates, errs *resources.ErrorList) []*entry {
+func (m *Manifest) namedList(typ *resources.Type, body *yaml.Node, tmpl resources.Templates, errs *resources.ErrorList) []*entry {
 	var defaults *yaml.Node
 	type named struct{ key, props *yaml.Node }
 	var items []named
@@ -136,7 +137,7 @@ func withDefaults(props, defaults *yaml.Node) *yaml.Node {
 		return props
 	}
 	merged := *props
-	merged.Content = append([]*yaml.Node(nil), props.Content...)
+	merged.Content = append(make([]*yaml.Node, 0, len(props.Content)+len(defaults.Content)), props.Content...)
 	for i := 0; i+1 < len(defaults.Content); i += 2 {
 		if !hasKey(props, defaults.Content[i].Value) {
 			merged.Content = append(merged.Content, defaults.Content[i], defaults.Content[i+1])
@@ -146,7 +147,7 @@ func withDefaults(props, defaults *yaml.Node) *yaml.Node {
 }
 
 // singleMap reads the `TYPE: {name: NAME, ...}` form.
-func (m *Manifest) singleMap(typ resources.Type, body *yaml.Node, tmpl resources.Templates, errs *resources.ErrorList) *entry {
+func (m *Manifest) singleMap(typ *resources.Type, body *yaml.Node, tmpl resources.Templates, errs *resources.ErrorList) *entry {
 	var nameNode *yaml.Node
 	rest := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: body.Line, Column: body.Column}
 	for i := 0; i+1 < len(body.Content); i += 2 {
@@ -170,7 +171,7 @@ func (m *Manifest) singleMap(typ resources.Type, body *yaml.Node, tmpl resources
 // entry takes the common keys (alias, require, subscribe, control,
 // sensitive, health_checks, rollback) out of props and keeps the rest for
 // the type.
-func (m *Manifest) entry(typ resources.Type, nameNode, props *yaml.Node, tmpl resources.Templates, errs *resources.ErrorList) *entry {
+func (m *Manifest) entry(typ *resources.Type, nameNode, props *yaml.Node, tmpl resources.Templates, errs *resources.ErrorList) *entry {
 	e := &entry{typ: typ, name: nameNode.Value, namePos: pos(m.File, nameNode), raw: props, m: m}
 	if tmpl.HasExpr(e.name) {
 		name, err := tmpl.String(e.name)
@@ -184,42 +185,67 @@ func (m *Manifest) entry(typ resources.Type, nameNode, props *yaml.Node, tmpl re
 		errs.Addf(e.namePos, "%s: the name is empty", typ.Name)
 		return nil
 	}
-	rest := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: props.Line, Column: props.Column}
-	seen := map[string]int{}
+	e.props = m.typeProps(e, props, errs)
+	return e
+}
+
+// typeProps returns the properties of props that are the type's, taking
+// the common ones into e: props itself when it holds none (most
+// resources), else a mapping of the rest, its aliases resolved.
+func (m *Manifest) typeProps(e *entry, props *yaml.Node, errs *resources.ErrorList) *yaml.Node {
+	var rest *yaml.Node
+	keys := resources.KeysOf(props)
 	for i := 0; i+1 < len(props.Content); i += 2 {
 		k, v := props.Content[i], deref(props.Content[i+1])
-		if line, dup := seen[k.Value]; dup {
-			errs.Addf(pos(m.File, k), "%s: duplicate property %q (first set at line %d)", e.id(), k.Value, line)
-			continue
+		taken := true
+		if first, dup := keys.Earlier(i); dup {
+			errs.Addf(pos(m.File, k), "%s: duplicate property %q (first set at line %d)", e.id(), k.Value, first.Line)
+		} else {
+			taken = m.common(e, k, v, errs)
 		}
-		seen[k.Value] = k.Line
-		switch {
-		case k.Value == "alias":
-			if v.Kind != yaml.ScalarNode || isNull(v) {
-				errs.Addf(pos(m.File, v), "%s: alias: expected a string, got %s", e.id(), kind(v))
-				continue
-			}
-			e.alias = v.Value
-		case k.Value == "require":
-			e.require = stringList(m.File, v, errs)
-		case k.Value == "subscribe" && typ.Subscribes:
-			e.subscribe = stringList(m.File, v, errs)
-		case k.Value == "control":
-			e.control = m.parseControl(e.id(), v, errs)
-		case k.Value == "sensitive":
-			if v.Kind != yaml.ScalarNode || v.Tag != "!!bool" {
-				errs.Addf(pos(m.File, v), "%s: sensitive: expected true or false, got %s", e.id(), kind(v))
-				continue
-			}
-			e.sensitive = strings.EqualFold(v.Value, "true")
-		case k.Value == "health_checks":
-			e.health = v
-		case k.Value == "rollback" && typ.Undoable:
-			e.rollback = m.parseBool(e.id(), k.Value, v, errs)
-		default:
+		if rest == nil && (taken || v != props.Content[i+1]) {
+			rest = &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: props.Line, Column: props.Column,
+				Content: append(make([]*yaml.Node, 0, len(props.Content)), props.Content[:i]...)}
+		}
+		if rest != nil && !taken {
 			rest.Content = append(rest.Content, k, v)
 		}
 	}
-	e.props = rest
-	return e
+	if rest == nil {
+		return props
+	}
+	return rest
+}
+
+// common takes property k, v into e when it is a common one (alias,
+// require, subscribe, control, sensitive, health_checks, rollback),
+// reporting whether it was.
+func (m *Manifest) common(e *entry, k, v *yaml.Node, errs *resources.ErrorList) bool {
+	switch {
+	case k.Value == "alias":
+		if v.Kind != yaml.ScalarNode || isNull(v) {
+			errs.Addf(pos(m.File, v), "%s: alias: expected a string, got %s", e.id(), kind(v))
+			return true
+		}
+		e.alias = v.Value
+	case k.Value == "require":
+		e.require = stringList(m.File, v, errs)
+	case k.Value == "subscribe" && e.typ.Subscribes:
+		e.subscribe = stringList(m.File, v, errs)
+	case k.Value == "control":
+		e.control = m.parseControl(e.id(), v, errs)
+	case k.Value == "sensitive":
+		if v.Kind != yaml.ScalarNode || v.Tag != "!!bool" {
+			errs.Addf(pos(m.File, v), "%s: sensitive: expected true or false, got %s", e.id(), kind(v))
+			return true
+		}
+		e.sensitive = strings.EqualFold(v.Value, "true")
+	case k.Value == "health_checks":
+		e.health = v
+	case k.Value == "rollback" && e.typ.Undoable:
+		e.rollback = m.parseBool(e.id(), k.Value, v, errs)
+	default:
+		return false
+	}
+	return true
 }

@@ -38,7 +38,7 @@ func LoadEntry(e Entry, opts Options) (*Graph, error) {
 		return nil, err
 	}
 	var errs resources.ErrorList
-	en := m.singleMap(typ, e.Props, t, &errs)
+	en := m.singleMap(&typ, e.Props, t, &errs)
 	if en == nil {
 		return nil, errs.Err()
 	}

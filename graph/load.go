@@ -169,11 +169,13 @@ func (g *Graph) build(e *entry, t resources.Templates, errs *resources.ErrorList
 }
 
 // fingerprint hashes everything that defines the resource's desired state.
+// What it hashes is gathered first and hashed once: writing each field to
+// the hash would copy each to the heap.
 func fingerprint(e *entry, t resources.Templates) string {
-	h := sha256.New()
+	b := make([]byte, 0, 512)
 	field := func(s string) {
-		h.Write([]byte(s))
-		h.Write([]byte{0})
+		b = append(b, s...)
+		b = append(b, 0)
 	}
 	field(e.typ.Name)
 	field(e.name)
@@ -182,7 +184,7 @@ func fingerprint(e *entry, t resources.Templates) string {
 	var walk func(n *yaml.Node)
 	walk = func(n *yaml.Node) {
 		n = deref(n)
-		h.Write([]byte{byte(n.Kind), byte(len(n.Content)), byte(len(n.Content) >> 8)})
+		b = append(b, byte(n.Kind), byte(len(n.Content)), byte(len(n.Content)>>8))
 		field(n.Tag)
 		field(n.Value)
 		if n.Kind == yaml.ScalarNode && t.HasExpr(n.Value) {
@@ -196,5 +198,6 @@ func fingerprint(e *entry, t resources.Templates) string {
 	if templated {
 		field(t.Fingerprint())
 	}
-	return hex.EncodeToString(h.Sum(nil))
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
 }

@@ -178,3 +178,32 @@ func (m *Manifest) str(p pair, errs *resources.ErrorList) string {
 	}
 	return p.val.Value
 }
+
+// Templated reports whether loading m may evaluate a template of t: some
+// string of m holds an expression, or a Jet file renders its resources.
+// Resources that render templates of their own (scaffold) may need t's
+// facts later, when they run.
+func (m *Manifest) Templated(t resources.Templates) bool {
+	if m.ResourcesJetFile != "" || t.HasExpr(m.PreMessage) || t.HasExpr(m.PostMessage) {
+		return true
+	}
+	for _, n := range []*yaml.Node{m.Data, m.Hierarchy, m.Overrides, m.Resources} {
+		if n != nil && holdsExpr(n, t) {
+			return true
+		}
+	}
+	return false
+}
+
+// holdsExpr reports whether a scalar of n holds an expression of t.
+func holdsExpr(n *yaml.Node, t resources.Templates) bool {
+	if n.Kind == yaml.ScalarNode {
+		return t.HasExpr(n.Value)
+	}
+	for _, c := range n.Content {
+		if holdsExpr(c, t) {
+			return true
+		}
+	}
+	return false
+}

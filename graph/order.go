@@ -25,6 +25,10 @@ func (e *CycleError) Error() string {
 // sort reports every cycle as a path, or computes the order the
 // vertices run in (see Graph.Order).
 func (g *Graph) sort() error {
+	if g.acyclic() {
+		g.Order = g.writtenOrder()
+		return nil
+	}
 	dg := simple.NewDirectedGraph()
 	for i := range g.Vertices {
 		dg.AddNode(simple.Node(i))
@@ -100,4 +104,31 @@ func (g *Graph) ids(idx []int) []string {
 		out[i] = g.Vertices[j].ID()
 	}
 	return out
+}
+
+// acyclic reports whether the graph has no cycle, by peeling off vertices
+// that wait for nothing left (Kahn): a linear pass over the adjacency
+// lists, where building gonum's graph to find the cycles costs as much as
+// the rest of compiling. Only a graph with a cycle pays for that.
+func (g *Graph) acyclic() bool {
+	waiting := make([]int, len(g.Vertices))
+	ready := make([]int, 0, len(g.Vertices))
+	for v, ps := range g.parents {
+		waiting[v] = len(ps)
+		if len(ps) == 0 {
+			ready = append(ready, v)
+		}
+	}
+	done := 0
+	for len(ready) > 0 {
+		v := ready[len(ready)-1]
+		ready = ready[:len(ready)-1]
+		done++
+		for _, c := range g.children[v] {
+			if waiting[c]--; waiting[c] == 0 {
+				ready = append(ready, c)
+			}
+		}
+	}
+	return done == len(g.Vertices)
 }

@@ -4,17 +4,20 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/reactive-ccm/ccm/resources"
 )
 
-// yamlLine splits a yaml.v3 syntax error into its line and message.
-var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+// yamlLine splits a yaml.v3 syntax error into its line and message. It
+// and byteProblem are compiled when a manifest fails to parse, not each
+// time ccm starts.
+var yamlLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^yaml: line (\d+): (.*)$`) })
 
 // byteProblem matches yaml.v3's complaints about the bytes themselves,
 // which name no line, or the line of the token around them.
-var byteProblem = regexp.MustCompile(`UTF-8|UTF-16|control characters`)
+var byteProblem = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`UTF-8|UTF-16|control characters`) })
 
 // syntaxError turns a yaml.v3 syntax error, which names a line at best,
 // into file:line:col: message. A tab in the indentation, YAML's most
@@ -24,11 +27,11 @@ func syntaxError(file string, src []byte, err error) error {
 	msg := strings.TrimPrefix(err.Error(), "yaml: ")
 	// yaml.v3 names no line when the error is on the first.
 	line := 1
-	if mm := yamlLine.FindStringSubmatch(err.Error()); mm != nil {
+	if mm := yamlLine().FindStringSubmatch(err.Error()); mm != nil {
 		line, _ = strconv.Atoi(mm[1])
 		msg = mm[2]
 	}
-	if byteProblem.MatchString(msg) {
+	if byteProblem().MatchString(msg) {
 		if l, c, ok := badByte(src); ok {
 			return resources.Errorf(resources.Pos{File: file, Line: l, Col: c}, "invalid YAML: %s", msg)
 		}

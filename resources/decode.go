@@ -44,14 +44,13 @@ func DecodeDocument(file, what string, m *yaml.Node, dst any) error {
 func decodeStruct(m *yaml.Node, v reflect.Value, id string, pos func(*yaml.Node) Pos, value func(*yaml.Node, field, reflect.Value) error) error {
 	fields := fieldsOf(v.Type())
 	var errs ErrorList
-	seen := map[string]*yaml.Node{}
+	keys := KeysOf(m)
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		k, val := m.Content[i], m.Content[i+1]
-		if first, dup := seen[k.Value]; dup {
+		if first, dup := keys.Earlier(i); dup {
 			errs.Addf(pos(k), "duplicate property %q (first set at line %d)", k.Value, first.Line)
 			continue
 		}
-		seen[k.Value] = k
 		f, ok := fields[k.Value]
 		if !ok {
 			errs.Addf(pos(k), "%s", unknownKeyMsg(id, k.Value, fields))
@@ -173,7 +172,9 @@ func (s *Spec) decodeField(n *yaml.Node, f field, dst reflect.Value) error {
 	if err != nil {
 		return err
 	}
-	s.Templated.remember(pos.String(), resolved)
+	if len(resolved) > 0 {
+		s.Templated.remember(pos.String(), resolved)
+	}
 	if err := decodeValue(n, dst); err != nil {
 		return redact(err, resolved)
 	}
@@ -421,13 +422,12 @@ func decodeMap(n *yaml.Node, dst reflect.Value) error {
 func checkDuplicates(n *yaml.Node) error {
 	n = resolveAlias(n)
 	if n.Kind == yaml.MappingNode {
-		seen := map[string]int{}
+		keys := KeysOf(n)
 		for i := 0; i+1 < len(n.Content); i += 2 {
-			k := n.Content[i]
-			if line, dup := seen[k.Value]; dup {
-				return fmt.Errorf("duplicate key %q at line %d (first set at line %d)", k.Value, k.Line, line)
+			if first, dup := keys.Earlier(i); dup {
+				k := n.Content[i]
+				return fmt.Errorf("duplicate key %q at line %d (first set at line %d)", k.Value, k.Line, first.Line)
 			}
-			seen[k.Value] = k.Line
 		}
 	}
 	for _, c := range n.Content {

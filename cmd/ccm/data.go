@@ -106,7 +106,10 @@ func forgetSystemFacts() {
 // loadOptions are the graph options the command line selects: templates
 // over the host's facts (with --fact and --facts), the environment and
 // each manifest's hiera data (with --hiera layers), and resources_jet_file.
-// The data is read once per load, on first use.
+// The data is read once per load, on first use. The host's facts are
+// gathered only when a template needs them: beside a manifest that holds
+// templates (or whose data layers may), while the rest of it loads; else
+// when a resource renders templates of its own, if it does.
 func loadOptions(cmd *cobra.Command) graph.Options {
 	data := sync.OnceValues(func() (graph.Data, error) { return loadData(cmd) })
 	return graph.Options{
@@ -115,18 +118,20 @@ func loadOptions(cmd *cobra.Command) graph.Options {
 			if err != nil {
 				return nil, err
 			}
-			return d.Templates(m)
+			t, err := d.Templates(m)
+			if err == nil && (len(d.Layers) > 0 || m.Templated(t)) {
+				go d.LoadFacts()
+			}
+			return t, err
 		},
 		JetResources: graph.JetResources,
 	}
 }
 
 func loadData(cmd *cobra.Command) (graph.Data, error) {
-	sys, warn := systemFacts(cmd.Context())
-	if warn != nil {
-		slog.Warn("some facts could not be gathered; their sections are empty", "error", warn)
-	}
-	f, err := facts.Overlay(sys, factOptions(cmd))
+	// The overlays are read now, so a bad one is an error of this load
+	// whether or not a template needs the facts.
+	over, err := facts.ReadOverlays(factOptions(cmd))
 	if err != nil {
 		return graph.Data{}, err
 	}
@@ -134,7 +139,13 @@ func loadData(cmd *cobra.Command) (graph.Data, error) {
 	if err != nil {
 		return graph.Data{}, err
 	}
-	d := graph.Data{Facts: f, KV: r.sources}
+	d := graph.Data{LoadFacts: sync.OnceValue(func() map[string]any {
+		sys, warn := systemFacts(cmd.Context())
+		if warn != nil {
+			slog.Warn("some facts could not be gathered; their sections are empty", "error", warn)
+		}
+		return over.Over(sys)
+	}), KV: r.sources}
 	for _, file := range hieraFiles(cmd) {
 		src, err := readHiera(r, file)
 		if err != nil {

@@ -33,14 +33,20 @@ func newEnsureCmd() *cobra.Command {
 	addReadEnvFlags(fl)
 	addFactFlags(fl)
 	addSourceFlags(fl)
-	var subs []*cobra.Command
+	return groupOf(cmd, newEnsureAPICmd())
+}
+
+// addEnsureTypes adds `ccm ensure TYPE` for each type to ensure. They are
+// added only when the command line may reach them (see newRoot): their
+// flags, one per property of every type, cost as much to build as every
+// other command together.
+func addEnsureTypes(ensure *cobra.Command) {
 	for _, name := range resources.TypeNames() {
 		typ, _ := resources.Lookup(name)
 		if !typ.ManifestOnly {
-			subs = append(subs, newEnsureTypeCmd(typ))
+			ensure.AddCommand(newEnsureTypeCmd(typ))
 		}
 	}
-	return groupOf(cmd, append(subs, newEnsureAPICmd())...)
 }
 
 // newEnsureTypeCmd is `ccm ensure TYPE`, its flags generated from the

@@ -46,7 +46,7 @@ func main() {
 	// pipe) must not kill the daemon: writes then fail with EPIPE, and
 	// the printer drops events (see dropWriter).
 	signal.Ignore(syscall.SIGPIPE)
-	root := newRoot()
+	root := newRoot(os.Args[1:])
 	err := root.Execute()
 	if err == nil {
 		return
@@ -69,7 +69,9 @@ func main() {
 	os.Exit(exitBadArgs)
 }
 
-func newRoot() *cobra.Command {
+// newRoot builds the command line that runs args. The subcommands of
+// `ccm ensure` are built only when args may reach them (addEnsureTypes).
+func newRoot(args []string) *cobra.Command {
 	root := &cobra.Command{
 		Use:           "ccm",
 		Short:         "Converge a host to the state CCM manifests describe, once or continuously",
@@ -80,10 +82,30 @@ func newRoot() *cobra.Command {
 	root.PersistentFlags().String("log-level", "info", "log level on stderr: debug, info, warn or error")
 	root.PersistentFlags().Bool("debug", false, "same as --log-level debug (upstream CCM's flag)")
 	root.PersistentFlags().Bool("info", false, "same as --log-level info (upstream CCM's flag)")
+	ensure := newEnsureCmd()
 	root.AddCommand(newRunCmd(), newValidateCmd(), newGraphCmd(), newApplyCmd(), newFactsCmd(), newSchemaCmd(), newBundleCmd(), newFleetCmd(), newAgentCmd(),
-		newEnsureCmd(), newSessionCmd(), newHieraCmd())
+		ensure, newSessionCmd(), newHieraCmd())
 	root.AddCommand(newControlCmds()...)
+	if reaches(root, ensure, args) {
+		addEnsureTypes(ensure)
+	}
 	return root
+}
+
+// reaches reports whether args may run cmd or one of its subcommands, or
+// ask about them: unless they name another command of root, as cobra
+// finds it. Help, completion and mistyped commands reach every command.
+func reaches(root, cmd *cobra.Command, args []string) bool {
+	found, _, err := root.Find(args)
+	if err != nil || found == root {
+		return true
+	}
+	for c := found; c != nil; c = c.Parent() {
+		if c == cmd {
+			return true
+		}
+	}
+	return false
 }
 
 // groupOf makes cmd a group of subcommands: without one, or with an

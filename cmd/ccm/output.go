@@ -27,11 +27,26 @@ type printer struct {
 	journal bool
 	enc     *json.Encoder
 	tally   tally
+	// batch holds a one-shot run's lines (see batchWriter); nil in watch
+	// mode.
+	batch *batchWriter
 }
 
 func newPrinter(w io.Writer, f runFlags) *printer {
 	w = &dropWriter{w: w}
-	return &printer{w: w, json: f.json, watch: f.watch, verbose: f.verbose, journal: underJournal(), enc: json.NewEncoder(w)}
+	var batch *batchWriter
+	if !f.watch {
+		batch = newBatchWriter(w, batchDelay)
+		w = batch
+	}
+	return &printer{w: w, json: f.json, watch: f.watch, verbose: f.verbose, journal: underJournal(), enc: json.NewEncoder(w), batch: batch}
+}
+
+// flush writes out the lines a one-shot run holds.
+func (p *printer) flush() {
+	if p.batch != nil {
+		p.batch.Flush()
+	}
 }
 
 // dropWriter passes writes on until one fails (a closed pipe), warns

@@ -124,6 +124,7 @@ func runManifests(cmd *cobra.Command, files []string, f runFlags) error {
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	out := newPrinter(cmd.OutOrStdout(), f)
+	defer out.flush()
 	opts := engine.Options{Noop: f.noop, Watch: f.watch, Workers: f.workers, Events: out.event, Logger: log,
 		Verbose: f.verbose, Diff: f.diff, MonitorOnly: f.monitorOnly, Rollback: f.rollback, State: dir, StateKey: key, Timeouts: timeouts}
 	rep, err := newReporter(cmd, f, log)

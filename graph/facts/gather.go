@@ -43,19 +43,33 @@ func Gather(ctx context.Context, o Options) (facts map[string]any, warn, err err
 // Overlay merges o's overlays (directories, --facts files, --fact
 // arguments, in that order) over base.
 func Overlay(base map[string]any, o Options) (map[string]any, error) {
+	ov, err := ReadOverlays(o)
+	if err != nil {
+		return nil, err
+	}
+	return ov.Over(base), nil
+}
+
+// Overlays are the overlays of some Options, read and checked, to merge
+// over the host's facts once they are gathered.
+type Overlays []map[string]any
+
+// ReadOverlays reads o's overlays: directories, --facts files, --fact
+// arguments, in merge order. Any unusable one is an error.
+func ReadOverlays(o Options) (Overlays, error) {
 	files, err := o.Paths()
 	if err != nil {
 		return nil, err
 	}
 	var errs []error
-	out := base
+	var out Overlays
 	for _, f := range files {
 		m, err := ReadFile(f)
 		if err != nil {
 			errs = append(errs, err)
 			continue
 		}
-		out = hiera.Merge(out, m)
+		out = append(out, m)
 	}
 	set, err := Set(o.Set)
 	if err != nil {
@@ -64,7 +78,16 @@ func Overlay(base map[string]any, o Options) (map[string]any, error) {
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
-	return hiera.Merge(out, set), nil
+	return append(out, set), nil
+}
+
+// Over deep-merges the overlays over base, in order.
+func (ov Overlays) Over(base map[string]any) map[string]any {
+	out := base
+	for _, m := range ov {
+		out = hiera.Merge(out, m)
+	}
+	return out
 }
 
 // Paths lists the overlay files that exist now, in merge order, ending with

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/expr-lang/expr"
 )
@@ -93,7 +94,10 @@ func shellSafe(args ...any) (any, error) {
 }
 
 // durationPart is one number and unit of a duration.
-var durationPart = regexp.MustCompile(`^([\d.]+)(ns|us|µs|ms|s|m|h|d|D|w|W|M|y|Y)`)
+// It is compiled on first use rather than when ccm starts.
+var durationPart = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^([\d.]+)(ns|us|µs|ms|s|m|h|d|D|w|W|M|y|Y)`)
+})
 
 // errDuration says a value is not a duration.
 var errDuration = errors.New("not a duration")
@@ -109,7 +113,7 @@ func checkDuration(s string) error {
 		return errDuration
 	}
 	for s != "" {
-		m := durationPart.FindStringSubmatch(s)
+		m := durationPart().FindStringSubmatch(s)
 		if m == nil {
 			return errDuration
 		}

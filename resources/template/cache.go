@@ -68,11 +68,21 @@ type program struct {
 // safe for concurrent runs.
 var programs bounded[programKey, program]
 
+// checks caches what compileLoose found of each expression: a manifest
+// checks the same deferred expressions for each of its resources (a
+// block's defaults), and the answer depends only on the text and shape.
+var checks bounded[programKey, error]
+
 // compileLoose compiles src in shape sh as compile does, except that a
 // variable the shape lacks is taken for one with no value yet: only
 // syntax, wrong arguments and unknown functions fail. It is for
-// validation and caches nothing.
+// validation, and keeps only its answer.
 func compileLoose(sh shape, src string) error {
+	found, _ := checks.get(programKey{sh, src}, func() (error, error) { return checkLoose(sh, src), nil })
+	return found
+}
+
+func checkLoose(sh shape, src string) error {
 	env := sh.prototype()
 	_, err := expr.Compile(src, expr.Env(env), expr.Patch(&meter{}))
 	if !isUnknownName(err) {
@@ -81,7 +91,7 @@ func compileLoose(sh shape, src string) error {
 	if _, err := expr.Compile(src, expr.Env(env), expr.AllowUndefinedVariables(), expr.Patch(&meter{})); err != nil {
 		return err
 	}
-	for _, m := range callRE.FindAllStringSubmatch(src, -1) {
+	for _, m := range callRE().FindAllStringSubmatch(src, -1) {
 		name := m[2]
 		if _, ok := env[name]; ok || notCalls[name] {
 			continue
@@ -99,7 +109,10 @@ func compileLoose(sh shape, src string) error {
 var errUnknownFunc = errors.New("unknown name")
 
 // callRE finds names written as calls: name( but not .name( (a method).
-var callRE = regexp.MustCompile(`(^|[^.\w])([A-Za-z_]\w*)\s*\(`)
+// Compiled on first use, as are the package's other expressions: compiling
+// them all when the program starts slows every run of ccm, and most runs
+// never need them.
+var callRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(^|[^.\w])([A-Za-z_]\w*)\s*\(`) })
 
 // notCalls are expr keywords a parenthesis may follow without a call.
 var notCalls = map[string]bool{

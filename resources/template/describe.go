@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io/fs"
 	"regexp"
+	"sync"
 
 	"github.com/expr-lang/expr/file"
 	"github.com/reactive-ccm/ccm/resources/internal/safepath"
@@ -76,19 +77,24 @@ func wrapperOf(err, sentinel error) string {
 
 // runtimeRewrites turn expr's run-time messages that quote a value into
 // ones that do not; the others name types and counts only.
-var runtimeRewrites = []struct {
+var runtimeRewrites = sync.OnceValue(func() []rewrite {
+	return []rewrite{
+		{regexp.MustCompile(`^cannot fetch .* from (\S+)$`), "cannot fetch a key or an index from a $1"},
+		{regexp.MustCompile(`^cannot get .*$`), "cannot get a field of the value"},
+		{regexp.MustCompile(`^index out of range: .*$`), "index out of range"},
+		{regexp.MustCompile(`^cannot slice .*$`), "cannot slice the value"},
+		{regexp.MustCompile(`^invalid operation: (int|int64|float|bool)\(.*\)$`), "invalid operation: $1() of a value that is not one"},
+	}
+})
+
+// rewrite replaces a message re matches with repl.
+type rewrite struct {
 	re   *regexp.Regexp
 	repl string
-}{
-	{regexp.MustCompile(`^cannot fetch .* from (\S+)$`), "cannot fetch a key or an index from a $1"},
-	{regexp.MustCompile(`^cannot get .*$`), "cannot get a field of the value"},
-	{regexp.MustCompile(`^index out of range: .*$`), "index out of range"},
-	{regexp.MustCompile(`^cannot slice .*$`), "cannot slice the value"},
-	{regexp.MustCompile(`^invalid operation: (int|int64|float|bool)\(.*\)$`), "invalid operation: $1() of a value that is not one"},
 }
 
 func runtimeMessage(msg string) string {
-	for _, r := range runtimeRewrites {
+	for _, r := range runtimeRewrites() {
 		if r.re.MatchString(msg) {
 			return r.re.ReplaceAllString(msg, r.repl)
 		}
@@ -97,9 +103,11 @@ func runtimeMessage(msg string) string {
 }
 
 // quoted matches a quoted string in a message and a map or list dump.
-var quoted = regexp.MustCompile(`"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|` + "`[^`]*`" + `|map\[.*\]`)
+var quoted = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|` + "`[^`]*`" + `|map\[.*\]`)
+})
 
 // scrubQuotes replaces what a message quotes with an ellipsis.
 func scrubQuotes(msg string) string {
-	return quoted.ReplaceAllString(msg, "…")
+	return quoted().ReplaceAllString(msg, "…")
 }

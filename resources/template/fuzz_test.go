@@ -6,8 +6,8 @@ import (
 )
 
 // FuzzLex feeds the lexer arbitrary strings: it must not panic, every
-// expression it finds must be text of the input, and a plain string
-// must have none. Seeds: testdata/fuzz/FuzzLex.
+// expression it finds must be text of the input, a plain string must have
+// none, and resolvable must agree with it. Seeds: testdata/fuzz/FuzzLex.
 func FuzzLex(f *testing.F) {
 	for _, s := range []string{"plain", "a {{ x }} b", "${ map(xs, { # + 1 }) }", "$${x} {{{ y }}", "{{ '}}' }}", "${{ x }}"} {
 		f.Add(s)
@@ -26,6 +26,9 @@ func FuzzLex(f *testing.F) {
 			if sg.open != "{{" && sg.open != "${" {
 				t.Fatalf("expression %q opened by %q", sg.text, sg.open)
 			}
+		}
+		if resolvable(s) == l.plain {
+			t.Fatalf("resolvable(%q) = %v, and lex finds it plain: %v", s, l.plain, l.plain)
 		}
 		if l.plain && exprs > 0 {
 			t.Fatalf("%q is plain but has %d expressions", s, exprs)

@@ -94,7 +94,7 @@ func (w *jetWriter) Write(p []byte) (int, error) {
 func (t *Templates) jetVars(b *budget) jet.VarMap {
 	vars := jet.VarMap{}
 	for _, n := range variableNames {
-		vars.Set(n, t.vars[n])
+		vars.Set(n, t.bound().vars[n])
 	}
 	for name, fn := range t.jetFunctions(b) {
 		vars.SetFunc(name, fn)

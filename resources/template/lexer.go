@@ -22,6 +22,12 @@ type lexed struct {
 	plain bool
 }
 
+// plainText reports whether s holds no opening of an expression: most
+// strings, answered without lexing, which allocates.
+func plainText(s string) bool {
+	return !strings.Contains(s, "{{") && !strings.Contains(s, "${")
+}
+
 // lex splits s into literal text and expressions, following upstream
 // CCM's lexer and adding two escapes:
 //   - `{{ expr }}` ends at the first `}}` outside a quoted string;
@@ -33,7 +39,7 @@ type lexed struct {
 //   - an opener without its closer is literal text;
 //   - `$${` is a literal `${` and `{{{` a literal `{{` (our escapes).
 func lex(s string) lexed {
-	if !strings.Contains(s, "{{") && !strings.Contains(s, "${") {
+	if plainText(s) {
 		return lexed{segs: []segment{{text: s}}, plain: true}
 	}
 	var out []segment
@@ -79,6 +85,30 @@ func lex(s string) lexed {
 		out = append(out, segment{text: lit.String()})
 	}
 	return finish(out, escaped)
+}
+
+// resolvable reports what !lex(s).plain does, without building the
+// segments: whether s holds an expression or an escape.
+func resolvable(s string) bool {
+	if plainText(s) {
+		return false
+	}
+	for i := 0; i < len(s); {
+		switch {
+		case strings.HasPrefix(s[i:], "$${"), strings.HasPrefix(s[i:], "{{{"):
+			return true
+		case strings.HasPrefix(s[i:], "${{"):
+			i++
+		case strings.HasPrefix(s[i:], "{{"), strings.HasPrefix(s[i:], "${"):
+			if _, ok := closeAt(s, i); ok {
+				return true
+			}
+			i += 2
+		default:
+			i++
+		}
+	}
+	return false
 }
 
 // finish decides whether the segments are one typed expression.

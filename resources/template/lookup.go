@@ -19,7 +19,7 @@ func (t *Templates) lookup(args ...any) (any, error) {
 	if !ok {
 		return nil, fmt.Errorf("%w: lookup: the key must be a string, got %T", ErrArgs, args[0])
 	}
-	doc, err := t.doc.get(t.root)
+	doc, err := t.doc.get(t.bound().root)
 	if err != nil {
 		return nil, err
 	}

@@ -90,7 +90,11 @@ func fromExpr(fn metered) function {
 
 // prototype is an environment with this shape's names and Go types, to
 // compile against. Only types matter to the compiler, so any Templates of
-// the shape serves.
+// the shape serves: one is made per shape, on first use, and shared (the
+// compiler only reads it).
 func (sh shape) prototype() map[string]any {
-	return build(Env{}, sh, 0).vars
+	p, _ := prototypes.get(sh, func() (map[string]any, error) { return build(Env{}, sh, 0).bound().vars, nil })
+	return p
 }
+
+var prototypes bounded[shape, map[string]any]

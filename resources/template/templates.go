@@ -16,6 +16,11 @@ import (
 type Env struct {
 	// Facts are the host's facts as plain maps and lists.
 	Facts map[string]any
+	// LoadFacts, when Facts is nil, returns the facts the first time an
+	// evaluation, lookup(), Vars or Fingerprint needs them: gathering the
+	// host's facts costs more than loading most manifests, and a manifest
+	// without templates never needs them.
+	LoadFacts func() map[string]any
 	// Data is the manifest's resolved hiera data.
 	Data map[string]any
 	// Environ is the process environment.
@@ -41,10 +46,12 @@ type KV interface {
 type Templates struct {
 	env   Env
 	shape shape
-	// vars is the expression environment: variables and bound functions.
-	vars map[string]any
-	// root is what lookup() paths start from.
-	root map[string]any
+	// vars is the expression environment: variables and bound functions;
+	// root is what lookup() paths start from. Both are made on first use,
+	// by bound, which loads the facts (see Env.LoadFacts); read them
+	// through it.
+	vars, root map[string]any
+	bindOnce   sync.Once
 	// depth counts nested template() and jet() calls, to stop a template
 	// that includes itself before it exhausts the stack.
 	depth int
@@ -80,18 +87,27 @@ func build(env Env, sh shape, depth int) *Templates {
 }
 
 func buildWith(env Env, sh shape, depth int, doc *jsonDoc) *Templates {
-	if env.Facts == nil {
-		env.Facts = map[string]any{}
-	}
 	if env.Data == nil {
 		env.Data = map[string]any{}
 	}
 	if env.Environ == nil {
 		env.Environ = map[string]string{}
 	}
-	t := &Templates{env: env, shape: sh, depth: depth, doc: doc, lim: defaultLimits}
-	t.root = map[string]any{"facts": env.Facts, "data": env.Data, "environ": env.Environ}
-	t.vars = sh.bind(t)
+	return &Templates{env: env, shape: sh, depth: depth, doc: doc, lim: defaultLimits}
+}
+
+// bound returns t with its facts loaded and its variables made.
+func (t *Templates) bound() *Templates {
+	t.bindOnce.Do(func() {
+		if t.env.Facts == nil && t.env.LoadFacts != nil {
+			t.env.Facts = t.env.LoadFacts()
+		}
+		if t.env.Facts == nil {
+			t.env.Facts = map[string]any{}
+		}
+		t.root = map[string]any{"facts": t.env.Facts, "data": t.env.Data, "environ": t.env.Environ}
+		t.vars = t.shape.bind(t)
+	})
 	return t
 }
 
@@ -138,14 +154,14 @@ func (t *Templates) Matched(s string) (string, bool, error) {
 
 // HasExpr reports whether s needs resolving: it holds an expression or an
 // escaped `$${` or `{{{`.
-func (t *Templates) HasExpr(s string) bool { return !lex(s).plain }
+func (t *Templates) HasExpr(s string) bool { return resolvable(s) }
 
 // Vars returns the variables templates see, under both spellings: Facts
 // and facts, Data and data, Environ and environ.
 func (t *Templates) Vars() map[string]any {
 	out := make(map[string]any, len(variableNames))
 	for _, n := range variableNames {
-		out[n] = t.vars[n]
+		out[n] = t.bound().vars[n]
 	}
 	return out
 }
@@ -156,7 +172,8 @@ func (t *Templates) Vars() map[string]any {
 func (t *Templates) Fingerprint() string {
 	t.fpOnce.Do(func() {
 		h := sha256.New()
-		fmt.Fprintf(h, "%d\x00%s\x00%#v\x00%#v\x00%#v", t.shape, t.env.Dir, t.env.Facts, t.env.Data, t.env.Environ)
+		b := t.bound()
+		fmt.Fprintf(h, "%d\x00%s\x00%#v\x00%#v\x00%#v", b.shape, b.env.Dir, b.env.Facts, b.env.Data, b.env.Environ)
 		if t.env.KV != nil {
 			fmt.Fprintf(h, "\x00%s", t.env.KV.Fingerprint())
 		}
@@ -216,7 +233,7 @@ func (t *Templates) eval(b *budget, sg segment) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	env := t.vars
+	env := t.bound().vars
 	if p.metered {
 		env = t.meteredEnv(b)
 		defer t.envs.Put(env)
@@ -234,7 +251,7 @@ func (t *Templates) eval(b *budget, sg segment) (any, error) {
 func (t *Templates) meteredEnv(b *budget) map[string]any {
 	env, ok := t.envs.Get().(map[string]any)
 	if !ok {
-		env = maps.Clone(t.vars)
+		env = maps.Clone(t.bound().vars)
 	}
 	env[budgetVar] = b
 	return env
@@ -310,7 +327,7 @@ func (t *Templates) nested() (*Templates, error) {
 	if t.depth >= maxDepth {
 		return nil, fmt.Errorf("%w (%d levels)", ErrTooDeep, maxDepth)
 	}
-	n := buildWith(t.env, t.shape, t.depth+1, t.doc)
+	n := buildWith(t.bound().env, t.shape, t.depth+1, t.doc)
 	n.lim = t.lim
 	return n, nil
 }

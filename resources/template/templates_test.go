@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	gotemplate "text/template"
 )
@@ -268,6 +269,61 @@ func TestVarsAndFingerprint(t *testing.T) {
 	if New(env2).Fingerprint() == a.Fingerprint() {
 		t.Errorf("changed data kept the fingerprint")
 	}
+}
+
+func TestFactsLoadedOnFirstNeed(t *testing.T) {
+	// lazyEnv is testEnv whose facts come from LoadFacts, counting calls.
+	lazyEnv := func(calls *atomic.Int32) Env {
+		env := testEnv("")
+		facts := env.Facts
+		env.Facts, env.LoadFacts = nil, func() map[string]any {
+			calls.Add(1)
+			return facts
+		}
+		return env
+	}
+	t.Run("plain strings, compiles and checks leave them unloaded", func(t *testing.T) {
+		var calls atomic.Int32
+		tm := New(lazyEnv(&calls))
+		if tm.HasExpr("plain") || tm.Compile("{{ Facts.os }}") != nil || tm.Check("Facts.os == 'linux'") != nil {
+			t.Fatal("unexpected answer")
+		}
+		if got, err := tm.String("plain text"); err != nil || got != "plain text" {
+			t.Fatalf("String: %q, %v", got, err)
+		}
+		if n := calls.Load(); n != 0 {
+			t.Errorf("facts loaded %d times", n)
+		}
+	})
+	for name, use := range map[string]func(*Templates) (any, error){
+		"an expression": func(tm *Templates) (any, error) { return tm.Value("${ Facts.os }") },
+		"lookup()":      func(tm *Templates) (any, error) { return tm.Value("{{ lookup('facts.os') }}") },
+		"Vars":          func(tm *Templates) (any, error) { return tm.Vars()["facts"].(map[string]any)["os"], nil },
+		"a Jet render":  func(tm *Templates) (any, error) { return tm.Value("${ jet('[[ facts.os ]]') }") },
+	} {
+		t.Run(name+" loads them once, for every concurrent use", func(t *testing.T) {
+			var calls atomic.Int32
+			tm := New(lazyEnv(&calls))
+			var wg sync.WaitGroup
+			for range 8 {
+				wg.Go(func() {
+					if got, err := use(tm); err != nil || got != "linux" {
+						t.Errorf("got %v, %v", got, err)
+					}
+				})
+			}
+			wg.Wait()
+			if n := calls.Load(); n != 1 {
+				t.Errorf("facts loaded %d times, want once", n)
+			}
+		})
+	}
+	t.Run("the fingerprint covers them", func(t *testing.T) {
+		var calls atomic.Int32
+		if New(lazyEnv(&calls)).Fingerprint() != New(testEnv("")).Fingerprint() {
+			t.Error("loaded facts fingerprint differently from the same facts given")
+		}
+	})
 }
 
 func TestConcurrentResolution(t *testing.T) {
