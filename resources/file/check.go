@@ -3,6 +3,8 @@ package file
 import (
 	"context"
 	"errors"
+	"io"
+	"math"
 
 	"github.com/reactive-ccm/ccm/resources"
 	"github.com/reactive-ccm/ccm/resources/internal/ids"
@@ -93,10 +95,23 @@ func (v *view) hashTarget(ctx context.Context) (digest, error) {
 	if v.known != nil {
 		return *v.known, nil
 	}
-	if v.file != nil {
-		return hashFile(ctx, v.file, v.o.size)
+	r, err := v.openTarget()
+	if err != nil {
+		return digest{}, err
 	}
-	return hashTarget(ctx, v.dir, v.base, v.o.size)
+	defer r.Close()
+	return hashFile(ctx, r, v.o.size)
+}
+
+// openTarget returns the content of the regular file the view observed,
+// from its start: through the quick view's descriptor, or opened in the
+// full view's directory. O_NONBLOCK keeps a FIFO swapped in after the
+// stat from blocking the open.
+func (v *view) openTarget() (io.ReadCloser, error) {
+	if v.file != nil {
+		return io.NopCloser(io.NewSectionReader(v.file, 0, math.MaxInt64)), nil
+	}
+	return v.dir.Open(v.base, unix.O_RDONLY|unix.O_NONBLOCK)
 }
 
 // look opens the parent directory and observes the path in it. A symlink
@@ -261,23 +276,20 @@ func (f *file) compared(ctx context.Context, look func() (*view, error)) (*view,
 // differs: the content first, then owner, group and mode. It changes
 // nothing but the leftovers of a killed run.
 func (f *file) Check(ctx context.Context) (resources.Status, error) {
-	// The quick view settles the common cases, a path in its wanted state
-	// or drift of its kind or attributes, which are described from what
-	// was observed alone; content drift is described from the full view,
-	// which reads the directory.
-	quick, err := f.compared(ctx, f.peek)
+	// The quick view settles every case but content drift in a file it
+	// did not open for reading, having taken it for the file last
+	// written: the full view reads that one.
+	v, err := f.compared(ctx, f.peek)
 	if err != nil {
 		return resources.Status{}, err
 	}
-	if !quick.d.content {
-		return resources.Status{Ensure: quick.o.kind, Desired: quick.d.none(), Differences: quick.d.diffs}, quick.close()
-	}
-	if err := quick.close(); err != nil {
-		return resources.Status{}, err
-	}
-	v, err := f.inspect(ctx)
-	if err != nil {
-		return resources.Status{}, err
+	if v.unread && v.d.content {
+		if err := v.close(); err != nil {
+			return resources.Status{}, err
+		}
+		if v, err = f.inspect(ctx); err != nil {
+			return resources.Status{}, err
+		}
 	}
 	st := resources.Status{Ensure: v.o.kind, Desired: v.d.none(), Differences: v.d.diffs}
 	if v.d.content {

@@ -8,8 +8,6 @@ import (
 	"io"
 	"slices"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/reactive-ccm/ccm/resources"
 	"github.com/reactive-ccm/ccm/resources/internal/textdiff"
 )
@@ -26,7 +24,7 @@ func (f *file) contentDifference(ctx context.Context, v *view) (resources.Differ
 	}
 	var haveText, wantText []byte
 	if v.o.size <= textdiff.MaxInput && want.size <= textdiff.MaxInput {
-		target, err := v.dir.Open(v.base, unix.O_RDONLY|unix.O_NONBLOCK)
+		target, err := v.openTarget()
 		if haveText, err = readText(target, err, v.o.size); err != nil {
 			return resources.Difference{}, err
 		}
@@ -37,7 +35,7 @@ func (f *file) contentDifference(ctx context.Context, v *view) (resources.Differ
 	}
 	if haveText == nil {
 		// Too long to compare, or grown so since the stat: digested alone.
-		have, err := hashTarget(ctx, v.dir, v.base, v.o.size)
+		have, err := v.hashTarget(ctx)
 		return textdiff.Content(have.sum, want.sum, nil, nil), err
 	}
 	return textdiff.Content(sha256.Sum256(haveText), want.sum, haveText, wantText), nil

@@ -1,11 +1,13 @@
 package safepath
 
 import (
-	"github.com/reactive-ccm/ccm/resources/resourcetest"
+	"errors"
+	"io"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/reactive-ccm/ccm/resources/resourcetest"
 	"golang.org/x/sys/unix"
 )
 
@@ -40,4 +42,26 @@ func TestReadFile(t *testing.T) {
 			wantErr(t, err, c.want)
 		}
 	})
+}
+
+// TestReadAt: a read within the file fills p; one that reaches the end
+// returns what there is and io.EOF at once.
+func TestReadAt(t *testing.T) {
+	f, _, err := Policy{}.OpenRegular(filepath.Join(tree(t), "real", "file"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for _, c := range []struct {
+		off  int64
+		size int
+		want string
+		eof  bool
+	}{{0, 3, "sec", false}, {3, 3, "ret", false}, {2, 10, "cret", true}, {6, 1, "", true}} {
+		p := make([]byte, c.size)
+		n, err := f.ReadAt(p, c.off)
+		if string(p[:n]) != c.want || errors.Is(err, io.EOF) != c.eof || err != nil && !c.eof {
+			t.Errorf("ReadAt(%d bytes at %d) = %q, %v", c.size, c.off, p[:n], err)
+		}
+	}
 }
