@@ -37,19 +37,12 @@ var fineStampFS = map[int64]bool{
 	unix.TMPFS_MAGIC:       true,
 }
 
-// fineStampDevs caches finerStamps by device.
-var fineStampDevs sync.Map
-
-// finerStamps reports whether the filesystem of fd, device dev, gives
-// every change made after a stat a time of its own.
-func finerStamps(fd int, dev uint64) bool {
-	if v, ok := fineStampDevs.Load(dev); ok {
-		return v.(bool)
-	}
+// finerStamps reports whether the filesystem of fd gives every change
+// made after a stat a time of its own. It asks every time: a device
+// number may name another filesystem after an unmount.
+func finerStamps(fd int) bool {
 	var fs unix.Statfs_t
-	fine := multigrainKernel() && unix.Fstatfs(fd, &fs) == nil && fineStampFS[int64(fs.Type)]
-	fineStampDevs.Store(dev, fine)
-	return fine
+	return multigrainKernel() && unix.Fstatfs(fd, &fs) == nil && fineStampFS[int64(fs.Type)]
 }
 
 // multigrainKernel reports whether the running kernel is Linux 6.13 or

@@ -175,7 +175,7 @@ func (t *Temp) CommitStamped(written *unix.Stat_t) (Stamp, bool, error) {
 	if err != nil {
 		return Stamp{}, false, errors.Join(err, t.File.Close())
 	}
-	ok := st.Mtim == written.Mtim && st.Size == written.Size && finerStamps(t.fd, st.Dev)
+	ok := st.Mtim == written.Mtim && st.Size == written.Size && finerStamps(t.fd)
 	return stampOf(&st), ok, t.File.Close()
 }
 
