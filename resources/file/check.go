@@ -95,12 +95,10 @@ func (v *view) hashTarget(ctx context.Context) (digest, error) {
 	if v.known != nil {
 		return *v.known, nil
 	}
-	r, err := v.openTarget()
-	if err != nil {
-		return digest{}, err
+	if v.file != nil {
+		return hashFile(ctx, v.file, v.o.size)
 	}
-	defer r.Close()
-	return hashFile(ctx, r, v.o.size)
+	return hashTarget(ctx, v.dir, v.base, v.o.size)
 }
 
 // openTarget returns the content of the regular file the view observed,

@@ -206,14 +206,14 @@ func hashTarget(ctx context.Context, dir *safepath.Dir, base string, size int64)
 	return hashFile(ctx, f, size)
 }
 
-// hashFile digests f, a regular file a stat found to be of size bytes. It
-// reads at most one byte more: a file swapped for a FIFO or one that grows
-// cannot keep the check reading, and a file that grew differs anyway. It
-// ends at the first short read: the kernel returns less than asked only at
-// the end of a regular file, and the read that would confirm it costs a
-// system call per check. Data appended after that read is the writer's
-// event's business.
-func hashFile(ctx context.Context, f io.Reader, size int64) (digest, error) {
+// hashFile digests f from its start, a regular file a stat found to be of
+// size bytes. It reads at most one byte more: a file swapped for a FIFO or
+// one that grows cannot keep the check reading, and a file that grew
+// differs anyway. It ends at the first short read: the kernel returns less
+// than asked only at the end of a regular file, and the read that would
+// confirm it costs a system call per check. Data appended after that read
+// is the writer's event's business.
+func hashFile(ctx context.Context, f io.ReaderAt, size int64) (digest, error) {
 	buf := bufPool.Get().(*[32 << 10]byte)
 	defer bufPool.Put(buf)
 	h := sha256.New()
@@ -223,7 +223,7 @@ func hashFile(ctx context.Context, f io.Reader, size int64) (digest, error) {
 			return digest{}, err
 		}
 		want := int(min(int64(len(buf)), size+1-d.size))
-		n, err := f.Read(buf[:want])
+		n, err := f.ReadAt(buf[:want], d.size)
 		h.Write(buf[:n])
 		d.size += int64(n)
 		if errors.Is(err, io.EOF) || err == nil && n < want {

@@ -10,13 +10,18 @@ import (
 
 // countingReader counts the reads that reach it.
 type countingReader struct {
-	r     io.Reader
+	r     *strings.Reader
 	reads int
 }
 
 func (c *countingReader) Read(p []byte) (int, error) {
 	c.reads++
 	return c.r.Read(p)
+}
+
+func (c *countingReader) ReadAt(p []byte, off int64) (int, error) {
+	c.reads++
+	return c.r.ReadAt(p, off)
 }
 
 func TestHashFileReads(t *testing.T) {
