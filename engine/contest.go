@@ -120,19 +120,6 @@ func (e *Engine) repaired(n *node, ev *Event, now time.Time) {
 	}
 }
 
-// pokeForCalm wakes the timer loop for a fighting vertex that just
-// finished a run, if the loop, which judges a vertex's calm only while it
-// is idle, would otherwise wake after n is due to be calm. Callers hold
-// e.mu.
-func (e *Engine) pokeForCalm(n *node) {
-	if _, ok := e.fights[n]; !ok || n.dirty || n.running {
-		return
-	}
-	if n.contest.calmAt(e.opts.Contest).Before(e.wakeAt) {
-		e.poke()
-	}
-}
-
 // tryCalm ends n's fight once it went Calm without a repair: its witness
 // is closed and, if it was contested, the refreshes it held are released.
 // Callers hold e.mu.

@@ -37,11 +37,9 @@ type Engine struct {
 	// OnSettled. Checks that find everything in order (polls, re-checks)
 	// do not, so a status consumer is not woken for nothing.
 	changed bool
-	idle    chan struct{} // closed and replaced each time the engine goes idle
-	wake    chan struct{} // pokes the timer loop when back-off times change
-	// wakeAt is when the timer loop will wake next, as it last computed.
-	wakeAt time.Time
-	pings  chan chan struct{} // liveness probes answered by the timer loop
+	idle    chan struct{}      // closed and replaced each time the engine goes idle
+	wake    chan struct{}      // pokes the timer loop when back-off times change
+	pings   chan chan struct{} // liveness probes answered by the timer loop
 
 	// outbox holds events queued under mu, in order, until flush.
 	outbox []*Event

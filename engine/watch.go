@@ -215,7 +215,6 @@ func (e *Engine) nextWake() time.Time {
 			soonest(n.contest.calmAt(e.opts.Contest))
 		}
 	}
-	e.wakeAt = next
 	return next
 }
 

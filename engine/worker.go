@@ -240,7 +240,10 @@ func isDrift(t Trigger) bool {
 // after it. Callers hold e.mu.
 func (e *Engine) finish(n *node, ev *Event, out resources.Outcome, err error, refresh bool) {
 	n.running, n.refreshing = false, false
-	defer e.pokeForCalm(n)
+	if _, ok := e.fights[n]; ok {
+		// The timer loop judges its calm only while it is idle.
+		e.poke()
+	}
 	if refresh {
 		e.pendingChanged = true
 	}
