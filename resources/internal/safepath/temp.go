@@ -37,23 +37,9 @@ func tempPrefix(base string) string {
 // and owned by root, to replace base. It holds a lock on the file until
 // Commit or Abort, so RemoveLeftovers never takes it for a leftover.
 func (d *Dir) CreateTemp(base string) (*Temp, error) {
-	for range maxRetries {
-		t, err := d.createTemp(base, 0o600)
-		if err != nil {
-			return nil, err
-		}
-		st, err := t.Stat()
-		if err != nil {
-			return nil, errors.Join(err, t.Abort())
-		}
-		if t.kept(&st) {
-			return t, nil
-		}
-		if err := t.File.Close(); err != nil {
-			return nil, err
-		}
-	}
-	return nil, pathError("create", d.Join(tempPrefix(base)+"*"), errChanged)
+	// MultiReader of nothing: an empty content.
+	t, _, err := d.WriteTemp(base, 0o600, io.MultiReader())
+	return t, err
 }
 
 // WriteTemp is CreateTemp with the content of r, the file created with the
