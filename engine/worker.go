@@ -129,6 +129,9 @@ func (e *Engine) converge(ctx context.Context, n *node, r run) (ev *Event, out r
 			return ev, out, cerr
 		}
 	}
+	if n.v.Pending != nil {
+		return ev, out, e.expand(ctx, n, r.trig)
+	}
 	if e.monitorOnly(n) {
 		ev.HealthCheckOnly = true
 		return ev, out, e.runHealth(ctx, n, healthPlan{all: true}, ev)

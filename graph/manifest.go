@@ -34,6 +34,18 @@ type Manifest struct {
 	incl *inclusion
 	// nul lists the keys and values holding a NUL byte.
 	nul resources.ErrorList
+	// prep is the manifest's template environment and resource blocks,
+	// once prepared.
+	prep *prepared
+	// digest identifies the content a child manifest was read with.
+	digest string
+}
+
+// prepared is what Options.prepare found for a manifest.
+type prepared struct {
+	t      resources.Templates
+	blocks *yaml.Node
+	err    error
 }
 
 // ParseManifest reads and parses one manifest file.

@@ -105,7 +105,14 @@ func runManifests(cmd *cobra.Command, files []string, f runFlags) error {
 		}
 	}
 	defer closeSources(cmd, log)
-	g, err := loadOrFallBack(cmd, files, log)
+	// A one-shot run reads each child manifest when its apply resource
+	// runs, as upstream does; watch mode reads those that exist now and
+	// reloads when they change or appear.
+	children := graph.ChildrenAtRun
+	if f.watch {
+		children = graph.ChildrenAtLoad
+	}
+	g, err := loadOrFallBack(cmd, files, children, log)
 	if err != nil {
 		return err
 	}
