@@ -8,7 +8,7 @@
 //     SHA-256 verified, then renamed into place: a partial or corrupt
 //     download never appears at the archive's path.
 //   - Extraction runs tar or unzip without a shell, under a timeout that
-//     kills the tool's whole process group.
+//     stops the tool's whole process group (SIGTERM, then SIGKILL).
 //   - Credentials (the password, header values, the URL's userinfo and
 //     query) never appear in errors, reasons or noop messages.
 //   - Decisions follow the seed's decision table and matrix; see state.go
