@@ -203,7 +203,7 @@ func (e *Engine) Run(ctx context.Context) (Summary, error) {
 	e.flush()
 	e.emitMu.Lock()
 	defer e.emitMu.Unlock()
-	e.sum.Duration = time.Since(start)
+	e.sum.Start, e.sum.Duration = start, time.Since(start)
 	return e.sum, ctx.Err()
 }
 
