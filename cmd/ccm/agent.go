@@ -59,6 +59,8 @@ func applyAgentConfig(cmd *cobra.Command, c *agent.Config) error {
 	}
 	if c.MonitorPort > 0 {
 		set["metrics-listen"] = ":" + strconv.Itoa(c.MonitorPort)
+		// Upstream's agent always exports its per-resource series.
+		set["metrics-resources"] = "true"
 	}
 	for name, v := range set {
 		fl := cmd.Flags().Lookup(name)
