@@ -131,6 +131,9 @@ type fakeProps struct {
 	// Input is a path the fake's desired state is read from, watched as
 	// an input (/fake/input/NAME).
 	Input bool `yaml:"input"`
+	// Poll re-checks the fake at this interval (the poll "poll:INTERVAL"
+	// of the test).
+	Poll string `yaml:"poll"`
 	// Hang makes Check wait until its context ends, like a hung command.
 	Hang bool `yaml:"hang"`
 	// Mirror is a file that holds the fake's value once applied or
@@ -147,6 +150,7 @@ type fake struct {
 	name  string
 	p     fakeProps
 	sleep time.Duration
+	poll  time.Duration
 	w     *world
 }
 
@@ -160,10 +164,14 @@ func init() {
 		if err != nil {
 			return resources.Instance{}, resources.Errorf(spec.KeyPos("sleep"), "sleep: %v", err)
 		}
+		poll, err := time.ParseDuration(orZero(p.Poll))
+		if err != nil {
+			return resources.Instance{}, resources.Errorf(spec.KeyPos("poll"), "poll: %v", err)
+		}
 		worldMu.Lock()
 		w := current
 		worldMu.Unlock()
-		return resources.Instance{Resource: &fake{name: spec.Name, p: p, sleep: d, w: w}, Provider: "memory", Ensure: p.Value, Independent: p.Independent}, nil
+		return resources.Instance{Resource: &fake{name: spec.Name, p: p, sleep: d, poll: poll, w: w}, Provider: "memory", Ensure: p.Value, Independent: p.Independent}, nil
 	}})
 }
 
@@ -175,7 +183,7 @@ func orZero(s string) string {
 }
 
 func (f *fake) Watch() resources.WatchSpec {
-	var spec resources.WatchSpec
+	spec := resources.WatchSpec{Poll: f.poll}
 	if f.p.Watch {
 		spec.Paths = []string{"/fake/" + f.name}
 	}

@@ -52,7 +52,7 @@ func (e *Engine) worker(ctx context.Context) {
 func (e *Engine) take(n *node) run {
 	n.queued, n.running, n.dirty, n.blocked = false, true, false, false
 	e.touch(n)
-	n.runSince, n.parentChanged = n.since, false
+	n.runSince, n.runSeen, n.parentChanged = n.since, n.seen, false
 	// A paused vertex is only looked at: its refresh (and any
 	// rollback) waits for resume.
 	paused := e.pauseOf(n, e.opts.Clock.Now()) != nil
