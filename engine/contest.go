@@ -119,11 +119,30 @@ func (c *contestState) closeWitness() {
 
 // isRepair reports whether a run repaired drift: in watch mode, an apply
 // that changed a vertex found not in its desired state after it had
-// converged in this graph, whatever the re-check after it found. Refreshes
-// of a vertex in order and first convergences are not repairs.
+// converged to that desired state, whatever the re-check after it found.
+// Refreshes of a vertex in order, first convergences and the changes a
+// new desired state makes (a reload, a new bundle revision, new data, a
+// changed source file), until the vertex has converged to it, are not
+// repairs; nor is a run during which a new desired state came, since it
+// may have applied it.
 func (e *Engine) isRepair(n *node, out resources.Outcome) bool {
-	return e.opts.Watch && !e.noop(n) && n.convergedOnce &&
+	return e.opts.Watch && !e.noop(n) && n.convergedTo == n.runDesired+1 && n.desired == n.runDesired &&
 		out.Applied && out.Change.Changed && !out.Before.Desired
+}
+
+// desiredChanged records that n's desired state changed without a reload
+// (a source it reads changed, as a bundle revision may do): what it
+// applies until it has converged to it is the operator's change, not a
+// repair, and what the contest rule counted for n is forgotten, so the
+// change runs at once, even during a contest's back-off, and refreshes
+// the subscribers (with any refresh the contest held). A reload needs
+// none of this: a changed vertex is a new one. Callers hold e.mu.
+func (e *Engine) desiredChanged(n *node, now time.Time) {
+	n.desired++
+	if n.contest.contested {
+		e.opts.Logger.Info("no longer contested: its desired state changed", "resource", n.v.ID(), "repairs", n.contest.count)
+	}
+	e.endFight(n, now)
 }
 
 // repaired counts a repair of n. The run that makes it contested reports
@@ -170,14 +189,27 @@ func (e *Engine) tryCalm(n *node, now time.Time) {
 	if !c.fighting() || now.Before(c.calmAt(e.opts.Contest)) {
 		return
 	}
-	c.closeWitness()
-	delete(e.fights, n)
 	if !c.contested {
+		c.closeWitness()
+		delete(e.fights, n)
 		return
 	}
 	e.opts.Logger.Info("no longer contested: left alone", "resource", n.v.ID(), "repairs", c.count, "for", e.opts.Contest.Calm)
-	held := c.held
+	e.endFight(n, now)
+}
+
+// endFight forgets n's repair history: its witness is closed and, if it
+// was contested, it is no longer and the refreshes it held are released.
+// Callers hold e.mu.
+func (e *Engine) endFight(n *node, now time.Time) {
+	c := &n.contest
+	c.closeWitness()
+	delete(e.fights, n)
+	contested, held := c.contested, c.held
 	*c = contestState{}
+	if !contested {
+		return
+	}
 	e.touch(n)
 	e.changed = true
 	if held {

@@ -129,7 +129,8 @@ type fakeProps struct {
 	// Watch registers the fake with the drift notifier of the test.
 	Watch bool `yaml:"watch"`
 	// Input is a path the fake's desired state is read from, watched as
-	// an input (/fake/input/NAME).
+	// an input (/fake/input/NAME): the world's value "input/NAME", when
+	// set, is the desired value instead of Value.
 	Input bool `yaml:"input"`
 	// Poll re-checks the fake at this interval (the poll "poll:INTERVAL"
 	// of the test).
@@ -207,12 +208,12 @@ func (f *fake) Check(ctx context.Context) (resources.Status, error) {
 	}
 	f.w.mu.Lock()
 	failing := f.p.Fail || f.w.failing[f.name]
-	got := f.w.values[f.name]
+	got, want := f.w.values[f.name], f.want()
 	f.w.mu.Unlock()
 	if failing {
 		return resources.Status{}, errors.New("check failed on purpose")
 	}
-	return resources.Status{Ensure: got, Desired: got == f.p.Value, Differences: []resources.Difference{resources.Differs("value", got, f.p.Value)}}, nil
+	return resources.Status{Ensure: got, Desired: got == want, Differences: []resources.Difference{resources.Differs("value", got, want)}}, nil
 }
 
 func (f *fake) Apply(ctx context.Context, req resources.Request) (resources.Change, error) {
@@ -237,17 +238,26 @@ func (f *fake) Apply(ctx context.Context, req resources.Request) (resources.Chan
 		}
 	}
 	if req.Noop {
-		return resources.Change{Changed: true, NoopMessage: "Would have set " + f.p.Value, Refreshed: req.Refresh}, nil
+		return resources.Change{Changed: true, NoopMessage: "Would have set " + f.want(), Refreshed: req.Refresh}, nil
 	}
 	f.w.applies = append(f.w.applies, f.name)
 	if !f.p.Stuck {
-		f.mirror(f.p.Value)
-		f.w.values[f.name] = f.p.Value
+		f.mirror(f.want())
+		f.w.values[f.name] = f.want()
 	}
 	if v, ok := f.w.undo[f.name]; ok {
 		f.w.values[f.name] = v
 	}
 	return resources.Change{Changed: !req.Status.Desired || req.Refresh, Refreshed: req.Refresh}, nil
+}
+
+// want is the fake's desired value: its input's, if it has one and the
+// world sets it, else Value. Callers hold f.w.mu.
+func (f *fake) want() string {
+	if v, ok := f.w.values["input/"+f.name]; ok && f.p.Input {
+		return v
+	}
+	return f.p.Value
 }
 
 // GroupCommit says whether the fake joins commit groups.

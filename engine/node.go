@@ -70,11 +70,15 @@ type node struct {
 	// predecessor is the vertex this one replaces, while it still runs.
 	predecessor *node
 
-	// convergedOnce is set once the vertex converged in this graph; only
-	// then is an apply a repair.
-	convergedOnce bool
-	retry         retryState
-	contest       contestState
+	// desired counts the new desired states that reached the vertex in
+	// this graph without a reload (a source it reads changed); runDesired
+	// is desired when the run under way started. convergedTo is
+	// runDesired+1 of its last successful run, 0 before the first: only an
+	// apply of a desired state the vertex had converged to is a repair.
+	desired, runDesired, convergedTo int
+
+	retry   retryState
+	contest contestState
 	// lastError is the error last reported, so a failure repeating the
 	// same way in watch mode is reported once.
 	lastError string
