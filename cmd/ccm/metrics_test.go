@@ -46,9 +46,9 @@ func metric(t *testing.T, body, series string) float64 {
 
 var metricsAddr = regexp.MustCompile(`serving metrics addr=(\S+)`)
 
-func TestMetricsMatchTheEventsThatHappened(t *testing.T) {
-	dir := t.TempDir()
-	w := startWatch(t, "--metrics-listen", "127.0.0.1:0", manifest(t, dir, watched))
+// metricsAddress waits for the daemon to log where it serves metrics.
+func metricsAddress(t *testing.T, w *watcher) string {
+	t.Helper()
 	var addr string
 	eventually(t, "the metrics address in the log", func() bool {
 		m := metricsAddr.FindStringSubmatch(w.logs())
@@ -57,6 +57,13 @@ func TestMetricsMatchTheEventsThatHappened(t *testing.T) {
 		}
 		return m != nil
 	})
+	return addr
+}
+
+func TestMetricsMatchTheEventsThatHappened(t *testing.T) {
+	dir := t.TempDir()
+	w := startWatch(t, "--metrics-listen", "127.0.0.1:0", manifest(t, dir, watched))
+	addr := metricsAddress(t, w)
 	// Count what the event stream says happened: the startup, then two
 	// drifts repaired, one of which refreshes the exec.
 	repairs, refreshes := 0, 0
@@ -129,14 +136,7 @@ func TestMetricsHaveUpstreamSeries(t *testing.T) {
           - command: /bin/true
 `))
 	w.waitFor("the file", func(ev engine.Event) bool { return ev.Changed && ev.Alias == "motd" })
-	var addr string
-	eventually(t, "the metrics address in the log", func() bool {
-		m := metricsAddr.FindStringSubmatch(w.logs())
-		if m != nil {
-			addr = m[1]
-		}
-		return m != nil
-	})
+	addr := metricsAddress(t, w)
 	body := scrape(t, addr)
 	for series, want := range map[string]float64{
 		`choria_ccm_resource_state_total_count{name="motd",type="file"}`:                             1,
