@@ -38,11 +38,11 @@ type world struct {
 	// checking, when set, is called at the start of each check, outside
 	// the lock: something that happens while a check runs.
 	checking func(name string)
-	// syncfs and fsync count the syncs of the fakes' writes: shared by a
-	// commit group, or each alone.
-	syncfs, fsync atomic.Int32
-	running       atomic.Int32
-	peak          atomic.Int32
+	// started and fsync count the fakes' writes whose write-back a
+	// commit group started, and their syncs.
+	started, fsync atomic.Int32
+	running        atomic.Int32
+	peak           atomic.Int32
 	// refreshSignals receives the name of each fake refreshed, when it has
 	// room.
 	refreshSignals chan string
@@ -266,10 +266,8 @@ func (f *fake) GroupCommit() bool { return f.p.Commit }
 // fakeWrite is a fake's write, made durable by counting.
 type fakeWrite struct{ w *world }
 
-func (fakeWrite) Device() uint64  { return 1 }
-func (fakeWrite) Settled() error  { return nil }
-func (f fakeWrite) SyncFS() error { f.w.syncfs.Add(1); return nil }
-func (f fakeWrite) Sync() error   { f.w.fsync.Add(1); return nil }
+func (f fakeWrite) StartSync() error { f.w.started.Add(1); return nil }
+func (f fakeWrite) Sync() error      { f.w.fsync.Add(1); return nil }
 
 // load writes manifest to a temporary file and compiles it.
 func load(t *testing.T, manifest string) *graph.Graph {

@@ -437,18 +437,24 @@ func waitContent(tb testing.TB, changed <-chan struct{}, path, want string) {
 
 // rssMB reads a process's resident set size.
 func rssMB(tb testing.TB, pid int) float64 {
+	return procKB(tb, fmt.Sprintf("/proc/%d/status", pid), "VmRSS:") / 1024
+}
+
+// procKB reads the figure, in kB, of the line of a /proc file that starts
+// with key.
+func procKB(tb testing.TB, file, key string) float64 {
 	tb.Helper()
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	b, err := os.ReadFile(file)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	for _, line := range strings.Split(string(b), "\n") {
-		if f := strings.Fields(line); len(f) >= 2 && f[0] == "VmRSS:" {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == key {
 			kb, _ := strconv.ParseFloat(f[1], 64)
-			return kb / 1024
+			return kb
 		}
 	}
-	tb.Fatal("no VmRSS")
+	tb.Fatalf("no %s in %s", key, file)
 	return 0
 }
 

@@ -20,6 +20,10 @@ import (
 // bin is the ccm binary built once for the end-to-end tests.
 var bin string
 
+// benchBinEnv names a ccm binary the tests and benchmarks run instead of
+// the one built from this checkout, to compare two commits in turn.
+const benchBinEnv = "CCM_BENCH_BIN"
+
 func TestMain(m *testing.M) {
 	if addr := os.Getenv(impostorEnv); addr != "" {
 		// This process is the NATS server a local user runs.
@@ -36,6 +40,11 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	dir := filepath.Dir(bin)
+	if other := os.Getenv(benchBinEnv); other != "" {
+		// Paired benchmark runs of two commits: the binary built from
+		// another checkout stands in for this one.
+		bin = other
+	}
 	// No test may use the host's /var/lib/ccm; tests that look at the
 	// state directory pass their own --state-dir.
 	if err := os.Setenv("CCM_STATE_DIR", filepath.Join(dir, "state")); err != nil {

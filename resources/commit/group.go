@@ -2,21 +2,19 @@ package commit
 
 import (
 	"context"
+	"errors"
 	"sync"
 )
 
 // Durable is a file written but not yet durable: the temporary file of an
 // atomic write, before its rename.
 type Durable interface {
-	// Device identifies the filesystem the file is on.
-	Device() uint64
-	// SyncFS writes what was written on the file's filesystem to its
-	// device (syncfs(2)) and reports that filesystem's errors.
-	SyncFS() error
-	// Settled reports, after a SyncFS of its filesystem, an error writing
-	// the file's own data back, cheaply: its data is already written.
-	Settled() error
-	// Sync makes the file alone durable (fsync(2)).
+	// StartSync starts writing the file's data to its device and returns
+	// without waiting (sync_file_range(2)), so the members of a round
+	// send their writes to the device together.
+	StartSync() error
+	// Sync makes the file durable (fsync(2)) and reports its own
+	// write-back errors.
 	Sync() error
 }
 
@@ -24,28 +22,16 @@ type Durable interface {
 // exactly once, when its run is over, whether or not it called Sync.
 // Safe for concurrent use.
 type Group struct {
-	// onSync, when set, is told of each syncfs and how many files it made
-	// durable.
+	// onSync, when set, is told of each round of two files or more and
+	// how many files it made durable together.
 	onSync func(files int)
 
 	mu sync.Mutex
 	// members counts those that have not left; waiting holds the members
 	// in Sync waiting for the next round, at most members of them.
 	members int
-	waiting []*waiter
-}
-
-// waiter is one member waiting in Sync.
-type waiter struct {
-	d Durable
-	// done is closed when the round the waiter was in is over; err and
-	// alone are set before.
-	done chan struct{}
-	// err is its filesystem's syncfs error.
-	err error
-	// alone is set when no other member was in its round: it syncs its
-	// own file, which costs less than syncing the filesystem.
-	alone bool
+	// waiting is closed when their round starts.
+	waiting []chan struct{}
 }
 
 // NewGroup returns a group of members; onSync may be nil.
@@ -65,32 +51,30 @@ func (g *Group) Leave() {
 
 // Sync makes d durable together with the other members' files and returns
 // once it is, or with the error that makes it not durable. A member whose
-// ctx ends before its round starts returns ctx's error; once the round
-// started it waits for the round, which may be syncing its file.
+// ctx ends before its round starts returns ctx's error.
 func (g *Group) Sync(ctx context.Context, d Durable) error {
-	w := &waiter{d: d, done: make(chan struct{})}
+	// An error starting the write-back is reported with Sync's, which
+	// writes the file back all the same.
+	started := d.StartSync()
+	w := make(chan struct{})
 	g.mu.Lock()
 	g.waiting = append(g.waiting, w)
 	round := g.takeRound()
 	g.mu.Unlock()
 	g.commit(round)
 	select {
-	case <-w.done:
+	case <-w:
 	case <-ctx.Done():
 		if g.withdraw(w) {
 			return ctx.Err()
 		}
-		<-w.done
 	}
-	if w.alone || w.err != nil {
-		return d.Sync()
-	}
-	return d.Settled()
+	return errors.Join(started, d.Sync())
 }
 
 // takeRound returns the waiting members when no other member can still
 // join them. Callers hold g.mu.
-func (g *Group) takeRound() []*waiter {
+func (g *Group) takeRound() []chan struct{} {
 	if len(g.waiting) == 0 || len(g.waiting) < g.members {
 		return nil
 	}
@@ -100,7 +84,7 @@ func (g *Group) takeRound() []*waiter {
 }
 
 // withdraw takes w out of the waiting members, unless its round started.
-func (g *Group) withdraw(w *waiter) bool {
+func (g *Group) withdraw(w chan struct{}) bool {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	for i, o := range g.waiting {
@@ -112,34 +96,13 @@ func (g *Group) withdraw(w *waiter) bool {
 	return false
 }
 
-// commit syncs each filesystem of a round once and releases its waiters.
-func (g *Group) commit(round []*waiter) {
-	defer func() {
-		for _, w := range round {
-			close(w.done)
-		}
-	}()
-	if len(round) == 1 {
-		round[0].alone = true
-		return
+// commit starts a round: its members, their write-back started, each
+// sync their own file at once.
+func (g *Group) commit(round []chan struct{}) {
+	if len(round) > 1 && g.onSync != nil {
+		g.onSync(len(round))
 	}
-	for _, ws := range byDevice(round) {
-		err := ws[0].d.SyncFS()
-		if g.onSync != nil {
-			g.onSync(len(ws))
-		}
-		for _, w := range ws {
-			w.err = err
-		}
-	}
-}
-
-// byDevice sorts a round's waiters by filesystem.
-func byDevice(round []*waiter) map[uint64][]*waiter {
-	m := map[uint64][]*waiter{}
 	for _, w := range round {
-		dev := w.d.Device()
-		m[dev] = append(m[dev], w)
+		close(w)
 	}
-	return m
 }

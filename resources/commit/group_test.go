@@ -4,67 +4,64 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
 	"github.com/reactive-ccm/ccm/resources/commit"
 )
 
-// disk records what the files of a test asked of their filesystems.
+// disk records what the files of a test asked of their filesystem, in
+// order: "start NAME" for a write-back started, "sync NAME" for an fsync.
 type disk struct {
-	mu sync.Mutex
-	// syncfs counts the syncfs of each device; fsync and settled name the
-	// files synced alone and those asked for their own errors.
-	syncfs         map[uint64]int
-	fsync, settled []string
-	syncfsErr      map[uint64]error
-	fsyncErr       map[string]error
-	settledErr     map[string]error
-	groupSyncs     []int
+	mu         sync.Mutex
+	log        []string
+	startErr   map[string]error
+	syncErr    map[string]error
+	groupSyncs []int
 }
 
 func newDisk() *disk {
-	return &disk{syncfs: map[uint64]int{}, syncfsErr: map[uint64]error{}, fsyncErr: map[string]error{}, settledErr: map[string]error{}}
+	return &disk{startErr: map[string]error{}, syncErr: map[string]error{}}
 }
 
-// onSync is the group's hook: it records how many files each sync made
-// durable.
+// onSync is the group's hook: it records how many files each round made
+// durable together.
 func (d *disk) onSync(files int) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.groupSyncs = append(d.groupSyncs, files)
 }
 
-// file is a written file on a device of the disk.
+// did returns the names the log shows step (start or sync) for, in order.
+func (d *disk) did(step string) []string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	var names []string
+	for _, l := range d.log {
+		if name, ok := strings.CutPrefix(l, step+" "); ok {
+			names = append(names, name)
+		}
+	}
+	return names
+}
+
+// file is a written file on the disk.
 type file struct {
 	d    *disk
 	name string
-	dev  uint64
 }
 
 var _ commit.Durable = file{}
 
-func (f file) Device() uint64 { return f.dev }
+func (f file) StartSync() error { return f.record("start", f.d.startErr) }
+func (f file) Sync() error      { return f.record("sync", f.d.syncErr) }
 
-func (f file) SyncFS() error {
+func (f file) record(step string, errs map[string]error) error {
 	f.d.mu.Lock()
 	defer f.d.mu.Unlock()
-	f.d.syncfs[f.dev]++
-	return f.d.syncfsErr[f.dev]
-}
-
-func (f file) Settled() error {
-	f.d.mu.Lock()
-	defer f.d.mu.Unlock()
-	f.d.settled = append(f.d.settled, f.name)
-	return f.d.settledErr[f.name]
-}
-
-func (f file) Sync() error {
-	f.d.mu.Lock()
-	defer f.d.mu.Unlock()
-	f.d.fsync = append(f.d.fsync, f.name)
-	return f.d.fsyncErr[f.name]
+	f.d.log = append(f.d.log, step+" "+f.name)
+	return errs[f.name]
 }
 
 // syncAll runs a member of g per file, each syncing its file then
@@ -95,74 +92,72 @@ func noErrors(t *testing.T, errs map[string]error) {
 	}
 }
 
-func TestGroupSyncsEachFilesystemOnce(t *testing.T) {
+func sorted(names []string) []string {
+	slices.Sort(names)
+	return names
+}
+
+func TestGroupStartsEveryWriteBackBeforeAnySync(t *testing.T) {
 	d := newDisk()
+	names := []string{"a", "b", "c", "d", "e", "f", "g"}
 	var files []file
-	for _, n := range []string{"a", "b", "c", "d", "e"} {
-		files = append(files, file{d, n, 1})
+	for _, n := range names {
+		files = append(files, file{d, n})
 	}
-	files = append(files, file{d, "x", 2}, file{d, "y", 2})
 	g := commit.NewGroup(len(files), d.onSync)
 	noErrors(t, syncAll(t.Context(), g, files...))
-	if d.syncfs[1] != 1 || d.syncfs[2] != 1 {
-		t.Fatalf("syncfs per device = %v, want one each", d.syncfs)
+	if !slices.Equal(d.groupSyncs, []int{7}) {
+		t.Fatalf("the group's rounds covered %v files, want one of 7", d.groupSyncs)
 	}
-	slices.Sort(d.groupSyncs)
-	if !slices.Equal(d.groupSyncs, []int{2, 5}) {
-		t.Fatalf("the group's syncs covered %v files, want 2 and 5", d.groupSyncs)
+	if !slices.Equal(sorted(d.did("start")), names) || !slices.Equal(sorted(d.did("sync")), names) {
+		t.Fatalf("log %v: every file's write-back started and synced once", d.log)
 	}
-	if len(d.fsync) != 0 || len(d.settled) != len(files) {
-		t.Fatalf("fsync %v, settled %v: every file should be settled, none synced alone", d.fsync, d.settled)
+	// The device gets every write of the round before anyone waits on
+	// one: the syncs all come after the last start.
+	if i := slices.IndexFunc(d.log, func(l string) bool { return strings.HasPrefix(l, "sync ") }); i < len(names) {
+		t.Fatalf("log %v: a file was synced before every write-back started", d.log)
 	}
 }
 
 func TestGroupWaitsOnlyForMembersStillRunning(t *testing.T) {
 	d := newDisk()
 	// The third member ends without writing anything: the two others
-	// share a sync once it has left, whenever that is.
+	// share a round once it has left, whenever that is.
 	g := commit.NewGroup(3, d.onSync)
 	done := make(chan map[string]error)
-	go func() { done <- syncAll(t.Context(), g, file{d, "a", 1}, file{d, "b", 1}) }()
+	go func() { done <- syncAll(t.Context(), g, file{d, "a"}, file{d, "b"}) }()
 	g.Leave()
 	noErrors(t, <-done)
-	if d.syncfs[1] != 1 || len(d.fsync) != 0 {
-		t.Fatalf("syncfs %v, fsync %v: the two writers should have shared one syncfs", d.syncfs, d.fsync)
+	if !slices.Equal(d.groupSyncs, []int{2}) || !slices.Equal(sorted(d.did("sync")), []string{"a", "b"}) {
+		t.Fatalf("rounds %v, log %v: the two writers should have shared one round", d.groupSyncs, d.log)
 	}
 }
 
 func TestGroupFailureStaysWithItsFile(t *testing.T) {
 	bad := errors.New("input/output error")
-	t.Run("a failed syncfs syncs each file alone, with its own error", func(t *testing.T) {
-		d := newDisk()
-		d.syncfsErr[1] = bad
-		d.fsyncErr["b"] = bad
-		errs := syncAll(t.Context(), commit.NewGroup(3, d.onSync), file{d, "a", 1}, file{d, "b", 1}, file{d, "c", 1})
-		if !errors.Is(errs["b"], bad) || errs["a"] != nil || errs["c"] != nil {
-			t.Fatalf("errors %v: only b's own fsync failed", errs)
-		}
-		slices.Sort(d.fsync)
-		if !slices.Equal(d.fsync, []string{"a", "b", "c"}) {
-			t.Fatalf("synced alone: %v, want every file of the failed filesystem", d.fsync)
-		}
-	})
-	t.Run("a file's own write-back error is its alone", func(t *testing.T) {
-		d := newDisk()
-		d.settledErr["b"] = bad
-		errs := syncAll(t.Context(), commit.NewGroup(3, d.onSync), file{d, "a", 1}, file{d, "b", 1}, file{d, "c", 1})
-		if !errors.Is(errs["b"], bad) || errs["a"] != nil || errs["c"] != nil {
-			t.Fatalf("errors %v: only b failed", errs)
-		}
-	})
+	for _, step := range []string{"start", "sync"} {
+		t.Run("a failed "+step, func(t *testing.T) {
+			d := newDisk()
+			map[string]map[string]error{"start": d.startErr, "sync": d.syncErr}[step]["b"] = bad
+			errs := syncAll(t.Context(), commit.NewGroup(3, d.onSync), file{d, "a"}, file{d, "b"}, file{d, "c"})
+			if !errors.Is(errs["b"], bad) || errs["a"] != nil || errs["c"] != nil {
+				t.Fatalf("errors %v: only b failed", errs)
+			}
+			if !slices.Equal(sorted(d.did("sync")), []string{"a", "b", "c"}) {
+				t.Fatalf("synced: %v, want every file, b too", d.did("sync"))
+			}
+		})
+	}
 }
 
 func TestFileAloneIsSyncedAlone(t *testing.T) {
 	d := newDisk()
-	if err := commit.Sync(t.Context(), file{d, "outside", 1}); err != nil {
+	if err := commit.Sync(t.Context(), file{d, "outside"}); err != nil {
 		t.Fatal(err)
 	}
-	noErrors(t, syncAll(t.Context(), commit.NewGroup(1, d.onSync), file{d, "alone", 1}))
-	if !slices.Equal(d.fsync, []string{"outside", "alone"}) || len(d.syncfs) != 0 || len(d.groupSyncs) != 0 {
-		t.Fatalf("fsync %v, syncfs %v: a file without company is synced alone", d.fsync, d.syncfs)
+	noErrors(t, syncAll(t.Context(), commit.NewGroup(1, d.onSync), file{d, "alone"}))
+	if !slices.Equal(d.did("sync"), []string{"outside", "alone"}) || len(d.groupSyncs) != 0 {
+		t.Fatalf("log %v, rounds %v: a file without company is synced alone", d.log, d.groupSyncs)
 	}
 }
 
@@ -173,14 +168,14 @@ func TestMemberGivingUpHoldsNoOneBack(t *testing.T) {
 	cancel()
 	// Its context ended while it waited for the other member: it leaves
 	// the round, unsynced, and the other is then alone.
-	if err := commit.Sync(ctx, file{d, "a", 1}); !errors.Is(err, context.Canceled) {
+	if err := commit.Sync(ctx, file{d, "a"}); !errors.Is(err, context.Canceled) {
 		t.Fatalf("error %v, want the context's", err)
 	}
 	g.Leave()
-	if err := commit.Sync(commit.WithGroup(t.Context(), g), file{d, "b", 1}); err != nil {
+	if err := commit.Sync(commit.WithGroup(t.Context(), g), file{d, "b"}); err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(d.fsync, []string{"b"}) || len(d.syncfs) != 0 {
-		t.Fatalf("fsync %v, syncfs %v: only b should be synced, alone", d.fsync, d.syncfs)
+	if !slices.Equal(d.did("sync"), []string{"b"}) || len(d.groupSyncs) != 0 {
+		t.Fatalf("log %v, rounds %v: only b should be synced, alone", d.log, d.groupSyncs)
 	}
 }

@@ -21,8 +21,6 @@ type Temp struct {
 	dir *Dir
 	// tmp is the temporary name; base the name Commit replaces.
 	tmp, base string
-	// dev is the filesystem the file is on.
-	dev uint64
 }
 
 // tempPrefix is how every temporary name for base begins.
@@ -62,11 +60,12 @@ func (d *Dir) WriteTemp(base string, perm uint32, r io.Reader) (*Temp, unix.Stat
 		if err != nil {
 			return nil, unix.Stat_t{}, errors.Join(err, t.Abort())
 		}
-		if t.kept(&st) {
+		if st.Nlink > 0 {
 			return t, st, nil
 		}
-		// A sweep removed the file before the lock: what it holds is
-		// written again, from it, under another name.
+		// A sweep (RemoveLeftovers in another process) removed the file
+		// between its creation and the lock: what it holds is written
+		// again, from it, under another name.
 		r = io.NewSectionReader(t, 0, st.Size)
 		defer t.File.Close()
 	}
@@ -97,14 +96,6 @@ func (d *Dir) createTemp(base string, perm uint32) (*Temp, error) {
 	return nil, pathError("create", d.Join(prefix+"*"), unix.EEXIST)
 }
 
-// kept reports whether the locked file st describes still has its name:
-// a sweep (RemoveLeftovers in another process) may have removed it
-// between its creation and the lock, leaving a link count of zero.
-func (t *Temp) kept(st *unix.Stat_t) bool {
-	t.dev = st.Dev
-	return st.Nlink > 0
-}
-
 // SetAttrs gives the file the owner, group and permission bits that st,
 // its status, shows it lacks, and nothing else: a file created by root
 // with its final mode needs neither.
@@ -120,23 +111,11 @@ func (t *Temp) SetAttrs(st *unix.Stat_t, uid, gid int, mode uint32) error {
 	return nil
 }
 
-// Device identifies the filesystem the temporary file is on.
-func (t *Temp) Device() uint64 { return t.dev }
-
-// SyncFS writes everything written on the temporary file's filesystem to
-// its device, this file included: a group commit's one sync for many
-// files (syncfs(2), which reports write-back errors since Linux 5.8).
-func (t *Temp) SyncFS() error {
-	return pathError("syncfs", t.name, unix.Syncfs(t.fd))
-}
-
-// Settled reports an error writing the file's data back since it was
-// created, without flushing the device: after a SyncFS it is what an
-// fsync would report, at the cost of a system call. It is named fsync in
-// errors, as the step it stands for.
-func (t *Temp) Settled() error {
-	const all = unix.SYNC_FILE_RANGE_WAIT_BEFORE | unix.SYNC_FILE_RANGE_WRITE | unix.SYNC_FILE_RANGE_WAIT_AFTER
-	return pathError("fsync", t.name, unix.SyncFileRange(t.fd, 0, 0, all))
+// StartSync starts writing the file's data back without waiting for it
+// (sync_file_range(2)), for a later Sync to find it written or under way:
+// files synced together start theirs first. It flushes nothing else.
+func (t *Temp) StartSync() error {
+	return pathError("sync_file_range", t.name, unix.SyncFileRange(t.fd, 0, 0, unix.SYNC_FILE_RANGE_WRITE))
 }
 
 // Commit renames the temporary file over its base and closes it.
