@@ -36,8 +36,14 @@ torture:
 deps:
 	./.ci/test-deps.sh
 
+# Every benchmark once, then the rows that compare ccm with the floor as a
+# table of ratios (cmd/ccm/internal/benchtable); the output is kept in
+# bin/bench.txt.
 bench: build
-	$(GO) test -run '^$$' -bench . -benchmem -benchtime 1x -count 1 -timeout 120m $(PKGS)
+	@(status=0; $(GO) test -run '^$$' -bench . -benchmem -benchtime 1x -count 1 -timeout 120m $(PKGS) || status=$$?; \
+	  echo $$status > bin/bench.status) | tee bin/bench.txt
+	@$(GO) run ./cmd/ccm/internal/benchtable < bin/bench.txt
+	@exit $$(cat bin/bench.status)
 
 lint:
 	$(GO) vet $(PKGS)

@@ -23,7 +23,7 @@ func BenchmarkDirtyNeighbour(b *testing.B) {
 	for range b.N {
 		var ccm, fl []time.Duration
 		var dirty []float64
-		wrong := 0
+		wrong, floorWrong := 0, 0
 		for r := range rounds {
 			// Alternate which goes first, so neither always meets the
 			// disk the other left busy.
@@ -45,6 +45,7 @@ func BenchmarkDirtyNeighbour(b *testing.B) {
 					d := underDirtyNeighbour(b, dir, func() { floorOneShot(b, dir, n, "fsync") })
 					fl = append(fl, d.took)
 					dirty = append(dirty, d.dirtyMB)
+					floorWrong += leftWrong(dir, n)
 				},
 			}
 			if r%2 == 1 {
@@ -58,7 +59,7 @@ func BenchmarkDirtyNeighbour(b *testing.B) {
 		b.ReportMetric(millis(slices.Max(ccm)), "ccm-dirty-max-ms")
 		b.ReportMetric(millis(slices.Max(fl)), "floor-dirty-max-ms")
 		b.ReportMetric(medianOf(dirty), "dirty-MB")
-		b.ReportMetric(float64(wrong), "left-wrong")
+		reportWrong(b, wrong, floorWrong)
 	}
 }
 
