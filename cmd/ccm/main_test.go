@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -20,9 +21,7 @@ import (
 // bin is the ccm binary built once for the end-to-end tests.
 var bin string
 
-// benchBinEnv names a ccm binary the tests and benchmarks run instead of
-// the one built from this checkout, to compare two commits in turn.
-const benchBinEnv = "CCM_BENCH_BIN"
+var binFlag = flag.String("bin", "", "run this ccm binary instead of the one built from ./cmd/ccm (paired benchmark runs of two commits)")
 
 func TestMain(m *testing.M) {
 	if addr := os.Getenv(impostorEnv); addr != "" {
@@ -33,6 +32,7 @@ func TestMain(m *testing.M) {
 		// This process is a watcher BenchmarkWatcherLibrary started.
 		os.Exit(runWatcher(lib, strings.Split(os.Getenv(watcherPathsEnv), ":")))
 	}
+	flag.Parse()
 	var err error
 	bin, err = ccmbuild.Build("ccm-e2e-", raceEnabled)
 	if err != nil {
@@ -40,10 +40,8 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	dir := filepath.Dir(bin)
-	if other := os.Getenv(benchBinEnv); other != "" {
-		// Paired benchmark runs of two commits: the binary built from
-		// another checkout stands in for this one.
-		bin = other
+	if *binFlag != "" {
+		bin = *binFlag
 	}
 	// No test may use the host's /var/lib/ccm; tests that look at the
 	// state directory pass their own --state-dir.
