@@ -36,8 +36,8 @@ type Summary struct {
 	// Start is when the run started; it lasted Duration.
 	Start    time.Time
 	Duration time.Duration
-	// last is each resource's last event.
-	last map[string]*Event
+	// last is what was counted of each resource's last event.
+	last map[string]counted
 }
 
 // HealthCounts counts health check results by status.
@@ -67,35 +67,85 @@ func (s Summary) OK() bool { return s.Failed == 0 && s.Blocked == 0 && s.RolledB
 // add counts ev in place of its resource's previous event.
 func (s *Summary) add(ev *Event) {
 	if s.last == nil {
-		s.last = map[string]*Event{}
+		s.last = map[string]counted{}
 	}
-	if prev := s.last[ev.ID()]; prev != nil {
+	id := ev.ID()
+	if prev, ok := s.last[id]; ok {
 		s.count(prev, -1)
 	}
-	s.last[ev.ID()] = ev
-	s.count(ev, 1)
+	c := countedOf(ev)
+	s.last[id] = c
+	s.count(c, 1)
 }
 
-func (s *Summary) count(ev *Event, by int) {
-	s.Resources += by
-	if ev.Refreshed {
-		s.Refreshed += by
-	}
-	s.Unmet += by * len(ev.UnmetRequirements)
-	s.Health.add(ev.HealthChecks, by)
+// counted is what Summary counts of an event, kept for each resource in
+// place of its last event, which a watching engine would otherwise hold
+// for every resource for good.
+type counted struct {
+	outcome   outcome
+	refreshed bool
+	unmet     int
+	health    HealthCounts
+}
+
+// outcome is how Summary counts a resource.
+type outcome uint8
+
+const (
+	outStable outcome = iota
+	outChanged
+	outWouldChange
+	outFailed
+	outRolledBack
+	outSkipped
+	// outBlocked is skipped because of a failure.
+	outBlocked
+)
+
+func countedOf(ev *Event) counted {
+	c := counted{refreshed: ev.Refreshed, unmet: len(ev.UnmetRequirements)}
+	c.health.add(ev.HealthChecks, 1)
 	switch {
 	case ev.RolledBack && ev.Failed:
-		s.RolledBack += by
+		c.outcome = outRolledBack
 	case ev.Failed:
-		s.Failed += by
+		c.outcome = outFailed
+	case ev.Skipped && (len(ev.UnmetRequirements) > 0 || (len(ev.Error) > 0 && !ev.Noop)):
+		c.outcome = outBlocked
 	case ev.Skipped:
-		s.Skipped += by
-		if len(ev.UnmetRequirements) > 0 || (len(ev.Error) > 0 && !ev.Noop) {
-			s.Blocked += by
-		}
+		c.outcome = outSkipped
 	case ev.Changed && ev.Noop:
-		s.WouldChange += by
+		c.outcome = outWouldChange
 	case ev.Changed:
+		c.outcome = outChanged
+	}
+	return c
+}
+
+func (s *Summary) count(c counted, by int) {
+	s.Resources += by
+	if c.refreshed {
+		s.Refreshed += by
+	}
+	s.Unmet += by * c.unmet
+	s.Health.Checked += by * c.health.Checked
+	s.Health.OK += by * c.health.OK
+	s.Health.Warning += by * c.health.Warning
+	s.Health.Critical += by * c.health.Critical
+	s.Health.Unknown += by * c.health.Unknown
+	switch c.outcome {
+	case outRolledBack:
+		s.RolledBack += by
+	case outFailed:
+		s.Failed += by
+	case outBlocked:
+		s.Blocked += by
+		s.Skipped += by
+	case outSkipped:
+		s.Skipped += by
+	case outWouldChange:
+		s.WouldChange += by
+	case outChanged:
 		s.Changed += by
 	default:
 		s.Stable += by
