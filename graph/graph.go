@@ -169,7 +169,7 @@ type Graph struct {
 	// probed maps references into pending child manifests to the chain
 	// of manifests holding them (see pendingHolder); nil until needed.
 	probed map[string]string
-	// built holds the entries built, in vertex order.
+	// built holds the entries built, in vertex order, until compiled.
 	built []*entry
 }
 

@@ -118,6 +118,9 @@ func (l *loader) build() (*Graph, resources.ErrorList) {
 func (g *Graph) compile(errs resources.ErrorList) (*Graph, error) {
 	byRef := g.references(g.built, &errs)
 	g.edges(g.built, byRef, &errs)
+	// The entries, their properties' parse trees with them, are not
+	// needed past this point: a watching daemon would keep them for good.
+	g.built = nil
 	g.index()
 	if err := g.sort(); err != nil {
 		addCycles(&errs, err)
