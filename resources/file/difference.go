@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"slices"
 
 	"github.com/reactive-ccm/ccm/resources"
@@ -14,10 +15,19 @@ import (
 
 // contentDifference describes how the file in v differs from the wanted
 // content: digests, and for text within textdiff's bounds the lines added
-// and removed and a unified diff. It runs only on drift, with the view
-// the check opened; a text within those bounds is read once, for its
-// digest and its lines.
+// and removed and a unified diff, unless the file is or is to be private
+// (textdiff.Private). It runs only on drift, with the view the check
+// opened; a text within those bounds is read once, for its digest and
+// its lines.
 func (f *file) contentDifference(ctx context.Context, v *view) (resources.Difference, error) {
+	d, err := f.compareContent(ctx, v)
+	if textdiff.Private(fs.FileMode(v.o.mode), fs.FileMode(f.mode)) {
+		d.Diff = ""
+	}
+	return d, err
+}
+
+func (f *file) compareContent(ctx context.Context, v *view) (resources.Difference, error) {
 	want, err := f.content.digest(ctx, f.links)
 	if err != nil {
 		return resources.Difference{}, err

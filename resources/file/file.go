@@ -37,6 +37,8 @@ type file struct {
 	validate *validatecmd.Command
 	// mine is the file last written, for the check after the write.
 	mine written
+	// sensitive hides the content whole in reports, digest included.
+	sensitive bool
 }
 
 var (
@@ -65,6 +67,7 @@ func New(spec *resources.Spec) (resources.Instance, error) {
 	f := &file{
 		path: spec.Name, ensure: p.Ensure,
 		owner: p.Owner, group: p.Group, mode: p.Mode, force: p.Force, links: links,
+		sensitive: spec.Secrets != nil,
 	}
 	switch {
 	case p.Ensure == Directory:
