@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"net"
 	"strconv"
 	"time"
 
@@ -51,7 +52,8 @@ func applyAgentConfig(cmd *cobra.Command, c *agent.Config) error {
 		set["health-interval"] = time.Duration(c.HealthCheckInterval).String()
 	}
 	if c.MonitorPort > 0 {
-		set["metrics-listen"] = ":" + strconv.Itoa(c.MonitorPort)
+		// Loopback only: --metrics-listen names another address.
+		set["metrics-listen"] = net.JoinHostPort("127.0.0.1", strconv.Itoa(c.MonitorPort))
 	}
 	for name, v := range set {
 		fl := cmd.Flags().Lookup(name)

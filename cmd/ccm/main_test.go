@@ -14,12 +14,17 @@ import (
 	"time"
 
 	"github.com/reactive-ccm/ccm/engine"
+	"github.com/reactive-ccm/ccm/resources/resourcetest"
 )
 
 // bin is the ccm binary built once for the end-to-end tests.
 var bin string
 
 func TestMain(m *testing.M) {
+	if resourcetest.Attacking() {
+		// This process is an attacker an attack test started as uid 65534.
+		os.Exit(resourcetest.Main(m))
+	}
 	if lib := os.Getenv(watcherEnv); lib != "" {
 		// This process is a watcher BenchmarkWatcherLibrary started.
 		os.Exit(runWatcher(lib, strings.Split(os.Getenv(watcherPathsEnv), ":")))

@@ -33,7 +33,8 @@ type Config struct {
 	// CacheDir is where fetched bundles and data are cached; empty for the
 	// state directory's.
 	CacheDir string `yaml:"cache_dir"`
-	// MonitorPort serves Prometheus metrics when not 0.
+	// MonitorPort serves Prometheus metrics on 127.0.0.1 at this port
+	// when not 0.
 	MonitorPort int    `yaml:"monitor_port"`
 	LogLevel    string `yaml:"log_level"`
 	NATSContext string `yaml:"nats_context"`
