@@ -1,15 +1,20 @@
 package main_test
 
 import (
+	"encoding/json"
+	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/reactive-ccm/ccm/engine"
 	"github.com/reactive-ccm/ccm/engine/metrics"
+	"github.com/reactive-ccm/ccm/resources/document"
 	"github.com/reactive-ccm/ccm/resources/resourcetest"
 )
 
@@ -78,4 +83,44 @@ func TestAgentMonitorPortListensOnLoopback(t *testing.T) {
 		t.Fatalf("metrics served at %q, want %s\n%s", m, want, w.logs())
 	}
 	scrape(t, m[1])
+}
+
+// TestPipeRefusesAnAliasBombAndAHugeRequest: an ensure request is
+// bounded as a manifest is: its aliases by the same budget, its size by
+// document.MaxSize. Each is refused at once: the bomb in about 20 MiB
+// (5.1 GB and 30 s before), the huge request once it has read that much.
+func TestPipeRefusesAnAliasBombAndAHugeRequest(t *testing.T) {
+	bomb := "protocol: io.choria.ccm.v1.resource.ensure.request\ntype: exec\nproperties:\n  name: /bin/true\n" +
+		strings.ReplaceAll(strings.TrimPrefix(aliasBomb(), "- exec:\n    - bomb:\n"), "      ", "")
+	huge := io.MultiReader(strings.NewReader(`{"protocol": "io.choria.ccm.v1.resource.ensure.request", "type": "file", "properties": {"content": "`),
+		io.LimitReader(zeros{}, document.MaxSize))
+	for _, c := range []struct {
+		name  string
+		stdin io.Reader
+		want  string
+	}{
+		{"alias bomb", strings.NewReader(bomb), "request:10:47: YAML aliases expand the document too far"},
+		{"huge", huge, fmt.Sprintf("invalid request: more than %d bytes", document.MaxSize)},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			out, code, kib := peakRunIn(t, c.stdin, "ensure", "api", "pipe")
+			var resp struct{ Error string }
+			if err := json.Unmarshal(out, &resp); err != nil || code != 0 || !strings.Contains(resp.Error, c.want) {
+				t.Fatalf("exit %d, response %s; want an error mentioning %q", code, out, c.want)
+			}
+			if kib > 256<<10 {
+				t.Errorf("peaked at %d KiB refusing the request", kib)
+			}
+		})
+	}
+}
+
+// zeros reads as an endless run of the character 0.
+type zeros struct{}
+
+func (zeros) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = '0'
+	}
+	return len(p), nil
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/reactive-ccm/ccm/graph"
 	"github.com/reactive-ccm/ccm/resources"
 	"github.com/reactive-ccm/ccm/resources/document"
 	"go.yaml.in/yaml/v3"
@@ -79,6 +80,9 @@ func Parse(file string, b []byte) (*Config, error) {
 	}
 	if len(doc.Content) == 0 {
 		return nil, fmt.Errorf("%w: %s: empty; list at least one manifest source under manifests", ErrConfig, file)
+	}
+	if err := graph.CheckAliases(file, &doc); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
 	}
 	m := doc.Content[0]
 	if err := resources.DecodeDocument(file, "the agent configuration", m, c); err != nil {
