@@ -1,6 +1,7 @@
 package main_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -8,8 +9,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/reactive-ccm/ccm/engine"
@@ -123,4 +126,80 @@ func (zeros) Read(p []byte) (int, error) {
 		p[i] = '0'
 	}
 	return len(p), nil
+}
+
+// rawControl finds what a terminal would act on in ccm's output: an
+// escape, a bell, a carriage return or a C1 control.
+var rawControl = regexp.MustCompile("[\x1b\x07\r\u0080-\u009f]")
+
+// TestAnotherUsersCommandLineReachesNoTerminal: uid 65534 fights over a
+// file it may write, from a program whose command line holds an escape
+// sequence. The contest names it, quoted, in the daemon's lines and logs
+// and in status and events.
+func TestAnotherUsersCommandLineReachesNoTerminal(t *testing.T) {
+	resourcetest.NobodyHome(t)
+	dir := t.TempDir()
+	for _, d := range []string{filepath.Dir(dir), dir} {
+		if err := os.Chmod(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	path := filepath.Join(dir, "fought.conf")
+	m := manifest(t, dir, strings.Replace(foughtFile, `mode: "0644"`, `mode: "0666"`, 1))
+	socket := filepath.Join(t.TempDir(), "ccm.sock")
+	cmd := exec.Command(bin, append(append([]string{"run", "--watch", "--socket", socket}, fastContest...), m)...)
+	var out, logs bytes.Buffer
+	cmd.Stdout, cmd.Stderr = syncWriter{&out}, syncWriter{&logs}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	eventually(t, "the first convergence", func() bool { return fileIs(path, "ours\n", 0o666) })
+	fight := exec.Command("/bin/sh", "-c", "x=\x1b]0;owned\x07; while :; do echo theirs > "+path+"; sleep 0.005; done")
+	fight.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: resourcetest.Nobody, Gid: resourcetest.Nobody}}
+	if err := fight.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = fight.Process.Kill(); _ = fight.Wait() })
+	const quoted = `"x=\x1b]0;owned\a;"`
+	eventually(t, "the contest", func() bool { return strings.Contains(stderrOf(&out), "contested: repaired too often") })
+	outputs := map[string]string{"the daemon's lines": stderrOf(&out), "the daemon's log": stderrOf(&logs)}
+	for _, args := range [][]string{{"status"}, {"events"}} {
+		r := ccm(t, append(args, "--socket", socket)...)
+		outputs["ccm "+args[0]] = r.stdout + r.stderr
+	}
+	for what, text := range outputs {
+		if rawControl.MatchString(text) {
+			t.Errorf("%s holds a raw control character:\n%q", what, text)
+		}
+	}
+	for _, what := range []string{"the daemon's lines", "ccm status"} {
+		if !strings.Contains(outputs[what], quoted) {
+			t.Errorf("%s does not name the writer as %s:\n%s", what, quoted, outputs[what])
+		}
+	}
+}
+
+// TestFileNamesFromTheHostAreEscaped: uid 65534 drops a file whose name
+// holds an escape sequence and a forged line into a scaffold's target it
+// owns; the purge reports it escaped, on its own line.
+func TestFileNamesFromTheHostAreEscaped(t *testing.T) {
+	home := resourcetest.NobodyHome(t)
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "tpl", "a.txt"), "hello\n")
+	target := filepath.Join(home, "target")
+	resourcetest.AsNobody(t, "mkdir", target)
+	m := manifest(t, dir, "- scaffold:\n    - "+target+":\n        source: tpl\n        purge: true\n")
+	if r := ccm(t, "run", m); r.code != 0 {
+		t.Fatalf("the first run: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	resourcetest.AsNobody(t, "write", filepath.Join(target, "x\x1b]0;owned\x07\nfailed    file#forged: y"), "")
+	r := ccm(t, "run", m)
+	if r.code != 0 || rawControl.MatchString(r.stdout+r.stderr) {
+		t.Fatalf("exit %d, output %q", r.code, r.stdout+r.stderr)
+	}
+	want := `x\x1b]0;owned\x07\nfailed    file#forged: y present → absent (purge)`
+	if lines := strings.Split(r.stdout, "\n"); len(lines) != 3 || !strings.Contains(lines[0], want) {
+		t.Fatalf("output %q, want one line for the scaffold naming %q", r.stdout, want)
+	}
 }
