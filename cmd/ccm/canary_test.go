@@ -35,6 +35,11 @@ ccm:
         - @/public.conf:
             mode: "0644"
             content: "port = 80\n"
+        - @/validated.conf:
+            mode: "0644"
+            content: "VALIDATED-CANARY-8, then {{ lookup('data.host') }}\n"
+            validate: "/bin/sh -c 'head -c 18 $0; exit 1' %s"
+            sensitive: true
     - exec:
         - token:
             command: "/bin/sh -c 'exit 0' SENSITIVE-CANARY-3 {{ lookup('data.host') }}"
@@ -125,7 +130,10 @@ func TestNoCanaryInOneShotOutput(t *testing.T) {
 		r := ccm(t, args...)
 		noCanary(t, strings.Join(args, " "), r.stdout+r.stderr)
 		if want := 1 - strings.Count(strings.Join(args, " "), "--noop"); r.code != want {
-			t.Errorf("ccm %v: exit %d, want %d (exec#missing fails unless in noop)\n%s%s", args, r.code, want, r.stdout, r.stderr)
+			t.Errorf("ccm %v: exit %d, want %d (exec#missing and validated.conf fail unless in noop)\n%s%s", args, r.code, want, r.stdout, r.stderr)
+		}
+		if r.code == 1 && !strings.Contains(r.stdout, "validate refused the new content") {
+			t.Errorf("ccm %v: validated.conf's refusal is missing:\n%s", args, r.stdout)
 		}
 		if !strings.Contains(r.stdout, "-port = 81") {
 			t.Errorf("ccm %v: the public file's diff is missing:\n%s", args, r.stdout)
@@ -167,16 +175,20 @@ func TestNoCanaryThroughTheDaemon(t *testing.T) {
 	m := manifest(t, dir, canaryManifest)
 	canaryDrift(t, dir)
 	w := startWatch(t, "--diff", "--log-level", "debug", m)
-	w.converged(6)
+	w.converged(7)
 	canaryDrift(t, dir)
+	unrepaired := map[string]bool{}
 	for _, name := range []string{"private.conf", "shadowed.conf", "sensitive.conf", "public.conf"} {
-		p := filepath.Join(dir, name)
-		ev := w.waitFor("the repair of "+name, func(ev engine.Event) bool { return ev.Name == p && ev.Changed })
+		unrepaired[filepath.Join(dir, name)] = true
+	}
+	for len(unrepaired) > 0 {
+		ev := w.waitFor("the repairs", func(ev engine.Event) bool { return unrepaired[ev.Name] && ev.Changed })
+		delete(unrepaired, ev.Name)
 		b, err := json.Marshal(ev)
 		if err != nil {
 			t.Fatal(err)
 		}
-		noCanary(t, "the repair event of "+name, string(b))
+		noCanary(t, "the repair event of "+ev.Name, string(b))
 	}
 	for _, args := range [][]string{
 		{"status"}, {"status", "--json"}, {"events"}, {"events", "--verbose"}, {"events", "--json"},
@@ -203,8 +215,8 @@ func TestNoCanaryInFleetReports(t *testing.T) {
 	r := f.ccm("run", "--diff", "--report", "nats", "--hostname", "canary", m)
 	noCanary(t, "run --report nats", r.stdout+r.stderr)
 	evs := streamEvents(t, f.js(), "canary")
-	if len(evs) < 6 {
-		t.Fatalf("%d events in the stream, want 6", len(evs))
+	if len(evs) < 7 {
+		t.Fatalf("%d events in the stream, want 7", len(evs))
 	}
 	for _, ev := range evs {
 		b, err := json.Marshal(ev)

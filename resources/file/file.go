@@ -82,6 +82,9 @@ func New(spec *resources.Spec) (resources.Instance, error) {
 		if err != nil {
 			return resources.Instance{}, resources.Errorf(spec.KeyPos("validate"), "validate: %v", err)
 		}
+		if f.sensitive {
+			v = v.Quiet()
+		}
 		f.validate = &v
 	}
 	// A source managed by another resource is ordered before this one.
