@@ -46,17 +46,24 @@ func metric(t *testing.T, body, series string) float64 {
 
 var metricsAddr = regexp.MustCompile(`serving metrics addr=(\S+)`)
 
-func TestMetricsMatchTheEventsThatHappened(t *testing.T) {
-	dir := t.TempDir()
-	w := startWatch(t, "--metrics-listen", "127.0.0.1:0", manifest(t, dir, watched))
+// metricsAt waits for w to log where it serves metrics.
+func (w *watcher) metricsAt() string {
+	w.t.Helper()
 	var addr string
-	eventually(t, "the metrics address in the log", func() bool {
+	eventually(w.t, "the metrics address in the log", func() bool {
 		m := metricsAddr.FindStringSubmatch(w.logs())
 		if m != nil {
 			addr = m[1]
 		}
 		return m != nil
 	})
+	return addr
+}
+
+func TestMetricsMatchTheEventsThatHappened(t *testing.T) {
+	dir := t.TempDir()
+	w := startWatch(t, "--metrics-listen", "127.0.0.1:0", manifest(t, dir, watched))
+	addr := w.metricsAt()
 	// Count what the event stream says happened: the startup, then two
 	// drifts repaired, one of which refreshes the exec.
 	repairs, refreshes := 0, 0

@@ -40,14 +40,7 @@ func TestIdleMetricsClientsCannotExhaustTheDaemon(t *testing.T) {
 	dir := t.TempDir()
 	w := startWatch(t, "--metrics-listen", "127.0.0.1:0", manifest(t, dir, watched))
 	w.converged(5)
-	var addr string
-	eventually(t, "the metrics address in the log", func() bool {
-		m := metricsAddr.FindStringSubmatch(w.logs())
-		if m != nil {
-			addr = m[1]
-		}
-		return m != nil
-	})
+	addr := w.metricsAt()
 	pid := w.cmd.Process.Pid
 	before := openFiles(t, pid)
 	const clients = 1000
