@@ -140,10 +140,10 @@ func Hold(t testing.TB, op string, args ...string) (held int, stop func()) {
 		}
 	}
 	t.Cleanup(stop)
-	line, err := bufio.NewReader(out).ReadString('\n')
+	line, readErr := bufio.NewReader(out).ReadString('\n')
 	if held, err = strconv.Atoi(strings.TrimSpace(line)); err != nil {
 		stop()
-		t.Fatalf("attack %s: %q, %v\n%s", op, line, err, errb.String())
+		t.Fatalf("attack %s: %q (%v), %v\n%s", op, line, readErr, err, errb.String())
 	}
 	return held, stop
 }
