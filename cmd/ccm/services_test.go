@@ -14,6 +14,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/reactive-ccm/ccm/engine"
 	"github.com/reactive-ccm/ccm/engine/metrics"
@@ -194,5 +195,30 @@ func TestFileNamesFromTheHostAreEscaped(t *testing.T) {
 	want := `x\x1b]0;owned\x07\nfailed    file#forged: y present → absent (purge)`
 	if lines := strings.Split(r.stdout, "\n"); len(lines) != 3 || !strings.Contains(lines[0], want) {
 		t.Fatalf("output %q, want one line for the scaffold naming %q", r.stdout, want)
+	}
+}
+
+// TestFleetHostNamesReachNoTerminal: whoever may write the fleet's status
+// bucket names a host with an escape sequence and a forged row; fleet
+// status prints it escaped, in its own row.
+func TestFleetHostNamesReachNoTerminal(t *testing.T) {
+	f := newFleet(t)
+	m := manifest(t, t.TempDir(), motd("fleet"))
+	f.must("run", "--report", "nats", "--hostname", "good", m)
+	forged, err := json.Marshal(map[string]any{
+		"host": "evil\x1b]0;owned\x07\nforged  converged", "updated": time.Now(), "heartbeat": time.Hour, "resources": 1,
+		"failed": 1, "failed_resources": []string{"file#/x\x1b[2J\tcell"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.putKV("CCM_STATUS", "evil", string(forged))
+	r := f.ccm("fleet", "status")
+	if r.code != 0 || rawControl.MatchString(r.stdout+r.stderr) {
+		t.Fatalf("exit %d, output %q", r.code, r.stdout+r.stderr)
+	}
+	lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
+	if len(lines) != 3 || !strings.HasPrefix(lines[1], `evil\x1b]0;owned\x07\nforged  converged  failing`) || !strings.Contains(lines[1], `file#/x\x1b[2J\tcell`) {
+		t.Fatalf("fleet status:\n%s", r.stdout)
 	}
 }

@@ -99,9 +99,10 @@ func escapeControls(b []byte) string {
 }
 
 // oneLine keeps text that must stay one line (an event line, a log
-// message) on one: a newline inside it, from an error or a name, would
-// start a line of its own, which a reader, or the journal reading a
-// priority prefix (<0>) at its start, would take for ccm's.
-func oneLine(text string) string {
-	return strings.ReplaceAll(text, "\n", `\n`)
-}
+// message, a cell of a table) on one: a newline inside it, from an error
+// or a name, would start a line of its own, which a reader, or the
+// journal reading a priority prefix (<0>) at its start, would take for
+// ccm's; a tab would shift a table's columns.
+func oneLine(text string) string { return lineBreaks.Replace(text) }
+
+var lineBreaks = strings.NewReplacer("\n", `\n`, "\t", `\t`)

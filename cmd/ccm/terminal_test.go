@@ -35,7 +35,7 @@ func TestTerminalWriterEscapesControls(t *testing.T) {
 }
 
 func TestOneLine(t *testing.T) {
-	if got := oneLine("failed    file#/a: x\n<0>forged"); got != `failed    file#/a: x\n<0>forged` {
+	if got := oneLine("failed    file#/a: x\n<0>forged\tcolumn"); got != `failed    file#/a: x\n<0>forged\tcolumn` {
 		t.Fatalf("oneLine = %q", got)
 	}
 }
