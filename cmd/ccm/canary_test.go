@@ -64,11 +64,16 @@ func canaryDrift(t *testing.T, dir string) {
 		"sensitive.conf": {"api_key = OLD-SENSITIVE-CANARY-7\n", 0o644},
 		"public.conf":    {"port = 81\n", 0o644},
 	} {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(f.content), f.mode); err != nil {
+		// Replaced whole, so a watching daemon never sees the old
+		// content with the other mode.
+		tmp := filepath.Join(dir, ".drift")
+		if err := os.WriteFile(tmp, []byte(f.content), f.mode); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.Chmod(p, f.mode); err != nil {
+		if err := os.Chmod(tmp, f.mode); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Rename(tmp, filepath.Join(dir, name)); err != nil {
 			t.Fatal(err)
 		}
 	}
