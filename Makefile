@@ -4,11 +4,23 @@ BIN     ?= bin/ccm
 PREFIX  ?= /usr/local
 PKGS    := ./...
 STATICCHECK ?= $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2
+DIST    ?= dist
+MANDIR  ?= bin/man
+# Stamped into `ccm --version` and the packages' versions.
+VERSION ?= $(shell ./packaging/version.sh)
+COMMIT  ?= $(shell git rev-parse HEAD 2>/dev/null)
+LDFLAGS := -X main.buildVersion=$(VERSION) -X main.buildCommit=$(COMMIT)
 
-.PHONY: build test fuzz bench lint cross install deps clean
+.PHONY: build man test fuzz bench lint cross install deps dist clean
 
 build:
-	$(GO) build -trimpath -o $(BIN) ./cmd/ccm
+	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/ccm
+
+# The man pages of ccm and every command, generated from the command
+# definitions: never edited by hand, never committed.
+man: build
+	rm -rf $(MANDIR)
+	$(BIN) man-pages $(MANDIR)
 
 # Installs the system tools the tests drive (tar, unzip, dpkg-dev, systemd,
 # dbus) when missing, runs every test under the race detector, then fuzzes
@@ -56,8 +68,15 @@ cross-%:
 	$(if $(filter amd64,$*),,$(call goenv,$*) $(GO) vet $(PKGS))
 	$(call goenv,$*) $(GO) build -trimpath -o /dev/null ./cmd/ccm
 
-install: build
+install: build man
 	install -D -m 0755 $(BIN) $(DESTDIR)$(PREFIX)/bin/ccm
+	install -d $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 0644 $(MANDIR)/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+
+# Release archives, .deb and .rpm packages for every architecture and
+# their SHA256SUMS, in $(DIST) (see packaging/dist.sh).
+dist:
+	GO=$(GO) VERSION=$(VERSION) COMMIT=$(COMMIT) ./packaging/dist.sh $(DIST) $(ARCHES)
 
 clean:
-	rm -rf bin
+	rm -rf bin $(DIST)
