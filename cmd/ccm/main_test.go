@@ -16,6 +16,7 @@ import (
 
 	"github.com/reactive-ccm/ccm/cmd/ccm/internal/ccmbuild"
 	"github.com/reactive-ccm/ccm/engine"
+	"github.com/reactive-ccm/ccm/resources/resourcetest"
 )
 
 // bin is the ccm binary built once for the end-to-end tests.
@@ -24,6 +25,10 @@ var bin string
 var binFlag = flag.String("bin", "", "run this ccm binary instead of the one built from ./cmd/ccm (paired benchmark runs of two commits)")
 
 func TestMain(m *testing.M) {
+	if resourcetest.Attacking() {
+		// This process is an attacker an attack test started as uid 65534.
+		os.Exit(resourcetest.Main(m))
+	}
 	if addr := os.Getenv(impostorEnv); addr != "" {
 		// This process is the NATS server a local user runs.
 		os.Exit(runImpostor(addr, os.Getenv(impostorStoreEnv), os.Getenv(impostorBundleEnv)))
