@@ -266,8 +266,8 @@ func (f *fake) GroupCommit() bool { return f.p.Commit }
 // fakeWrite is a fake's write, made durable by counting.
 type fakeWrite struct{ w *world }
 
-func (f fakeWrite) StartSync() error { f.w.started.Add(1); return nil }
-func (f fakeWrite) Sync() error      { f.w.fsync.Add(1); return nil }
+func (f fakeWrite) StartSync()  { f.w.started.Add(1) }
+func (f fakeWrite) Sync() error { f.w.fsync.Add(1); return nil }
 
 // load writes manifest to a temporary file and compiles it.
 func load(t *testing.T, manifest string) *graph.Graph {

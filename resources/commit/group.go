@@ -2,7 +2,6 @@ package commit
 
 import (
 	"context"
-	"errors"
 	"sync"
 )
 
@@ -11,8 +10,10 @@ import (
 type Durable interface {
 	// StartSync starts writing the file's data to its device and returns
 	// without waiting (sync_file_range(2)), so the members of a round
-	// send their writes to the device together.
-	StartSync() error
+	// send their writes to the device together. It is a hint: Sync,
+	// which follows, writes the file back all the same and reports its
+	// errors.
+	StartSync()
 	// Sync makes the file durable (fsync(2)) and reports its own
 	// write-back errors.
 	Sync() error
@@ -53,9 +54,7 @@ func (g *Group) Leave() {
 // once it is, or with the error that makes it not durable. A member whose
 // ctx ends before its round starts returns ctx's error.
 func (g *Group) Sync(ctx context.Context, d Durable) error {
-	// An error starting the write-back is reported with Sync's, which
-	// writes the file back all the same.
-	started := d.StartSync()
+	d.StartSync()
 	w := make(chan struct{})
 	g.mu.Lock()
 	g.waiting = append(g.waiting, w)
@@ -69,7 +68,7 @@ func (g *Group) Sync(ctx context.Context, d Durable) error {
 			return ctx.Err()
 		}
 	}
-	return errors.Join(started, d.Sync())
+	return d.Sync()
 }
 
 // takeRound returns the waiting members when no other member can still

@@ -113,9 +113,12 @@ func (t *Temp) SetAttrs(st *unix.Stat_t, uid, gid int, mode uint32) error {
 
 // StartSync starts writing the file's data back without waiting for it
 // (sync_file_range(2)), for a later Sync to find it written or under way:
-// files synced together start theirs first. It flushes nothing else.
-func (t *Temp) StartSync() error {
-	return pathError("sync_file_range", t.name, unix.SyncFileRange(t.fd, 0, 0, unix.SYNC_FILE_RANGE_WRITE))
+// files synced together start theirs first. It flushes nothing else. Its
+// error is not kept: a filesystem may not support it, and the Sync that
+// follows writes the file back and reports any error of its write-back
+// (sync_file_range without waiting does not consume it).
+func (t *Temp) StartSync() {
+	_ = unix.SyncFileRange(t.fd, 0, 0, unix.SYNC_FILE_RANGE_WRITE)
 }
 
 // Commit renames the temporary file over its base and closes it.
