@@ -292,17 +292,18 @@ func BenchmarkNeighbour(b *testing.B) {
 	}
 }
 
-// BenchmarkRenamedDir renames a directory of 100 managed files away on
-// tmpfs and measures how long until all 100 are back, against the floor.
+// BenchmarkRenamedDir renames a directory of 100 managed files away, on
+// ext4 and tmpfs, and measures how long until all 100 are back, against
+// the floor.
 func BenchmarkRenamedDir(b *testing.B) {
 	benchRestore(b, func(dir string, r int) error {
 		return os.Rename(filepath.Join(dir, "files", "d0"), filepath.Join(dir, "files", fmt.Sprintf("away%d", r)))
 	})
 }
 
-// BenchmarkMassDelete deletes 100 managed files at once on tmpfs, one
-// unlink after the other as fast as they go, and measures how long until
-// all 100 are back, against the floor.
+// BenchmarkMassDelete deletes 100 managed files at once, on ext4 and
+// tmpfs, one unlink after the other as fast as they go, and measures how
+// long until all 100 are back, against the floor.
 func BenchmarkMassDelete(b *testing.B) {
 	benchRestore(b, func(dir string, _ int) error {
 		for i := range restoreFiles {
@@ -318,21 +319,26 @@ func BenchmarkMassDelete(b *testing.B) {
 const restoreFiles = 100
 
 // benchRestore runs damage (round r, on the layout under dir) against ccm
-// and the floor in turn, nine times each, and reports how long until every
-// file was back (median and worst) and how many were left wrong.
+// and the floor in turn, nine times each on each filesystem, and reports
+// how long until every file was back (median and worst) and how many
+// were left wrong.
 func benchRestore(b *testing.B, damage func(dir string, r int) error) {
 	const rounds = 9
-	for range b.N {
-		dir := tmpfsDir(b)
-		p := startDaemon(b, "run", "--watch", "--contest-limit", "1000000", fileManifest(b, dir, restoreFiles))
-		ccm, wrong := restore(b, dir, rounds, damage)
-		stopProcess(p)
-		dir = tmpfsDir(b)
-		startFloor(b, dir, restoreFiles)
-		floor, floorWrong := restore(b, dir, rounds, damage)
-		report(b, "restore-ms", millis(median(ccm)), millis(median(floor)))
-		report(b, "restore-max-ms", millis(slices.Max(ccm)), millis(slices.Max(floor)))
-		reportWrong(b, wrong, floorWrong)
+	for _, fs := range filesystems {
+		b.Run(fs.name, func(b *testing.B) {
+			for range b.N {
+				dir := fs.dir(b)
+				p := startDaemon(b, "run", "--watch", "--contest-limit", "1000000", fileManifest(b, dir, restoreFiles))
+				ccm, wrong := restore(b, dir, rounds, damage)
+				stopProcess(p)
+				dir = fs.dir(b)
+				startFloor(b, dir, restoreFiles)
+				floor, floorWrong := restore(b, dir, rounds, damage)
+				report(b, "restore-ms", millis(median(ccm)), millis(median(floor)))
+				report(b, "restore-max-ms", millis(slices.Max(ccm)), millis(slices.Max(floor)))
+				reportWrong(b, wrong, floorWrong)
+			}
+		})
 	}
 }
 
