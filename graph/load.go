@@ -70,6 +70,7 @@ func (g *Graph) compile(all []*entry, tmpls map[*Manifest]resources.Templates, o
 	for _, e := range all {
 		g.build(e, tmpls[e.m], &errs)
 	}
+	g.checkClaims(&errs)
 	byRef := g.references(g.built, &errs)
 	g.edges(g.built, byRef, &errs)
 	g.index()
@@ -166,6 +167,7 @@ func (g *Graph) build(e *entry, t resources.Templates, errs *resources.ErrorList
 	g.Vertices = append(g.Vertices, v)
 	g.owns = append(g.owns, inst.Owns)
 	g.uses = append(g.uses, inst.Uses)
+	g.claims = append(g.claims, inst.Claims)
 }
 
 // fingerprint hashes everything that defines the resource's desired state.
