@@ -11,4 +11,5 @@ import (
 	_ "github.com/reactive-ccm/ccm/resources/pkg"      // package
 	_ "github.com/reactive-ccm/ccm/resources/scaffold" // scaffold
 	_ "github.com/reactive-ccm/ccm/resources/service"  // service
+	_ "github.com/reactive-ccm/ccm/resources/sysctl"   // sysctl
 )
