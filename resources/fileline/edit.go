@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+
+	"github.com/reactive-ccm/ccm/resources/internal/textfile"
 )
 
 // edit is the wanted state of a file's lines.
@@ -56,7 +58,7 @@ func (e *edit) applyLine(lines []string) ([]string, change) {
 		if len(hits) == 0 {
 			return lines, change{}
 		}
-		return without(lines, hits), change{kind: removed, at: hits[0] + 1, old: pick(lines, hits)}
+		return textfile.Without(lines, hits), change{kind: removed, at: hits[0] + 1, old: pick(lines, hits)}
 	}
 	switch {
 	case len(hits) == 0:
@@ -66,7 +68,7 @@ func (e *edit) applyLine(lines []string) ([]string, change) {
 	case len(hits) == 1 && lines[hits[0]] == e.line:
 		return lines, change{}
 	}
-	out := without(lines, hits[1:])
+	out := textfile.Without(lines, hits[1:])
 	out[hits[0]] = e.line
 	return out, change{kind: replaced, at: hits[0] + 1, old: []string{lines[hits[0]]}, extra: len(hits) - 1}
 }
@@ -125,20 +127,6 @@ func (e *edit) applyBlock(lines []string) ([]string, change, error) {
 	}
 	out := slices.Concat(lines[:b+1], e.block, lines[end:])
 	return out, change{kind: replaced, at: b + 2, old: lines[b+1 : end]}, nil
-}
-
-// without returns a copy of lines without the lines at the indexes drop,
-// which are in increasing order.
-func without(lines []string, drop []int) []string {
-	out := make([]string, 0, len(lines)-len(drop))
-	for i, l := range lines {
-		if len(drop) > 0 && drop[0] == i {
-			drop = drop[1:]
-			continue
-		}
-		out = append(out, l)
-	}
-	return out
 }
 
 // pick returns the lines at the indexes.

@@ -28,3 +28,17 @@ func Join(lines []string) []byte {
 	}
 	return []byte(b.String())
 }
+
+// Without returns a copy of lines without the lines at the indexes drop,
+// which are in increasing order.
+func Without(lines []string, drop []int) []string {
+	out := make([]string, 0, len(lines)-len(drop))
+	for i, l := range lines {
+		if len(drop) > 0 && drop[0] == i {
+			drop = drop[1:]
+			continue
+		}
+		out = append(out, l)
+	}
+	return out
+}
