@@ -14,4 +14,5 @@ import (
 	_ "github.com/reactive-ccm/ccm/resources/scaffold"      // scaffold
 	_ "github.com/reactive-ccm/ccm/resources/service"       // service
 	_ "github.com/reactive-ccm/ccm/resources/sysctl"        // sysctl
+	_ "github.com/reactive-ccm/ccm/resources/user"          // user
 )

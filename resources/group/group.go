@@ -2,7 +2,6 @@ package group
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -145,51 +144,42 @@ func (g *group) Apply(ctx context.Context, req resources.Request) (resources.Cha
 		return resources.Change{}, nil
 	}
 	if req.Noop {
-		return resources.Change{Changed: true, NoopMessage: noopMessage(steps)}, nil
+		return resources.Change{Changed: true, NoopMessage: accounts.NoopMessage(steps)}, nil
 	}
-	for _, s := range steps {
-		if err := accounts.Run(ctx, g.runner, "", s.tool, s.args...); err != nil {
-			return resources.Change{}, err
-		}
+	if err := accounts.RunSteps(ctx, g.runner, steps); err != nil {
+		return resources.Change{}, err
 	}
 	return resources.Change{Changed: true}, nil
 }
 
-// step is one tool run and what it does, in noop's words.
-type step struct {
-	what string
-	tool string
-	args []string
-}
-
 // plan lists the tool runs that bring the group from d to the wanted
 // state.
-func (g *group) plan(d drift) []step {
+func (g *group) plan(d drift) []accounts.Step {
 	switch {
 	case d.have == nil && g.absent:
 		return nil
 	case g.absent:
-		return []step{{"removed the group", "groupdel", []string{g.name}}}
+		return []accounts.Step{{What: "removed the group", Tool: "groupdel", Args: []string{g.name}}}
 	case d.have == nil:
 		return g.create()
 	}
-	var steps []step
+	var steps []accounts.Step
 	if d.gid {
-		steps = append(steps, step{"changed the gid to " + strconv.Itoa(*g.gid), "groupmod", []string{"--gid", strconv.Itoa(*g.gid), g.name}})
+		steps = append(steps, accounts.Step{What: "changed the gid to " + strconv.Itoa(*g.gid), Tool: "groupmod", Args: []string{"--gid", strconv.Itoa(*g.gid), g.name}})
 	}
 	switch {
 	case len(d.extra) > 0:
-		steps = append(steps, step{"set the members to " + orNone(g.members), "gpasswd", []string{"--members", strings.Join(g.members, ","), g.name}})
+		steps = append(steps, accounts.Step{What: "set the members to " + orNone(g.members), Tool: "gpasswd", Args: []string{"--members", strings.Join(g.members, ","), g.name}})
 	case len(d.add) > 0:
 		for _, m := range d.add {
-			steps = append(steps, step{"added " + m, "gpasswd", []string{"--add", m, g.name}})
+			steps = append(steps, accounts.Step{What: "added " + m, Tool: "gpasswd", Args: []string{"--add", m, g.name}})
 		}
 	}
 	return steps
 }
 
 // create is the groupadd run, and the members it cannot set.
-func (g *group) create() []step {
+func (g *group) create() []accounts.Step {
 	args := []string{}
 	if g.gid != nil {
 		args = append(args, "--gid", strconv.Itoa(*g.gid))
@@ -197,9 +187,9 @@ func (g *group) create() []step {
 	if g.system {
 		args = append(args, "--system")
 	}
-	steps := []step{{"created the group", "groupadd", append(args, g.name)}}
+	steps := []accounts.Step{{What: "created the group", Tool: "groupadd", Args: append(args, g.name)}}
 	if len(g.members) > 0 {
-		steps = append(steps, step{"set the members to " + orNone(g.members), "gpasswd", []string{"--members", strings.Join(g.members, ","), g.name}})
+		steps = append(steps, accounts.Step{What: "set the members to " + orNone(g.members), Tool: "gpasswd", Args: []string{"--members", strings.Join(g.members, ","), g.name}})
 	}
 	return steps
 }
@@ -209,13 +199,4 @@ func orNone(names []string) string {
 		return "none"
 	}
 	return strings.Join(names, ", ")
-}
-
-// noopMessage joins what the steps would have done.
-func noopMessage(steps []step) string {
-	what := make([]string, len(steps))
-	for i, s := range steps {
-		what[i] = s.what
-	}
-	return fmt.Sprintf("Would have %s", strings.Join(what, "; "))
 }

@@ -18,7 +18,7 @@ type metadata struct {
 
 // inspect reads the group from /etc/group.
 func inspect(_ context.Context, name string) (any, error) {
-	if !ValidName.MatchString(name) {
+	if !accounts.ValidName.MatchString(name) {
 		return nil, fmt.Errorf("%q is not a group name", name)
 	}
 	g, err := accounts.LookupGroup(name)

@@ -1,9 +1,8 @@
 package group
 
 import (
-	"regexp"
-
 	"github.com/reactive-ccm/ccm/resources"
+	"github.com/reactive-ccm/ccm/resources/internal/accounts"
 )
 
 // Ensure and membership values.
@@ -24,12 +23,9 @@ type props struct {
 	Provider   string   `yaml:"provider" help:"the provider: groupadd (shadow's tools)" enum:"groupadd"`
 }
 
-// ValidName is a user or group name as the shadow tools accept it.
-var ValidName = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.-]{0,31}\$?$`)
-
 // validate reports every problem with the properties.
 func validate(spec *resources.Spec, p *props, errs *resources.ErrorList) {
-	if !ValidName.MatchString(spec.Name) {
+	if !accounts.ValidName.MatchString(spec.Name) {
 		errs.Addf(spec.Pos, "%s: %q is not a group name (letters, digits, _ . -, at most 32)", spec.ID(), spec.Name)
 	}
 	if spec.Has("ensure") && p.Ensure != Present && p.Ensure != Absent {
@@ -47,7 +43,7 @@ func validate(spec *resources.Spec, p *props, errs *resources.ErrorList) {
 	seen := map[string]bool{}
 	for i, m := range p.Members {
 		switch {
-		case !ValidName.MatchString(m):
+		case !accounts.ValidName.MatchString(m):
 			errs.Addf(spec.KeyPos("members"), "members: item %d, %q, is not a user name", i+1, m)
 		case seen[m]:
 			errs.Addf(spec.KeyPos("members"), "members: %q is listed twice", m)

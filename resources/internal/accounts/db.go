@@ -2,6 +2,7 @@ package accounts
 
 import (
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -16,6 +17,9 @@ const (
 	Groups  = "/etc/group"
 	GShadow = "/etc/gshadow"
 )
+
+// ValidName is a user or group name as the shadow tools accept it.
+var ValidName = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.-]{0,31}\$?$`)
 
 // Databases are every file whose change may mean an account drifted.
 var Databases = []string{Passwd, Shadow, Groups, GShadow}
