@@ -92,6 +92,9 @@ type WatchSpec struct {
 	InputTrees []string
 	// Units are systemd unit names whose state changes may mean drift.
 	Units []string
+	// Mounts are mount points whose mounting, unmounting or remounting
+	// may mean drift.
+	Mounts []string
 	// Poll, when non-zero, re-checks the resource at this interval even
 	// when nothing else reports a change; PollDefault asks for the engine's
 	// polling interval (--poll, else 10s). --poll overrides every interval.

@@ -10,6 +10,7 @@ import (
 	_ "github.com/reactive-ccm/ccm/resources/file"          // file
 	_ "github.com/reactive-ccm/ccm/resources/fileline"      // file_line
 	_ "github.com/reactive-ccm/ccm/resources/group"         // group
+	_ "github.com/reactive-ccm/ccm/resources/mount"         // mount
 	_ "github.com/reactive-ccm/ccm/resources/pkg"           // package
 	_ "github.com/reactive-ccm/ccm/resources/scaffold"      // scaffold
 	_ "github.com/reactive-ccm/ccm/resources/service"       // service

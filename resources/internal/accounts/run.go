@@ -2,7 +2,6 @@ package accounts
 
 import (
 	"context"
-	"fmt"
 	"strings"
 	"sync"
 	"time"
@@ -27,13 +26,5 @@ func Run(ctx context.Context, runner command.Runner, stdin string, name string, 
 	if stdin != "" {
 		c.Stdin = strings.NewReader(stdin)
 	}
-	res, err := runner.Run(ctx, c)
-	if err != nil {
-		return err
-	}
-	if res.ExitCode != 0 {
-		out := strings.TrimSpace(string(res.Stderr) + " " + string(res.Stdout))
-		return fmt.Errorf("%s %s exited %d: %s", name, strings.Join(args, " "), res.ExitCode, out)
-	}
-	return nil
+	return command.RunOK(ctx, runner, c)
 }
