@@ -98,14 +98,16 @@ func (f *File) read() error {
 
 // openForWriting reports whether any process has the file r reads open
 // for writing: the kernel grants a read lease only when none has. The
-// lease, when granted, is given back at once.
+// lease, when granted, is given back at once. Where no lease can be had
+// at all (a process without CAP_LEASE on another's file, a filesystem
+// without leases) nothing is known, and the file is taken as settled.
 func openForWriting(r *safepath.File) (bool, error) {
 	err := r.SetLease(unix.F_RDLCK)
-	if errors.Is(err, unix.EAGAIN) {
+	switch {
+	case errors.Is(err, unix.EAGAIN):
 		return true, nil
-	}
-	if err != nil {
-		return false, err
+	case err != nil:
+		return false, nil
 	}
 	return false, r.SetLease(unix.F_UNLCK)
 }

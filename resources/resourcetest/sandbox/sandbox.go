@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -93,6 +94,10 @@ func rerun(opts Options) int {
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
 	cmd.Env = append(os.Environ(), env+"="+from)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	// The parent-death signal follows the thread that started the child:
+	// keep this goroutine on it until the child ends.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
 	err = cmd.Run()
 	var exit *exec.ExitError
 	if errors.As(err, &exit) {
