@@ -456,3 +456,14 @@ func ensurable() []string {
 	}
 	return out
 }
+
+// inspectable lists the registered types `ccm status TYPE NAME` shows.
+func inspectable() []string {
+	var out []string
+	for _, name := range resources.TypeNames() {
+		if t, _ := resources.Lookup(name); t.Inspect != nil {
+			out = append(out, name)
+		}
+	}
+	return out
+}
