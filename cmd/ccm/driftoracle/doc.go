@@ -30,5 +30,6 @@
 //
 // Each resource type the oracle drives is a kind in the kinds table,
 // with its manifest entry, its desired-state check and its tampers: a
-// new type (user, group, sysctl) joins by adding a kind.
+// new type (user, group, sysctl) joins by adding a kind; file_line has
+// joined (lines_test.go).
 package driftoracle
