@@ -9,6 +9,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"golang.org/x/sys/unix"
 )
 
 // env carries the namespaces the re-run binary must not be in, and marks
@@ -17,7 +19,8 @@ const env = "CCM_SANDBOX_FROM"
 
 // Options say which namespaces and copies the tests get.
 type Options struct {
-	// Net gives the tests a network namespace of their own.
+	// Net gives the tests a network namespace of their own, with the
+	// loopback interface up.
 	Net bool
 	// Copies are absolute directories that become a tmpfs holding a copy
 	// of the host's directory.
@@ -33,20 +36,29 @@ var (
 
 // Main runs the package's tests in the sandbox opts describe and exits
 // with their status. It is called from TestMain.
-func Main(m *testing.M, opts Options) {
+func Main(m *testing.M, opts Options) { os.Exit(Run(m, opts)) }
+
+// Run is Main returning the status, for a TestMain with work to do
+// after the tests (in the process that started the sandbox, which runs
+// no test itself when a sandbox can be made).
+func Run(m *testing.M, opts Options) int {
 	if from := os.Getenv(env); from != "" {
 		if err := enter(from, opts); err != nil {
 			fmt.Fprintln(os.Stderr, "sandbox:", err)
-			os.Exit(2)
+			return 2
 		}
 		inside = true
-		os.Exit(m.Run())
+		return m.Run()
 	}
 	if missing = lacks(); missing != "" {
-		os.Exit(m.Run())
+		return m.Run()
 	}
-	os.Exit(rerun(opts))
+	return rerun(opts)
 }
+
+// Inside reports whether the tests run in the sandbox: what they may
+// change there is the sandbox's, not the host's.
+func Inside() bool { return inside }
 
 // Require skips t unless it runs in the sandbox.
 func Require(t testing.TB) {
@@ -125,10 +137,33 @@ func enter(from string, opts Options) error {
 	if opts.Net && net == hostNet {
 		return errors.New("still in the host's network namespace; refusing to run")
 	}
+	if opts.Net {
+		if err := loopbackUp(); err != nil {
+			return fmt.Errorf("bringing lo up: %w", err)
+		}
+	}
 	for _, dir := range opts.Copies {
 		if err := tmpfsCopy(dir); err != nil {
 			return fmt.Errorf("a tmpfs copy of %s: %w", dir, err)
 		}
 	}
 	return nil
+}
+
+// loopbackUp brings up lo, which a new network namespace has down.
+func loopbackUp() error {
+	fd, err := unix.Socket(unix.AF_INET, unix.SOCK_DGRAM|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(fd)
+	ifr, err := unix.NewIfreq("lo")
+	if err != nil {
+		return err
+	}
+	if err := unix.IoctlIfreq(fd, unix.SIOCGIFFLAGS, ifr); err != nil {
+		return err
+	}
+	ifr.SetUint16(ifr.Uint16() | unix.IFF_UP)
+	return unix.IoctlIfreq(fd, unix.SIOCSIFFLAGS, ifr)
 }

@@ -1,6 +1,7 @@
 package sandbox_test
 
 import (
+	"net"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -59,4 +60,9 @@ func TestNetworkNamespaceIsPrivate(t *testing.T) {
 	if b, err := os.ReadFile(key); err != nil || string(b) != "1\n" {
 		t.Fatalf("ip_forward reads %q, %v", b, err)
 	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatalf("listening on loopback: %v", err)
+	}
+	l.Close()
 }
