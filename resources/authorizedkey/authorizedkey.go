@@ -48,16 +48,16 @@ func New(spec *resources.Spec) (resources.Instance, error) {
 	return resources.Instance{Resource: k, Provider: providers[0].Name, Ensure: ensure}, nil
 }
 
-// Watch asks for events on the user's authorized_keys, where the user
-// database says the home is when watching starts (/home/USER for a user
-// not created yet), and on the user database, whose change may move the
-// home.
+// Watch asks for events on the user's authorized_keys and on ~/.ssh
+// itself (its owner and mode), where the user database says the home is
+// when watching starts (/home/USER for a user not created yet), and on
+// the user database, whose change may move the home.
 func (k *key) Watch() resources.WatchSpec {
 	home := "/home/" + k.user
 	if a, err := lookup(k.user); err == nil {
 		home = a.home
 	}
-	return resources.WatchSpec{Paths: []string{keysFile(home), "/etc/passwd"}}
+	return resources.WatchSpec{Paths: []string{home + "/.ssh", keysFile(home), "/etc/passwd"}}
 }
 
 // view is one look at the user's keys.

@@ -38,6 +38,7 @@ func TestWatchRepairsDrift(t *testing.T) {
 	}{
 		{"key replaced by another", func() error { return os.WriteFile(path, []byte(host), 0o600) }, host + line},
 		{"file removed", func() error { return os.Remove(path) }, line},
+		{"directory made writable by all", func() error { return os.Chmod(dir, 0o777) }, line},
 		// A rename takes the directory away at once; a removal file by file
 		// would race the repair.
 		{"directory moved away", func() error { return os.Rename(dir, "/home/ccmwatch/ssh.moved") }, line},

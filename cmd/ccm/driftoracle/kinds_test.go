@@ -45,7 +45,7 @@ type tamper struct {
 }
 
 // kinds is the table of resource types.
-var kinds = []*kind{dirKind, fileKind, lineFileKind, lineKind, sysctlKind, mountKind}
+var kinds = []*kind{dirKind, fileKind, lineFileKind, lineKind, sysctlKind, mountKind, groupKind, userKind, keyKind}
 
 // account is a user or group, by name (for the manifest) and id.
 type account struct {
