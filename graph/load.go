@@ -194,14 +194,14 @@ func (g *Graph) build(e *entry, t resources.Templates, errs *resources.ErrorList
 		spec.Templates = resources.Recording(t, spec.Secrets)
 	}
 	inst, err := e.typ.Build(spec)
-	if err != nil {
+	if err = spec.Secrets.RedactErr(err); err != nil {
 		// A broken resource keeps its place, so the indices of the entries
 		// and the vertices agree: Load fails anyway, after checking the
 		// references and cycles of everything else.
 		errs.Add(e.namePos, err)
 	}
 	checks, err := health.Parse(spec, e.health)
-	if err != nil {
+	if err = spec.Secrets.RedactErr(err); err != nil {
 		errs.Add(e.namePos, err)
 	}
 	spec.Secrets.Seal()
@@ -217,6 +217,9 @@ func (g *Graph) build(e *entry, t resources.Templates, errs *resources.ErrorList
 		Health: checks, Refreshable: e.typ.Subscribes, Rollback: e.rollback,
 		Noop: e.m.incl.noop || (inst.Include != nil && inst.Include.Noop), HealthCheckOnly: e.m.incl.healthOnly,
 		props: e.raw, Secrets: spec.Secrets, Templated: spec.Templated,
+	}
+	if e.sensitive {
+		v.hidden = SecretKeys(*e.typ, e.raw, t)
 	}
 	e.control.attach(v, t, errs)
 	e.index = v.Index
