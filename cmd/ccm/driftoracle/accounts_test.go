@@ -154,7 +154,7 @@ func generateAccounts(g *gen, k *kind, prefix string, alloc bool) {
 // accountIndex is the number of the account r names.
 func accountIndex(r *resource) int {
 	var i int
-	fmt.Sscanf(strings.TrimLeft(r.path, "ccmo-gu"), "%d", &i)
+	fmt.Sscanf(strings.TrimPrefix(r.path, "ccmo-")[1:], "%d", &i)
 	return i
 }
 
