@@ -62,8 +62,8 @@ func TestReadyWritersShareOneSync(t *testing.T) {
 			for _, n := range c.wantSyncs {
 				grouped += int32(n)
 			}
-			if !slices.Equal(syncs, c.wantSyncs) || w.started.Load() != grouped || w.fsync.Load()-w.started.Load() != c.wantAlone {
-				t.Fatalf("group syncs %v (%d started together, %d synced), want %v and %d synced alone", syncs, w.started.Load(), w.fsync.Load(), c.wantSyncs, c.wantAlone)
+			if !slices.Equal(syncs, c.wantSyncs) || w.syncfs.Load() != int32(len(c.wantSyncs)) || w.settled.Load() != grouped || w.fsync.Load() != c.wantAlone {
+				t.Fatalf("group syncs %v (syncfs %d, covering %d), alone %d; want %v, alone %d", syncs, w.syncfs.Load(), w.settled.Load(), w.fsync.Load(), c.wantSyncs, c.wantAlone)
 			}
 			var failed []string
 			for id, ev := range rec.byID() {

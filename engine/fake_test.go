@@ -38,11 +38,12 @@ type world struct {
 	// checking, when set, is called at the start of each check, outside
 	// the lock: something that happens while a check runs.
 	checking func(name string)
-	// started and fsync count the fakes' writes whose write-back a
-	// commit group started, and their syncs.
-	started, fsync atomic.Int32
-	running        atomic.Int32
-	peak           atomic.Int32
+	// syncfs counts the syncs a commit group made of the fakes' writes
+	// together, settled the writes they covered, fsync those synced
+	// alone.
+	syncfs, settled, fsync atomic.Int32
+	running                atomic.Int32
+	peak                   atomic.Int32
 	// refreshSignals receives the name of each fake refreshed, when it has
 	// room.
 	refreshSignals chan string
@@ -272,8 +273,14 @@ func (f *fake) GroupCommit() bool { return f.p.Commit }
 // fakeWrite is a fake's write, made durable by counting.
 type fakeWrite struct{ w *world }
 
-func (f fakeWrite) StartSync()  { f.w.started.Add(1) }
-func (f fakeWrite) Sync() error { f.w.fsync.Add(1); return nil }
+func (f fakeWrite) Sync() error    { f.w.fsync.Add(1); return nil }
+func (fakeWrite) Device() uint64   { return 1 }
+func (f fakeWrite) SyncFS() error  { f.w.syncfs.Add(1); return nil }
+func (f fakeWrite) Settled() error { f.w.settled.Add(1); return nil }
+
+// Size is more than the machine's dirty page cache can hold: a group of
+// fakes finds it holds nothing else, and syncs their filesystem.
+func (fakeWrite) Size() int64 { return 1 << 40 }
 
 // load writes manifest to a temporary file and compiles it.
 func load(t *testing.T, manifest string) *graph.Graph {

@@ -8,15 +8,19 @@ import (
 // Durable is a file written but not yet durable: the temporary file of an
 // atomic write, before its rename.
 type Durable interface {
-	// StartSync starts writing the file's data to its device and returns
-	// without waiting (sync_file_range(2)), so the members of a round
-	// send their writes to the device together. It is a hint: Sync,
-	// which follows, writes the file back all the same and reports its
-	// errors.
-	StartSync()
 	// Sync makes the file durable (fsync(2)) and reports its own
 	// write-back errors.
 	Sync() error
+	// Device identifies the filesystem the file is on, and Size is how
+	// many bytes were written to it.
+	Device() uint64
+	Size() int64
+	// SyncFS writes what was written on the file's filesystem to its
+	// device (syncfs(2)) and reports that filesystem's errors.
+	SyncFS() error
+	// Settled reports, after a SyncFS of its filesystem, an error writing
+	// the file's own data back, cheaply: its data is already written.
+	Settled() error
 }
 
 // Group is the members of one group commit. Each member calls Leave
@@ -26,18 +30,32 @@ type Group struct {
 	// onSync, when set, is told of each round of two files or more and
 	// how many files it made durable together.
 	onSync func(files int)
+	// dirty measures the machine's dirty page cache, for a round to tell
+	// whether its filesystems hold other programs' data to write.
+	dirty func() (int64, bool)
 
 	mu sync.Mutex
 	// members counts those that have not left; waiting holds the members
 	// in Sync waiting for the next round, at most members of them.
 	members int
-	// waiting is closed when their round starts.
-	waiting []chan struct{}
+	waiting []*waiter
+}
+
+// waiter is one member waiting in Sync.
+type waiter struct {
+	d Durable
+	// done is closed when the round the waiter was in has started; the
+	// round sets synced and err before.
+	done chan struct{}
+	// synced is set when the round synced the file's filesystem, whose
+	// error err is.
+	synced bool
+	err    error
 }
 
 // NewGroup returns a group of members; onSync may be nil.
 func NewGroup(members int, onSync func(files int)) *Group {
-	return &Group{members: members, onSync: onSync}
+	return &Group{members: members, onSync: onSync, dirty: dirtyBytes}
 }
 
 // Leave records that a member's run is over; the members still waiting
@@ -54,26 +72,31 @@ func (g *Group) Leave() {
 // once it is, or with the error that makes it not durable. A member whose
 // ctx ends before its round starts returns ctx's error.
 func (g *Group) Sync(ctx context.Context, d Durable) error {
-	d.StartSync()
-	w := make(chan struct{})
+	w := &waiter{d: d, done: make(chan struct{})}
 	g.mu.Lock()
 	g.waiting = append(g.waiting, w)
 	round := g.takeRound()
 	g.mu.Unlock()
 	g.commit(round)
 	select {
-	case <-w:
+	case <-w.done:
 	case <-ctx.Done():
 		if g.withdraw(w) {
 			return ctx.Err()
 		}
+		<-w.done
 	}
+	if w.synced && w.err == nil {
+		return d.Settled()
+	}
+	// Its own fsync, which also tells a file's error from its
+	// filesystem's.
 	return d.Sync()
 }
 
 // takeRound returns the waiting members when no other member can still
 // join them. Callers hold g.mu.
-func (g *Group) takeRound() []chan struct{} {
+func (g *Group) takeRound() []*waiter {
 	if len(g.waiting) == 0 || len(g.waiting) < g.members {
 		return nil
 	}
@@ -83,7 +106,7 @@ func (g *Group) takeRound() []chan struct{} {
 }
 
 // withdraw takes w out of the waiting members, unless its round started.
-func (g *Group) withdraw(w chan struct{}) bool {
+func (g *Group) withdraw(w *waiter) bool {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	for i, o := range g.waiting {
@@ -95,13 +118,39 @@ func (g *Group) withdraw(w chan struct{}) bool {
 	return false
 }
 
-// commit starts a round: its members, their write-back started, each
-// sync their own file at once.
-func (g *Group) commit(round []chan struct{}) {
-	if len(round) > 1 && g.onSync != nil {
+// commit starts a round. When the dirty page cache holds little but the
+// round's own files, one syncfs of each filesystem makes them all durable
+// at the cost of one sync; otherwise, so as not to wait for other
+// programs' data, each member syncs its own file, all at once.
+func (g *Group) commit(round []*waiter) {
+	defer func() {
+		for _, w := range round {
+			close(w.done)
+		}
+	}()
+	if len(round) < 2 {
+		return
+	}
+	if g.onSync != nil {
 		g.onSync(len(round))
 	}
-	for _, w := range round {
-		close(w)
+	if !g.onlyOwnDirty(round) {
+		return
 	}
+	for _, ws := range byDevice(round) {
+		err := ws[0].d.SyncFS()
+		for _, w := range ws {
+			w.synced, w.err = true, err
+		}
+	}
+}
+
+// byDevice sorts a round's waiters by filesystem.
+func byDevice(round []*waiter) map[uint64][]*waiter {
+	m := map[uint64][]*waiter{}
+	for _, w := range round {
+		dev := w.d.Device()
+		m[dev] = append(m[dev], w)
+	}
+	return m
 }

@@ -21,6 +21,9 @@ type Temp struct {
 	dir *Dir
 	// tmp is the temporary name; base the name Commit replaces.
 	tmp, base string
+	// dev is the filesystem the file is on, size what WriteTemp wrote.
+	dev  uint64
+	size int64
 }
 
 // tempPrefix is how every temporary name for base begins.
@@ -61,6 +64,7 @@ func (d *Dir) WriteTemp(base string, perm uint32, r io.Reader) (*Temp, unix.Stat
 			return nil, unix.Stat_t{}, errors.Join(err, t.Abort())
 		}
 		if st.Nlink > 0 {
+			t.dev, t.size = st.Dev, st.Size
 			return t, st, nil
 		}
 		// A sweep (RemoveLeftovers in another process) removed the file
@@ -111,14 +115,26 @@ func (t *Temp) SetAttrs(st *unix.Stat_t, uid, gid int, mode uint32) error {
 	return nil
 }
 
-// StartSync starts writing the file's data back without waiting for it
-// (sync_file_range(2)), for a later Sync to find it written or under way:
-// files synced together start theirs first. It flushes nothing else. Its
-// error is not kept: a filesystem may not support it, and the Sync that
-// follows writes the file back and reports any error of its write-back
-// (sync_file_range without waiting does not consume it).
-func (t *Temp) StartSync() {
-	_ = unix.SyncFileRange(t.fd, 0, 0, unix.SYNC_FILE_RANGE_WRITE)
+// Device identifies the filesystem the temporary file is on.
+func (t *Temp) Device() uint64 { return t.dev }
+
+// Size is how many bytes WriteTemp wrote to the file.
+func (t *Temp) Size() int64 { return t.size }
+
+// SyncFS writes everything written on the temporary file's filesystem to
+// its device, this file included: a group commit's one sync for many
+// files (syncfs(2), which reports write-back errors since Linux 5.8).
+func (t *Temp) SyncFS() error {
+	return pathError("syncfs", t.name, unix.Syncfs(t.fd))
+}
+
+// Settled reports an error writing the file's data back since it was
+// created, without flushing the device: after a SyncFS it is what an
+// fsync would report, at the cost of a system call. It is named fsync in
+// errors, as the step it stands for.
+func (t *Temp) Settled() error {
+	const all = unix.SYNC_FILE_RANGE_WAIT_BEFORE | unix.SYNC_FILE_RANGE_WRITE | unix.SYNC_FILE_RANGE_WAIT_AFTER
+	return pathError("fsync", t.name, unix.SyncFileRange(t.fd, 0, 0, all))
 }
 
 // Commit renames the temporary file over its base and closes it.
