@@ -19,9 +19,12 @@ type entry struct {
 	subscribe []item
 	props     *yaml.Node
 	// raw is every property as written (defaults merged), common keys
-	// included, for the fingerprint.
-	raw *yaml.Node
-	m   *Manifest
+	// included, for the fingerprint; own, in a block with defaults, is
+	// the resource's own before they were merged, defaults theirs.
+	raw      *yaml.Node
+	own      *yaml.Node
+	defaults *blockDefaults
+	m        *Manifest
 	// control is the resource's control: {if, unless}, nil when unset.
 	control *control
 	// sensitive hides the resource's values in reports.
@@ -106,9 +109,11 @@ func (m *Manifest) namedList(typ *resources.Type, body *yaml.Node, tmpl resource
 		items = append(items, named{k, emptyIfNull(v, k)})
 	}
 	out := make([]*entry, 0, len(items))
+	shared := newBlockDefaults(defaults)
 	for _, it := range items {
 		props := withDefaults(it.props, defaults)
 		if e := m.entry(typ, it.key, props, tmpl, errs); e != nil {
+			e.own, e.defaults = it.props, shared
 			out = append(out, e)
 		}
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/reactive-ccm/ccm/resources"
-	"go.yaml.in/yaml/v3"
 )
 
 // EdgeKind says why one resource runs before another.
@@ -66,7 +65,7 @@ type Vertex struct {
 	// independent resources written next to it (see resources.Instance).
 	Independent bool
 	// props are the properties as written, for Properties.
-	props *yaml.Node
+	props asWritten
 	// hidden are the properties of a sensitive resource that Properties
 	// shows as redacted whole (SecretKeys).
 	hidden []string
@@ -111,11 +110,7 @@ func (v *Vertex) ID() string { return v.Type + "#" + v.Name }
 // sensitive resource's hidden properties show as redacted whole. Each
 // call decodes them anew.
 func (v *Vertex) Properties() map[string]any {
-	out := map[string]any{}
-	if v.props != nil {
-		// A mapping node always decodes into a map.
-		_ = v.props.Decode(&out)
-	}
+	out := v.props.properties()
 	out["name"] = v.Name
 	if _, ok := out["ensure"]; !ok && v.Ensure != "" {
 		out["ensure"] = v.Ensure

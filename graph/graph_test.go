@@ -409,3 +409,29 @@ func TestPropertiesAsWritten(t *testing.T) {
 		t.Fatalf("properties = %#v", got)
 	}
 }
+
+func TestPropertiesAsWrittenWithDefaults(t *testing.T) {
+	g := mustLoad(t, `
+- thing:
+    - defaults: {value: dflt, count: 3, list: [d]}
+    - one: {value: mine}
+    - two:
+    - three: {list: [own], flag: true}
+`)
+	want := []map[string]any{
+		{"name": "one", "value": "mine", "count": 3, "list": []any{"d"}},
+		{"name": "two", "value": "dflt", "count": 3, "list": []any{"d"}},
+		{"name": "three", "value": "dflt", "count": 3, "list": []any{"own"}, "flag": true},
+	}
+	for i, w := range want {
+		got := g.Vertices[i].Properties()
+		if !reflect.DeepEqual(got, w) {
+			t.Errorf("%s: properties = %#v, want %#v", g.Vertices[i].Name, got, w)
+		}
+		// A report changes its copy, not the shared defaults.
+		got["list"].([]any)[0] = "changed"
+	}
+	if got := g.Vertices[1].Properties()["list"]; !reflect.DeepEqual(got, []any{"d"}) {
+		t.Fatalf("defaults after reports changed their copies: %#v", got)
+	}
+}

@@ -280,3 +280,31 @@ func TestValidatingLeavesAMissingChildPending(t *testing.T) {
 		t.Fatalf("pending %+v: a child that does not exist yet is read when it runs", p)
 	}
 }
+
+func TestLoadKeepsParseTreesOnlyForAPendingChild(t *testing.T) {
+	dir := files(t, map[string]string{
+		"plain.yaml":   "ccm: {resources: [{thing: [{a: {}}]}]}\n",
+		"pending.yaml": "ccm: {resources: [{apply: [{child.yaml: {}}]}]}\n",
+		"child.yaml":   "ccm: {resources: [{thing: [{b: {}}]}]}\n",
+	})
+	g, err := graph.Load([]string{filepath.Join(dir, "plain.yaml")}, atRun())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A watching daemon would keep them for good.
+	if g.Manifests[0].Resources != nil {
+		t.Fatal("a graph with nothing pending kept its manifest's parse tree")
+	}
+	g, err = graph.Load([]string{filepath.Join(dir, "pending.yaml")}, atRun())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		// Expanded twice, as a run that retries does: it compiles the
+		// manifest again each time.
+		next, err := g.Expand(g.Vertices[0].Pending)
+		if err != nil || next.Vertices[0].ID() != "thing#b" {
+			t.Fatalf("expanded: %v", err)
+		}
+	}
+}

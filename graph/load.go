@@ -68,7 +68,11 @@ func Load(files []string, opts Options) (*Graph, error) {
 		m.incl = topLevel(m)
 		l.tops = append(l.tops, m)
 	}
-	return l.compile()
+	g, err := l.compile()
+	if err == nil && !g.pending() {
+		l.release()
+	}
+	return g, err
 }
 
 // loader keeps what a graph was compiled from, so that a child manifest
@@ -132,6 +136,33 @@ func (g *Graph) compile(errs resources.ErrorList) (*Graph, error) {
 	}
 	g.orderEdges()
 	return g, nil
+}
+
+// pending reports whether an apply resource's child manifest is still to
+// be read (Vertex.Pending): Expand then compiles the manifests again.
+func (g *Graph) pending() bool {
+	return slices.ContainsFunc(g.Vertices, func(v *Vertex) bool { return v.Pending != nil })
+}
+
+// release drops the manifests' resource blocks, parse trees that nothing
+// compiles again when no child manifest is pending (a graph Expand made
+// shares its manifests with the graph expanded, which may be expanded
+// again, so only Load releases them): a watching daemon would keep them
+// for good, several times the size of what the graph keeps of them.
+func (l *loader) release() {
+	for _, m := range l.tops {
+		m.release()
+	}
+	for _, m := range l.children {
+		m.release()
+	}
+}
+
+func (m *Manifest) release() {
+	m.Resources = nil
+	if m.prep != nil {
+		m.prep.blocks = nil
+	}
 }
 
 // addCycles adds the cycles sort reported, each at its first resource.
@@ -219,7 +250,7 @@ func (g *Graph) build(e *entry, t resources.Templates, errs *resources.ErrorList
 		Fingerprint: fingerprint(e, t, child), Independent: inst.Independent && e.control == nil,
 		Health: checks, Refreshable: e.typ.Subscribes, Rollback: e.rollback,
 		Noop: e.m.incl.noop || (inst.Include != nil && inst.Include.Noop), HealthCheckOnly: e.m.incl.healthOnly,
-		props: e.raw, Secrets: spec.Secrets, Templated: spec.Templated,
+		props: asWrittenOf(e.raw, e.own, e.defaults), Secrets: spec.Secrets, Templated: spec.Templated,
 	}
 	if e.sensitive {
 		v.hidden = SecretKeys(*e.typ, e.raw, t)

@@ -25,7 +25,8 @@ type Manifest struct {
 	// only require, subscribe and path edges order them.
 	Parallel bool
 	// Resources is the list of resource blocks, nil when ResourcesJetFile
-	// generates them.
+	// generates them, and once a graph compiled from the manifest has no
+	// child manifest pending (nothing compiles it again).
 	Resources        *yaml.Node
 	ResourcesJetFile string
 	// JetPos is where resources_jet_file was set.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io/fs"
 	"log/slog"
+	"slices"
 	"sync"
 	"syscall"
 
@@ -51,7 +52,9 @@ type Hub struct {
 // target is one watched path and everyone interested in it.
 type target struct {
 	path string
-	subs map[*sub]struct{}
+	// subs are its registrations, most often one: a slice costs a
+	// tenth of a map's memory for it, which counts at thousands of paths.
+	subs []*sub
 	// chain is the directories watched for it: its head first (the path
 	// itself when it is a directory, else its deepest existing
 	// ancestor), then every directory above.
@@ -114,13 +117,13 @@ func (h *Hub) WatchPolled(path string, notify, polled func()) (cancel func()) {
 func (h *Hub) watchLocked(path string, s *sub) (cancelLocked func()) {
 	t, ok := h.paths[path]
 	if !ok {
-		t = &target{path: path, subs: map[*sub]struct{}{}}
+		t = &target{path: path}
 		h.paths[path] = t
 		h.arm(t)
 	}
-	t.subs[s] = struct{}{}
+	t.subs = append(t.subs, s)
 	return func() {
-		delete(t.subs, s)
+		t.subs = slices.DeleteFunc(t.subs, func(o *sub) bool { return o == s })
 		if len(t.subs) == 0 && h.paths[path] == t {
 			delete(h.paths, path)
 			h.disarm(t)
@@ -238,7 +241,7 @@ func (h *Hub) pollsOf(path string) []func() {
 	defer h.mu.Unlock()
 	var fns []func()
 	if t, ok := h.paths[path]; ok {
-		for s := range t.subs {
+		for _, s := range t.subs {
 			fns = append(fns, s.polled)
 		}
 	}
@@ -246,7 +249,7 @@ func (h *Hub) pollsOf(path string) []func() {
 }
 
 func (t *target) notifies(fns []func()) []func() {
-	for s := range t.subs {
+	for _, s := range t.subs {
 		fns = append(fns, s.notify)
 	}
 	return fns
