@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/reactive-ccm/ccm/engine"
@@ -157,4 +158,34 @@ func goVersion(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return strings.TrimSpace(string(out))
+}
+
+func TestConvergedDaemonCollectsGarbageSooner(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		env  []string
+		want float64
+	}{
+		{"by default", nil, 25},
+		{"unless GOGC is set", []string{"GOGC=100"}, 100},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			cmd := exec.Command(bin, "run", "--watch", "--json", "--metrics-listen", "127.0.0.1:0", manifest(t, dir, watched))
+			cmd.Env = append(os.Environ(), c.env...)
+			w := startCmd(t, cmd)
+			addr := w.metricsAt()
+			// After the first convergence, and after a reload.
+			for i := range 2 {
+				if i == 1 {
+					if err := w.cmd.Process.Signal(syscall.SIGHUP); err != nil {
+						t.Fatal(err)
+					}
+					eventually(t, "the reload", func() bool { return strings.Contains(w.logs(), "reloaded manifests") })
+				}
+				eventually(t, "the collector's percentage", func() bool { return metric(t, scrape(t, addr), "go_gc_gogc_percent") == c.want })
+			}
+			w.stop()
+		})
+	}
 }

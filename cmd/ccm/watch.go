@@ -49,6 +49,7 @@ func watch(ctx context.Context, cmd *cobra.Command, files []string, g *graph.Gra
 		opts.HealthInterval = -1
 	}
 	first := true
+	gc := newDaemonGC()
 	sdn := newSDNotifier(log)
 	opts.OnSettled = func(st engine.State) {
 		sdn.settled(st)
@@ -62,7 +63,10 @@ func watch(ctx context.Context, cmd *cobra.Command, files []string, g *graph.Gra
 			// first checks) goes back to the system now rather than over
 			// minutes of the runtime's scavenging: the daemon's resident
 			// memory is then what it keeps.
-			go debug.FreeOSMemory()
+			go func() {
+				gc.loaded()
+				debug.FreeOSMemory()
+			}()
 		}
 		log.Log(ctx, lvl, "converged", "resources", st.Resources, "ok", st.Converged,
 			"failed", st.Failed, "unhealthy", st.Unhealthy, "rolled_back", st.RolledBack, "blocked", st.Blocked, "contested", st.Contested, "pending", st.Pending)
@@ -88,7 +92,7 @@ func watch(ctx context.Context, cmd *cobra.Command, files []string, g *graph.Gra
 	if err != nil {
 		return err
 	}
-	r := &reloader{cmd: cmd, files: files, engine: e, log: log, srcs: srcs, remote: rem, pending: make(chan struct{}, 1), now: make(chan struct{}, 1), sdn: sdn, reported: func(error) {}}
+	r := &reloader{cmd: cmd, files: files, engine: e, log: log, srcs: srcs, remote: rem, pending: make(chan struct{}, 1), now: make(chan struct{}, 1), sdn: sdn, gc: gc, reported: func(error) {}}
 	if rep != nil {
 		r.reported = rep.Reloaded
 		go rep.Run(ctx)
@@ -205,6 +209,7 @@ type reloader struct {
 	log      *slog.Logger
 	srcs     *sources
 	sdn      *sdNotifier
+	gc       *daemonGC
 
 	mu      sync.Mutex
 	in      inputs
@@ -318,6 +323,8 @@ func (r *reloader) due() bool {
 }
 
 func (r *reloader) reload(ctx context.Context) {
+	r.gc.loading()
+	defer r.gc.loaded()
 	paths, err := manifestPaths(r.cmd, r.files)
 	var g *graph.Graph
 	if err == nil {
