@@ -31,11 +31,15 @@ type dbStamp struct {
 
 // id returns the numeric id of name, a number or a name.
 func (c *cache) id(name string) (int, error) {
-	if n, err := strconv.ParseUint(name, 10, 31); err == nil {
-		return int(n), nil
-	}
 	if name == superuser {
 		return 0, nil
+	}
+	// Only a name that starts with a digit may be a number: a failed
+	// parse allocates its error, at every check of a file's owner.
+	if name != "" && name[0] >= '0' && name[0] <= '9' {
+		if n, err := strconv.ParseUint(name, 10, 31); err == nil {
+			return int(n), nil
+		}
 	}
 	stamp := statStamp(c.db)
 	c.mu.Lock()
