@@ -19,6 +19,7 @@ import (
 	"github.com/reactive-ccm/ccm/engine/bundle"
 	"github.com/reactive-ccm/ccm/engine/natsconn"
 	"github.com/reactive-ccm/ccm/engine/natsconn/natstest"
+	"github.com/reactive-ccm/ccm/engine/release"
 	"github.com/reactive-ccm/ccm/engine/source"
 )
 
@@ -133,7 +134,11 @@ func BenchmarkFleetRollout(b *testing.B) {
 			b.Fatal(err)
 		}
 		l, _ := source.Parse(loc, false)
-		if _, err := source.Push(ctx, c, l, tgz.Bytes(), nil); err != nil {
+		obs, err := release.Open(ctx, c.JetStream(), l.Bucket, true)
+		if err == nil {
+			_, err = release.Publish(ctx, obs, l.Key, release.Bundle{Data: tgz.Bytes()}, 0)
+		}
+		if err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -82,8 +82,8 @@ func (f *fleet) watch(args ...string) *watcher {
 }
 
 // publish packs src (a manifest, @ standing for dir) and pushes it to loc,
-// signed with key when key is set.
-func (f *fleet) publish(dir, loc, src, key string) {
+// signed with key when key is set, with push's flags.
+func (f *fleet) publish(dir, loc, src, key string, flags ...string) {
 	f.t.Helper()
 	b := f.t.TempDir()
 	if err := os.WriteFile(filepath.Join(b, "manifest.yaml"), []byte(strings.ReplaceAll(src, "@", dir)), 0o644); err != nil {
@@ -95,7 +95,7 @@ func (f *fleet) publish(dir, loc, src, key string) {
 		args = append(args, "--sign", key)
 	}
 	f.must(args...)
-	f.must("bundle", "push", out, loc)
+	f.must(append([]string{"bundle", "push", out, loc}, flags...)...)
 }
 
 // motd is a one-file manifest.
@@ -137,7 +137,7 @@ func TestFleetBundleFromObjectStore(t *testing.T) {
 	}
 	eventually(t, "motd rewritten by the new revision", func() bool { return fileIs(dir+"/motd", "two\n", 0o644) })
 
-	f.publish(dir, loc, motd("three")+"\n- file:\n    - @/x: {ensure: present, colour: red}\n", "")
+	f.publish(dir, loc, motd("three")+"\n- file:\n    - @/x: {ensure: present, colour: red}\n", "", "--force")
 	eventually(t, "the broken bundle reported", func() bool {
 		return strings.Contains(w.logs(), "reload failed; the running manifests stay in force")
 	})
@@ -227,7 +227,7 @@ func TestFleetSignedBundles(t *testing.T) {
 	if err := os.Rename(good+".sig", bad+".sig"); err != nil {
 		t.Fatal(err)
 	}
-	f.must("bundle", "push", bad, loc)
+	f.must("bundle", "push", "--force", bad, loc)
 	eventually(t, "the tampered bundle refused", func() bool { return strings.Contains(w.logs(), "refused a new revision") })
 	if !fileIs(dir+"/motd", "signed\n", 0o644) {
 		t.Fatal("a tampered bundle was applied")
@@ -502,7 +502,7 @@ func TestRestartOnABrokenBundleFallsBackToTheLastGoodOne(t *testing.T) {
 	f.publish(dir, loc, motd("good"), "")
 	f.must("run", "--allow-unsigned", "--state-dir", state, loc)
 
-	f.publish(dir, loc, motd("broken")+"\n- file:\n    - @/x: {ensure: present, colour: red}\n", "")
+	f.publish(dir, loc, motd("broken")+"\n- file:\n    - @/x: {ensure: present, colour: red}\n", "", "--force")
 	if err := os.WriteFile(dir+"/motd", []byte("tampered\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -24,7 +24,6 @@ func newFleetCmd() *cobra.Command {
 }
 
 func newFleetStatusCmd() *cobra.Command {
-	var nctx string
 	var asJSON bool
 	var timeout time.Duration
 	cmd := &cobra.Command{
@@ -32,36 +31,26 @@ func newFleetStatusCmd() *cobra.Command {
 		Short: "One line per host from the CCM_STATUS bucket; hosts that missed three heartbeats are marked stale",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			log, err := setupLogging(cmd)
-			if err != nil {
-				return err
-			}
-			c, err := natsconn.Dial(natsconn.FromEnv(nctx), log)
-			if err != nil {
-				return usage(err)
-			}
-			defer c.Close()
-			ctx, cancel := context.WithTimeout(cmd.Context(), timeout)
-			defer cancel()
-			all, err := fleet.Statuses(ctx, c)
-			if err != nil {
-				return &exitError{code: exitFailed, err: err}
-			}
-			if asJSON {
-				enc := json.NewEncoder(cmd.OutOrStdout())
-				for _, st := range all {
-					if err := enc.Encode(st); err != nil {
-						return err
-					}
+			return onNATS(cmd, timeout, func(ctx context.Context, c *natsconn.Conn) error {
+				all, err := fleet.Statuses(ctx, c)
+				if err != nil {
+					return err
 				}
-				return nil
-			}
-			return printFleet(cmd.OutOrStdout(), all, time.Now())
+				if asJSON {
+					enc := json.NewEncoder(cmd.OutOrStdout())
+					for _, st := range all {
+						if err := enc.Encode(st); err != nil {
+							return err
+						}
+					}
+					return nil
+				}
+				return printFleet(cmd.OutOrStdout(), all, time.Now())
+			})
 		},
 	}
-	cmd.Flags().StringVar(&nctx, "context", "", "NATS context (default $NATS_CONTEXT; else $NATS_URL; else the context CCM)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print each host's status as a JSON line")
-	cmd.Flags().DurationVar(&timeout, "timeout", 10*time.Second, "give up after this long")
+	addNATSFlags(cmd.Flags(), &timeout, 10*time.Second)
 	return cmd
 }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"os"
 	"time"
 
 	"github.com/reactive-ccm/ccm/engine"
@@ -29,13 +28,7 @@ func newReporter(cmd *cobra.Command, f runFlags, log *slog.Logger) (*fleet.Repor
 	default:
 		return nil, usage(fmt.Errorf("--report %q: the destination is nats", f.report))
 	}
-	host := f.hostname
-	if host == "" {
-		var err error
-		if host, err = os.Hostname(); err != nil {
-			return nil, usage(fmt.Errorf("--hostname is needed: %w", err))
-		}
-	}
+	host := hostName(cmd)
 	rem, err := remoteOf(cmd)
 	if err != nil {
 		return nil, err

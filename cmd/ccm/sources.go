@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"sync"
 	"time"
 
@@ -51,7 +52,9 @@ func remoteOf(cmd *cobra.Command) (*remote, error) {
 		return nil, err
 	}
 	name, _ := cmd.Flags().GetString("context")
-	r := &remote{nats: natsconn.NewLazy(natsconn.FromEnv(name), log)}
+	settings := natsconn.FromEnv(name)
+	settings.Name = "ccm " + hostName(cmd)
+	r := &remote{nats: natsconn.NewLazy(settings, log)}
 	opts := source.Options{NATS: r.nats, Logger: log}
 	opts.AllowHTTP = boolFlag(cmd, "allow-http")
 	opts.AllowUnsigned, opts.AllowUnsignedData = boolFlag(cmd, "allow-unsigned"), boolFlag(cmd, "allow-unsigned-data")
@@ -70,6 +73,16 @@ func remoteOf(cmd *cobra.Command) (*remote, error) {
 	r.sources = source.NewSet(cmd.Context(), opts)
 	cmd.SetContext(context.WithValue(cmd.Context(), remoteKey{}, r))
 	return r, nil
+}
+
+// hostName is the host's name in reports and to the NATS server:
+// --hostname, else the machine's.
+func hostName(cmd *cobra.Command) string {
+	if fl := cmd.Flags().Lookup("hostname"); fl != nil && fl.Value.String() != "" {
+		return fl.Value.String()
+	}
+	h, _ := os.Hostname()
+	return h
 }
 
 // sourceCache opens --cache-dir, or the state directory's sources/; read

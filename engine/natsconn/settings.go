@@ -19,6 +19,10 @@ type Settings struct {
 	Context string
 	// Name is the client name the server shows for this connection.
 	Name string
+	// FailFast makes Dial fail at once when the server cannot be reached
+	// or refuses the credentials, for commands that run once; otherwise
+	// the connection is retried in the background.
+	FailFast bool
 }
 
 // FromEnv returns settings for the named context, or $NATS_CONTEXT's when

@@ -8,11 +8,8 @@ import (
 
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/reactive-ccm/ccm/engine/natsconn"
+	"github.com/reactive-ccm/ccm/engine/release"
 )
-
-// SignatureMeta is the object metadata key holding a bundle's signature,
-// so the bundle and its signature change in one atomic put.
-const SignatureMeta = "ccm-signature"
 
 // objectStore is a bundle in a JetStream object store.
 type objectStore struct {
@@ -78,7 +75,7 @@ func (o *objectStore) get(ctx context.Context, prev string) (blob, error) {
 	case int64(len(data)) > o.max:
 		return blob{}, fmt.Errorf("%s is more than the %d bytes allowed", o.loc, o.max)
 	}
-	return blob{id: got.Digest, data: data, sig: []byte(got.Metadata[SignatureMeta])}, nil
+	return blob{id: got.Digest, data: data, sig: []byte(got.Metadata[release.SignatureMeta])}, nil
 }
 
 func (o *objectStore) watch(ctx context.Context, changed func()) error {
