@@ -295,11 +295,23 @@ func TestFleetStatusOverThreeHosts(t *testing.T) {
 		}
 		return false
 	})
-	out := f.must("fleet", "status")
-	if strings.Count(out, " converged ") != 2 {
-		t.Fatalf("fleet status:\n%s", out)
+	r := f.ccm("fleet", "status")
+	if r.code != 1 || strings.Count(r.stdout, " converged ") != 2 || !strings.HasPrefix(r.stdout, "3 hosts: 2 converged, 1 STALE") {
+		t.Fatalf("fleet status with a stale host: exit %d\n%s", r.code, r.stdout)
 	}
-	t.Logf("fleet status:\n%s", out)
+	if out := f.must("fleet", "status", "--standing", "converged"); strings.Contains(out, "db-1") {
+		t.Fatalf("--standing converged:\n%s", out)
+	}
+	if r := f.ccm("fleet", "status", "--stale"); r.code != 1 || !strings.HasPrefix(r.stdout, "1 hosts: 1 STALE") {
+		t.Fatalf("--stale: exit %d\n%s", r.code, r.stdout)
+	}
+	f.must("fleet", "forget", "db-1")
+	if out := f.must("fleet", "status"); !strings.HasPrefix(out, "2 hosts: 2 converged") {
+		t.Fatalf("after forget:\n%s", out)
+	}
+	if r := f.ccm("fleet", "forget", "db-1"); r.code != 1 || !strings.Contains(r.stderr, "no host db-1") {
+		t.Fatalf("forgetting a host twice: exit %d\n%s", r.code, r.stderr)
+	}
 }
 
 // streamEvents reads the events one host published.

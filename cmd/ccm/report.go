@@ -8,6 +8,7 @@ import (
 
 	"github.com/reactive-ccm/ccm/engine"
 	"github.com/reactive-ccm/ccm/engine/fleet"
+	"github.com/reactive-ccm/ccm/engine/source"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -33,18 +34,29 @@ func newReporter(cmd *cobra.Command, f runFlags, log *slog.Logger) (*fleet.Repor
 	if err != nil {
 		return nil, err
 	}
-	sources := func() []fleet.Revision {
-		var out []fleet.Revision
-		for _, st := range rem.sources.InForce() {
-			out = append(out, fleet.Revision{Source: st.Source, Revision: st.Revision, Cached: st.Cached})
-		}
-		return out
-	}
+	sources := func() ([]fleet.Revision, []fleet.Refusal) { return fleetRevisions(rem.sources.InForce()) }
 	rep, err := fleet.New(fleet.Options{Host: host, NATS: rem.nats, Logger: log, Sources: sources, Heartbeat: f.heartbeat, EventsOnly: f.noop})
 	if err != nil {
 		return nil, usage(err)
 	}
+	// The manifests were loaded before the reporter was made.
+	applied, _ := sources()
+	rep.Applied(applied)
 	return rep, nil
+}
+
+// fleetRevisions is how the fleet sees the sources in force: their
+// revisions and their last refusals.
+func fleetRevisions(in []source.Status) ([]fleet.Revision, []fleet.Refusal) {
+	var revs []fleet.Revision
+	var refused []fleet.Refusal
+	for _, st := range in {
+		revs = append(revs, fleet.Revision{Source: st.Source, Revision: st.Revision, Cached: st.Cached})
+		if r := st.Refused; r != nil {
+			refused = append(refused, fleet.Refusal{Source: st.Source, Revision: r.Revision, Reason: r.Reason, Time: r.Time})
+		}
+	}
+	return revs, refused
 }
 
 // reportEvents makes opts' events go to rep too.
