@@ -24,6 +24,7 @@ func newBundlePushCmd() *cobra.Command {
 	var timeout time.Duration
 	var keep int
 	var force bool
+	var canary, auto, key string
 	cmd := &cobra.Command{
 		Use:   "push FILE obj://BUCKET/KEY",
 		Short: "Publish a bundle (and FILE.sig when present) to a NATS object store, refusing what hosts would refuse",
@@ -41,6 +42,13 @@ func newBundlePushCmd() *cobra.Command {
 			if err != nil && !errors.Is(err, os.ErrNotExist) {
 				return err
 			}
+			plan, err := rolloutPlan(canary, auto, key)
+			if err != nil {
+				return err
+			}
+			if plan.auto != nil {
+				timeout = max(timeout, 30*24*time.Hour)
+			}
 			if !force {
 				if err := checkBundle(cmd, args[0], b); err != nil {
 					return usage(fmt.Errorf("%w; hosts would refuse it, so it is not pushed (--force pushes it all the same)", err))
@@ -53,6 +61,9 @@ func newBundlePushCmd() *cobra.Command {
 				}
 				if err := notOlder(ctx, obs, loc, b); err != nil && !force {
 					return usage(err)
+				}
+				if plan.percent > 0 {
+					return plan.stage(ctx, cmd, c, obs, loc, b, keep)
 				}
 				info, err := release.Publish(ctx, obs, loc.Key, b, keep)
 				if err != nil {
@@ -67,6 +78,9 @@ func newBundlePushCmd() *cobra.Command {
 	cmd.Flags().DurationVar(&timeout, "timeout", 30*time.Second, "give up after this long")
 	cmd.Flags().IntVar(&keep, "history", release.DefaultKeep, "revisions of the bundle the store keeps, for ccm bundle rollback")
 	cmd.Flags().BoolVar(&force, "force", false, "push even what hosts would refuse (to test that they do)")
+	cmd.Flags().StringVar(&canary, "canary", "", "stage the bundle: only this share of the hosts (10%), chosen by a stable hash of their names, takes it; see ccm rollout")
+	cmd.Flags().StringVar(&auto, "auto", "", "with --canary, widen by STEP each time every host of the wave applied it and stayed healthy for WAIT (20%,5m); abort when one fails")
+	cmd.Flags().StringVar(&key, "key", "", "with --auto, the ed25519 private key to sign the bundle the wave goes back to if it aborts")
 	return cmd
 }
 
@@ -152,4 +166,48 @@ func signedBy(sig []byte) string {
 		return "with a signature that is not one"
 	}
 	return fmt.Sprintf("signed by %s at %s", a.Key[:12], a.Signed.Format(time.RFC3339))
+}
+
+// stagedPush is a push under --canary, with --auto's plan if any.
+type stagedPush struct {
+	percent float64
+	auto    *autoPlan
+}
+
+func rolloutPlan(canary, auto, key string) (stagedPush, error) {
+	var p stagedPush
+	if canary == "" {
+		if auto != "" || key != "" {
+			return p, usage(errors.New("--auto and --key go with --canary"))
+		}
+		return p, nil
+	}
+	var err error
+	if p.percent, err = parsePercent(canary); err != nil {
+		return p, err
+	}
+	if p.percent >= 100 {
+		return p, usage(errors.New("--canary: a share below 100%; a push without --canary goes to every host"))
+	}
+	if auto != "" {
+		a, err := parseAuto(auto)
+		if err != nil {
+			return p, err
+		}
+		a.key, p.auto = key, &a
+	}
+	return p, nil
+}
+
+// stage starts the rollout of b, then follows --auto's plan.
+func (p stagedPush) stage(ctx context.Context, cmd *cobra.Command, c *natsconn.Conn, obs jetstream.ObjectStore, loc source.Location, b release.Bundle, keep int) error {
+	r, err := release.Stage(ctx, obs, loc.Key, b, keep, p.percent)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(cmd.OutOrStdout(), "staged %s: revision %d (%s), %s, to %s of the hosts\n", loc, r.Seq, shortDigest(r.Digest), signedBy(b.Signature), share(r.Percent))
+	if p.auto == nil {
+		return nil
+	}
+	return p.auto.run(ctx, c, obs, loc, &r, cmd.OutOrStdout())
 }

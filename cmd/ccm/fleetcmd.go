@@ -50,7 +50,7 @@ func newFleetStatusCmd() *cobra.Command {
 				if err != nil {
 					return err
 				}
-				hosts = viewHosts(all, currentRevisions(ctx, c.JetStream(), all), time.Now(), filter)
+				hosts = viewHosts(all, readTargets(ctx, c.JetStream(), all), time.Now(), filter)
 				return nil
 			})
 			if err != nil {
@@ -90,25 +90,59 @@ func printFleetJSON(cmd *cobra.Command, hosts []hostView) error {
 	return nil
 }
 
-// currentRevisions reads, for every obj:// source the hosts name, the
-// digest of the bundle it holds now; a source it cannot read is left out
-// (its hosts are then judged on what they report alone).
-func currentRevisions(ctx context.Context, js jetstream.JetStream, all []fleet.Status) map[string]string {
-	cur := map[string]string{}
+// target is what the hosts of a source should apply: the bundle the
+// object holds now, or for the hosts in the wave of a rollout under way,
+// the rollout's revision.
+type target struct {
+	current string
+	rollout *release.Rollout
+}
+
+// targets are the targets of the obj:// sources, by source.
+type targets map[string]target
+
+// of returns the revision host should apply, by source.
+func (t targets) of(host string) map[string]string {
+	out := map[string]string{}
+	for src, tg := range t {
+		out[src] = tg.current
+		if tg.rollout != nil && release.InWave(host, *tg.rollout) {
+			out[src] = tg.rollout.Digest
+		}
+	}
+	return out
+}
+
+// readTargets reads the target of every obj:// source the hosts name; a
+// source it cannot read is left out (its hosts are then judged on what
+// they report alone).
+func readTargets(ctx context.Context, js jetstream.JetStream, all []fleet.Status) targets {
+	out := targets{}
 	for _, st := range all {
 		for _, s := range st.Sources {
 			loc, err := source.Parse(s.Source, false)
-			if _, seen := cur[s.Source]; seen || err != nil || loc.Scheme != source.Object {
+			if _, seen := out[s.Source]; seen || err != nil || loc.Scheme != source.Object {
 				continue
 			}
-			if obs, err := release.Open(ctx, js, loc.Bucket, false); err == nil {
-				if info, err := obs.GetInfo(ctx, loc.Key); err == nil {
-					cur[s.Source] = info.Digest
-				}
+			if tg, err := readTarget(ctx, js, loc); err == nil {
+				out[s.Source] = tg
 			}
 		}
 	}
-	return cur
+	return out
+}
+
+func readTarget(ctx context.Context, js jetstream.JetStream, loc source.Location) (target, error) {
+	obs, err := release.Open(ctx, js, loc.Bucket, false)
+	if err != nil {
+		return target{}, err
+	}
+	info, err := obs.GetInfo(ctx, loc.Key)
+	if err != nil {
+		return target{}, err
+	}
+	r, err := release.ReadRollout(ctx, obs, loc.Key)
+	return target{current: info.Digest, rollout: r}, err
 }
 
 func newFleetForgetCmd() *cobra.Command {

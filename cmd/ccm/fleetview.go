@@ -34,12 +34,12 @@ type hostView struct {
 	group string
 }
 
-// viewHosts judges every host against the bundles the store holds now
-// (current, by source) and keeps those filter selects.
-func viewHosts(all []fleet.Status, current map[string]string, now time.Time, filter fleetFilter) []hostView {
+// viewHosts judges every host against what it should apply (targets)
+// and keeps those filter selects.
+func viewHosts(all []fleet.Status, t targets, now time.Time, filter fleetFilter) []hostView {
 	var out []hostView
 	for _, st := range all {
-		h := hostView{Status: st, standing: hostState(st, current, now), group: revisions(st.Applied)}
+		h := hostView{Status: st, standing: hostState(st, t.of(st.Host), now), group: revisions(st.Applied)}
 		if filter.keep(h) {
 			out = append(out, h)
 		}
@@ -48,7 +48,7 @@ func viewHosts(all []fleet.Status, current map[string]string, now time.Time, fil
 }
 
 // hostState sums a host up in a word: never converged while it refused
-// or has not applied the revision its source holds now.
+// or has not applied the revision it should (current, by source).
 func hostState(st fleet.Status, current map[string]string, now time.Time) string {
 	switch {
 	case st.Stale(now):

@@ -55,7 +55,7 @@ func remoteOf(cmd *cobra.Command) (*remote, error) {
 	settings := natsconn.FromEnv(name)
 	settings.Name = "ccm " + hostName(cmd)
 	r := &remote{nats: natsconn.NewLazy(settings, log)}
-	opts := source.Options{NATS: r.nats, Logger: log}
+	opts := source.Options{NATS: r.nats, Logger: log, Host: hostName(cmd)}
 	opts.AllowHTTP = boolFlag(cmd, "allow-http")
 	opts.AllowUnsigned, opts.AllowUnsignedData = boolFlag(cmd, "allow-unsigned"), boolFlag(cmd, "allow-unsigned-data")
 	opts.HTTPInterval, _ = cmd.Flags().GetDuration("http-interval")

@@ -30,13 +30,32 @@ func Open(ctx context.Context, js jetstream.JetStream, bucket string, create boo
 	return obs, nil
 }
 
-// Publish makes b the bundle key holds, keeping it in the history too
-// (the last keep revisions; DefaultKeep when keep is 0). The history
-// entry is written first, so a revision hosts run is always in it.
+// Publish makes b the bundle key holds for every host, keeping it in the
+// history too (the last keep revisions; DefaultKeep when keep is 0), and
+// ends a rollout under way. The history entry is written first, so a
+// revision hosts run is always in it.
 func Publish(ctx context.Context, obs jetstream.ObjectStore, key string, b Bundle, keep int) (*jetstream.ObjectInfo, error) {
 	if keep <= 0 {
 		keep = DefaultKeep
 	}
+	hist, _, err := keepRevision(ctx, obs, key, b)
+	if err != nil {
+		return nil, err
+	}
+	meta := hist.Metadata
+	info, err := obs.Put(ctx, jetstream.ObjectMeta{Name: key, Metadata: meta}, bytes.NewReader(b.Data))
+	if err != nil {
+		return nil, fmt.Errorf("release: putting %s: %w", key, err)
+	}
+	// A bundle published for every host ends a rollout under way.
+	if err := End(ctx, obs, key); err != nil {
+		return info, err
+	}
+	return info, trim(ctx, obs, key, keep)
+}
+
+// keepRevision writes b as the next revision of key's history.
+func keepRevision(ctx context.Context, obs jetstream.ObjectStore, key string, b Bundle) (*jetstream.ObjectInfo, int, error) {
 	meta := map[string]string{}
 	if sig := bytes.TrimSpace(b.Signature); len(sig) > 0 {
 		meta[SignatureMeta] = string(sig)
@@ -46,18 +65,15 @@ func Publish(ctx context.Context, obs jetstream.ObjectStore, key string, b Bundl
 	}
 	all, err := History(ctx, obs, key)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	seq := 1
 	if len(all) > 0 {
 		seq = all[len(all)-1].Seq + 1
 	}
-	if _, err := obs.Put(ctx, jetstream.ObjectMeta{Name: historyName(key, seq), Metadata: meta}, bytes.NewReader(b.Data)); err != nil {
-		return nil, fmt.Errorf("release: keeping %s in its history: %w", key, err)
-	}
-	info, err := obs.Put(ctx, jetstream.ObjectMeta{Name: key, Metadata: meta}, bytes.NewReader(b.Data))
+	info, err := obs.Put(ctx, jetstream.ObjectMeta{Name: historyName(key, seq), Metadata: meta}, bytes.NewReader(b.Data))
 	if err != nil {
-		return nil, fmt.Errorf("release: putting %s: %w", key, err)
+		return nil, 0, fmt.Errorf("release: keeping %s in its history: %w", key, err)
 	}
-	return info, trim(ctx, obs, key, keep)
+	return info, seq, nil
 }

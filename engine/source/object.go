@@ -11,11 +11,25 @@ import (
 	"github.com/reactive-ccm/ccm/engine/release"
 )
 
-// objectStore is a bundle in a JetStream object store.
+// objectStore is a bundle in a JetStream object store. While a rollout
+// of it is under way, a host in its wave takes the rollout's revision from
+// the history instead (package release).
 type objectStore struct {
 	loc  Location
 	conn func() (*natsconn.Conn, error)
 	max  int64
+	// host is this host's name, which decides its place in a rollout.
+	host string
+}
+
+// object names the object this host takes: the bundle, or the rollout's
+// revision when the host is in the wave.
+func (o *objectStore) object(ctx context.Context, obs jetstream.ObjectStore) (string, error) {
+	r, err := release.ReadRollout(ctx, obs, o.loc.Key)
+	if err != nil || r == nil || !release.InWave(o.host, *r) {
+		return o.loc.Key, err
+	}
+	return release.HistoryObject(o.loc.Key, r.Seq), nil
 }
 
 // store waits for NATS and opens the bucket; the context it returns ends
@@ -46,7 +60,11 @@ func (o *objectStore) get(ctx context.Context, prev string) (blob, error) {
 		return blob{}, err
 	}
 	defer cancel()
-	info, err := obs.GetInfo(ctx, o.loc.Key)
+	name, err := o.object(ctx, obs)
+	if err != nil {
+		return blob{}, err
+	}
+	info, err := obs.GetInfo(ctx, name)
 	switch {
 	case errors.Is(err, jetstream.ErrObjectNotFound):
 		return blob{}, fmt.Errorf("%w: no object %s in bucket %s", ErrGone, o.loc.Key, o.loc.Bucket)
@@ -57,7 +75,7 @@ func (o *objectStore) get(ctx context.Context, prev string) (blob, error) {
 	case int64(info.Size) > o.max:
 		return blob{}, fmt.Errorf("%s is %d bytes, more than the %d allowed", o.loc, info.Size, o.max)
 	}
-	res, err := obs.Get(ctx, o.loc.Key)
+	res, err := obs.Get(ctx, name)
 	if err != nil {
 		return blob{}, err
 	}
@@ -98,7 +116,7 @@ func (o *objectStore) watch(ctx context.Context, changed func()) error {
 			switch {
 			case !ok:
 				return errors.New("the object store watcher stopped")
-			case info == nil || info.Name == o.loc.Key:
+			case info == nil || info.Name == o.loc.Key || info.Name == release.RolloutName(o.loc.Key):
 				// nil ends the initial values: armed, so look once.
 				changed()
 			}

@@ -44,7 +44,7 @@ func newSource(loc Location, data bool, opts *Options) *Source {
 	}
 	switch loc.Scheme {
 	case Object:
-		s.b = &objectStore{loc: loc, conn: conn, max: opts.MaxBytes}
+		s.b = &objectStore{loc: loc, conn: conn, max: opts.MaxBytes, host: opts.Host}
 	case KV:
 		s.b = &keyValue{loc: loc, conn: conn}
 	default:
