@@ -161,6 +161,9 @@ func (o Options) withDefaults() Options {
 	if o.Contest.Window <= 0 {
 		o.Contest = ContestPolicy{Window: time.Minute, Limit: 5, Backoff: 30 * time.Second, MaxBackoff: 10 * time.Minute}
 	}
+	if o.Contest.Gap <= 0 {
+		o.Contest.Gap = DefaultContestGap
+	}
 	if o.Contest.Calm <= 0 {
 		o.Contest.Calm = o.Contest.Window
 	}

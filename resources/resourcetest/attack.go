@@ -58,20 +58,22 @@ func NobodyHome(t testing.TB) string {
 	return home
 }
 
-// AsNobody runs one attack step as Nobody, failing the test when it fails:
-// "symlink TARGET LINK", "mkdir DIR", "write FILE TEXT", "rename FROM TO",
-// "fifo PATH".
-func AsNobody(t testing.TB, op string, args ...string) {
+// AsNobody runs one attack step as Nobody, failing the test when it fails,
+// and returns what it printed: "symlink TARGET LINK", "mkdir DIR", "write
+// FILE TEXT", "rename FROM TO", "fifo PATH", and those of fileAttack.
+func AsNobody(t testing.TB, op string, args ...string) string {
 	t.Helper()
 	out, err := nobodyCmd(op, args).CombinedOutput()
 	if err != nil {
 		t.Fatalf("as uid %d: %s %s: %v\n%s", Nobody, op, strings.Join(args, " "), err, out)
 	}
+	return string(out)
 }
 
 // Race starts an attack loop as Nobody until stop is called; stop returns
 // how many times it acted. "exchange A B" swaps A and B atomically
-// (renameat2 RENAME_EXCHANGE), so each path is always either one.
+// (renameat2 RENAME_EXCHANGE), so each path is always either one;
+// "rewrite FILE A B" is one of fileAttack's.
 func Race(t testing.TB, op string, args ...string) (stop func() int) {
 	t.Helper()
 	cmd := nobodyCmd(op, args)
@@ -129,7 +131,7 @@ func attack(op string, args []string) int {
 	case op == "exchange" && len(args) == 2:
 		err = exchange(args[0], args[1])
 	default:
-		err = fmt.Errorf("unknown attack %s %v", op, args)
+		err = fileAttack(op, args)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -140,22 +142,33 @@ func attack(op string, args []string) int {
 
 // exchange swaps a and b until SIGTERM, then prints how many times.
 func exchange(a, b string) error {
+	return untilTerm(func() (bool, error) {
+		err := unix.Renameat2(unix.AT_FDCWD, a, unix.AT_FDCWD, b, unix.RENAME_EXCHANGE)
+		if errors.Is(err, unix.ENOENT) {
+			// The code under attack replaces one of them: not there for
+			// an instant.
+			return false, nil
+		}
+		return err == nil, err
+	})
+}
+
+// untilTerm runs act again and again until SIGTERM, then prints how many
+// times it acted.
+func untilTerm(act func() (acted bool, err error)) error {
 	var done atomic.Bool
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, syscall.SIGTERM)
 	go func() { <-sig; done.Store(true) }()
 	n := 0
 	for !done.Load() {
-		err := unix.Renameat2(unix.AT_FDCWD, a, unix.AT_FDCWD, b, unix.RENAME_EXCHANGE)
-		if errors.Is(err, unix.ENOENT) {
-			// The code under attack replaces one of them: not there for
-			// an instant.
-			continue
-		}
+		acted, err := act()
 		if err != nil {
 			return err
 		}
-		n++
+		if acted {
+			n++
+		}
 	}
 	fmt.Println(n)
 	return nil
