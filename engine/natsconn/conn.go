@@ -36,6 +36,8 @@ type Conn struct {
 	// never come fails at once.
 	denied   error
 	deniedAt int
+	// failFast is Settings.FailFast: a command that runs once.
+	failFast bool
 }
 
 // Dial starts connecting as s says and returns at once: the connection
@@ -46,7 +48,7 @@ func Dial(s Settings, log *slog.Logger) (*Conn, error) {
 	if log == nil {
 		log = slog.Default()
 	}
-	c := &Conn{log: log, changed: make(chan struct{})}
+	c := &Conn{log: log, changed: make(chan struct{}), failFast: s.FailFast}
 	name := s.Name
 	if name == "" {
 		name = "ccm"
@@ -125,6 +127,11 @@ func (c *Conn) async(_ *nats.Conn, _ *nats.Subscription, err error) {
 		return
 	}
 	c.log.Error("NATS refused an operation; grant the permission (see docs/fleet.md)", "error", err)
+	if !c.failFast {
+		// A long-running process carries on: the refusal concerns one
+		// operation, which fails and is retried with the others untouched.
+		return
+	}
 	c.mu.Lock()
 	c.denied = fmt.Errorf("%w: %w", ErrPermission, err)
 	c.deniedAt++
@@ -189,9 +196,10 @@ func (c *Conn) Wait(ctx context.Context) error {
 }
 
 // Up waits for the connection like Wait, then returns a context that is
-// cancelled with ErrNotConnected when the connection drops, or with
-// ErrPermission when the server refuses something meanwhile, so a request
-// in flight fails at once instead of waiting out its timeout.
+// cancelled with ErrNotConnected when the connection drops, or (for a
+// command that runs once, Settings.FailFast) with ErrPermission when the
+// server refuses something meanwhile, so a request in flight fails at
+// once instead of waiting out its timeout.
 func (c *Conn) Up(ctx context.Context) (context.Context, context.CancelFunc, error) {
 	if err := c.Wait(ctx); err != nil {
 		return nil, nil, err

@@ -28,7 +28,7 @@ func Explain(err error) error {
 		return nil
 	case errors.Is(err, jetstream.ErrJetStreamNotEnabledForAccount):
 		return fmt.Errorf("%w: enable JetStream for the account ccm connects as", err)
-	case errors.Is(err, jetstream.ErrJetStreamNotEnabled):
+	case errors.Is(err, jetstream.ErrJetStreamNotEnabled), errors.Is(err, nats.ErrNoResponders):
 		return fmt.Errorf("%w: start nats-server with JetStream (-js, or jetstream {} in its configuration)", err)
 	case errors.Is(err, ErrPermission):
 		return fmt.Errorf("%w; the permissions ccm needs are in docs/fleet.md", err)
