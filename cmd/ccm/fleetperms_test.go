@@ -61,7 +61,6 @@ func TestAFleetRunsWithTheLeastPermissions(t *testing.T) {
 	}
 }
 
-
 func TestJetStreamMissingIsSaidAtOnce(t *testing.T) {
 	f := newFleetWith(t, natstest.Options{NoJetStream: true})
 	for _, args := range [][]string{{"fleet", "status"}, {"bundle", "history", "obj://ccm/site.tgz"}} {
@@ -71,4 +70,3 @@ func TestJetStreamMissingIsSaidAtOnce(t *testing.T) {
 		}
 	}
 }
-
