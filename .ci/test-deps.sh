@@ -17,6 +17,8 @@ have nsenter           || need+=(util-linux)
 have dbus-daemon       || need+=(dbus)
 [ -x /lib/systemd/systemd ] || need+=(systemd)
 have git               || need+=(git)
+# The fleet walkthrough of docs/fleet.md runs against a real nats-server.
+have nats-server       || need+=(nats-server)
 # GNU time: the tests read ccm's own peak memory through it.
 [ -x /usr/bin/time ]   || need+=(time)
 # check_http, the Nagios plugin upstream's monitoring docs use.

@@ -37,6 +37,11 @@ func TestAFleetRunsWithTheLeastPermissions(t *testing.T) {
 	w := f.watch("--state-dir", t.TempDir(), "--trust", keys+"/signer.pub", "--allow-unsigned-data", "--hiera", "kv://data/common",
 		"--report", "nats", "--hostname", "web-1", "--report-heartbeat", "300ms", loc)
 	w.converged(1)
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Log(w.logs())
+		}
+	})
 	f.env = admin
 	eventually(t, "web-1 converged in fleet status", func() bool { line, _ := f.statusLine("web-1"); return strings.Contains(line, " converged ") })
 	f.publish(dir, loc, strings.Replace(site, "%s", "two", 1), keys+"/signer")
@@ -68,5 +73,14 @@ func TestJetStreamMissingIsSaidAtOnce(t *testing.T) {
 		if r.code != 1 || !strings.Contains(r.stderr, "start nats-server with JetStream") {
 			t.Fatalf("ccm %s: exit %d\n%s", strings.Join(args, " "), r.code, r.stderr)
 		}
+	}
+}
+
+func TestARefusedLoginIsSaidAtOnce(t *testing.T) {
+	f := newFleetWith(t, natstest.Options{User: "admin", Password: "right"})
+	f.env = append(f.env, "NATS_USER=admin", "NATS_PASSWORD=wrong")
+	r := f.ccm("fleet", "status", "--timeout", "1h")
+	if r.code != 1 || !strings.Contains(r.stderr, "Authorization Violation") || !strings.Contains(r.stderr, "check the user") {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
 	}
 }

@@ -317,6 +317,17 @@ func (r *reloader) due() bool {
 
 func (r *reloader) reload(ctx context.Context) {
 	loading := r.remote.sources.InForce()
+	remote := r.remote.sources.Sum()
+	// A remote revision that arrives while this load reads the sources
+	// would count as loaded when the inputs are hashed after it: look again.
+	defer func() {
+		if !bytes.Equal(remote, r.remote.sources.Sum()) {
+			r.mu.Lock()
+			r.forced = true
+			r.mu.Unlock()
+			r.requestNow()
+		}
+	}()
 	paths, err := manifestPaths(r.cmd, r.files)
 	var g *graph.Graph
 	if err == nil {

@@ -36,8 +36,10 @@ type Conn struct {
 	// never come fails at once.
 	denied   error
 	deniedAt int
-	// failFast is Settings.FailFast: a command that runs once.
+	// failFast is Settings.FailFast: a command that runs once; refused is
+	// set when the server refused its credentials, which Wait returns.
 	failFast bool
+	refused  error
 }
 
 // Dial starts connecting as s says and returns at once: the connection
@@ -55,7 +57,7 @@ func Dial(s Settings, log *slog.Logger) (*Conn, error) {
 	}
 	opts := []nats.Option{
 		nats.Name(name), nats.MaxReconnects(-1), nats.ReconnectWait(reconnectWait),
-		nats.RetryOnFailedConnect(!s.FailFast), nats.Timeout(2 * time.Second),
+		nats.RetryOnFailedConnect(true), nats.Timeout(2 * time.Second),
 		nats.ConnectHandler(c.connected), nats.ReconnectHandler(c.up),
 		nats.DisconnectErrHandler(c.down), nats.ReconnectErrHandler(c.failed),
 		nats.ErrorHandler(c.async),
@@ -113,8 +115,16 @@ func (c *Conn) failed(_ *nats.Conn, err error) {
 	c.mu.Lock()
 	first := !c.warned
 	c.warned = true
+	refused := c.failFast && (errors.Is(err, nats.ErrAuthorization) || errors.Is(err, nats.ErrAuthExpired) || errors.Is(err, nats.ErrAuthRevoked))
+	if refused {
+		// Waiting cannot help a command that runs once.
+		c.refused = explain(err)
+	}
 	c.mu.Unlock()
-	if first {
+	switch {
+	case refused:
+		c.signal()
+	case first:
 		c.log.Warn("NATS unreachable; retrying in the background", "error", err)
 	}
 }
@@ -186,6 +196,12 @@ func (c *Conn) Wait(ctx context.Context) error {
 		changed := c.Changed()
 		if c.nc.IsConnected() {
 			return nil
+		}
+		c.mu.Lock()
+		refused := c.refused
+		c.mu.Unlock()
+		if refused != nil {
+			return fmt.Errorf("natsconn: %w", refused)
 		}
 		select {
 		case <-changed:

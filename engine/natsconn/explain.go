@@ -1,6 +1,7 @@
 package natsconn
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
@@ -13,7 +14,7 @@ func explain(err error) error {
 	switch {
 	case errors.Is(err, nats.ErrAuthorization), errors.Is(err, nats.ErrAuthExpired):
 		return fmt.Errorf("%w (check the user, creds or nkey of the context or $NATS_URL)", err)
-	case errors.Is(err, nats.ErrNoServers):
+	case errors.Is(err, nats.ErrNoServers), errors.Is(err, context.DeadlineExceeded):
 		return fmt.Errorf("%w (is nats-server running, at the URL of the context or $NATS_URL?)", err)
 	}
 	return err

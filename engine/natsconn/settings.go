@@ -19,9 +19,9 @@ type Settings struct {
 	Context string
 	// Name is the client name the server shows for this connection.
 	Name string
-	// FailFast makes Dial fail at once when the server cannot be reached
-	// or refuses the credentials, for commands that run once; otherwise
-	// the connection is retried in the background.
+	// FailFast is for commands that run once: a server that refuses the
+	// credentials or a permission fails them at once (a server not up yet
+	// is waited for, as always, up to the caller's context).
 	FailFast bool
 }
 
