@@ -42,6 +42,8 @@ func newReporter(cmd *cobra.Command, f runFlags, log *slog.Logger) (*fleet.Repor
 	// The manifests were loaded before the reporter was made.
 	applied, _ := sources()
 	rep.Applied(applied)
+	publish := rep.Refresh
+	rem.refused.Store(&publish)
 	return rep, nil
 }
 

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/reactive-ccm/ccm/engine/bundle"
@@ -37,6 +38,8 @@ func addSourceFlags(fl *pflag.FlagSet) {
 type remote struct {
 	sources *source.Set
 	nats    *natsconn.Lazy
+	// refused hears each refusal of a revision, once a reporter is made.
+	refused atomic.Pointer[func()]
 }
 
 type remoteKey struct{}
@@ -56,6 +59,11 @@ func remoteOf(cmd *cobra.Command) (*remote, error) {
 	settings.Name = "ccm " + hostName(cmd)
 	r := &remote{nats: natsconn.NewLazy(settings, log)}
 	opts := source.Options{NATS: r.nats, Logger: log, Host: hostName(cmd)}
+	opts.OnRefused = func() {
+		if f := r.refused.Load(); f != nil {
+			(*f)()
+		}
+	}
 	opts.AllowHTTP = boolFlag(cmd, "allow-http")
 	opts.AllowUnsigned, opts.AllowUnsignedData = boolFlag(cmd, "allow-unsigned"), boolFlag(cmd, "allow-unsigned-data")
 	opts.HTTPInterval, _ = cmd.Flags().GetDuration("http-interval")

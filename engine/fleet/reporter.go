@@ -147,6 +147,10 @@ func (r *Reporter) Applied(revs []Revision) {
 	})
 }
 
+// Refresh publishes the status again soon, for a change it reads through
+// Options.Sources (a refused revision).
+func (r *Reporter) Refresh() { r.update(func(*Status) {}) }
+
 // Reloaded records the outcome of a reload: err is why it failed, nil
 // once one succeeded.
 func (r *Reporter) Reloaded(err error) {

@@ -54,6 +54,9 @@ type Options struct {
 	// timeout.
 	HTTPClient *http.Client
 	Logger     *slog.Logger
+	// OnRefused, when set, is called after a source refused a revision
+	// (Set.InForce then says which and why); it must not block.
+	OnRefused func()
 
 	// scratch opens a read-only set's temporary directory.
 	scratch func() (*state.Dir, error)

@@ -155,6 +155,9 @@ func (s *Source) refuse(b blob, err error) {
 	defer s.mu.Unlock()
 	s.refused = refusal(b)
 	s.lastRefusal = &Refusal{Revision: b.id, Reason: err.Error(), Time: time.Now()}
+	if s.opts.OnRefused != nil {
+		s.opts.OnRefused()
+	}
 }
 
 // set puts rev in force.
