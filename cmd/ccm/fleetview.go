@@ -164,11 +164,14 @@ func printHosts(w io.Writer, hosts []hostView, now time.Time) error {
 	return tw.Flush()
 }
 
-// printNotes adds a line per refusal, duplicate name and contested writer.
+// printNotes adds a line per refusal of a host that refused what it
+// should run, duplicate name and contested writer.
 func printNotes(w io.Writer, hosts []hostView, now time.Time) {
 	for _, h := range hosts {
 		for _, r := range h.Refused {
-			fmt.Fprintf(w, "%s refused %s@%s %s: %s\n", h.Host, r.Source, shortDigest(r.Revision), ago(r.Time, now), r.Reason)
+			if h.standing == standingRefused {
+				fmt.Fprintf(w, "%s refused %s@%s %s: %s\n", h.Host, r.Source, shortDigest(r.Revision), ago(r.Time, now), r.Reason)
+			}
 		}
 		if h.Duplicate != "" {
 			fmt.Fprintf(w, "%s: two processes report under this name (%s; %s); give each host its own --hostname\n", h.Host, h.Instance, h.Duplicate)
