@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync/atomic"
 
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/reactive-ccm/ccm/engine/natsconn"
@@ -20,11 +21,17 @@ type objectStore struct {
 	max  int64
 	// host is this host's name, which decides its place in a rollout.
 	host string
+	// noRollout is set while the watch knows no rollout record exists,
+	// which saves a fetch a request; until the watch is armed it is not.
+	noRollout atomic.Bool
 }
 
 // object names the object this host takes: the bundle, or the rollout's
 // revision when the host is in the wave.
 func (o *objectStore) object(ctx context.Context, obs jetstream.ObjectStore) (string, error) {
+	if o.noRollout.Load() {
+		return o.loc.Key, nil
+	}
 	r, err := release.ReadRollout(ctx, obs, o.loc.Key)
 	if err != nil || r == nil || !release.InWave(o.host, *r) {
 		return o.loc.Key, err
@@ -107,6 +114,8 @@ func (o *objectStore) watch(ctx context.Context, changed func()) error {
 		return err
 	}
 	defer w.Stop()
+	defer o.noRollout.Store(false)
+	armed, rollout := false, false
 	for {
 		select {
 		case <-ctx.Done():
@@ -116,10 +125,16 @@ func (o *objectStore) watch(ctx context.Context, changed func()) error {
 			switch {
 			case !ok:
 				return errors.New("the object store watcher stopped")
-			case info == nil || info.Name == o.loc.Key || info.Name == release.RolloutName(o.loc.Key):
-				// nil ends the initial values: armed, so look once.
-				changed()
+			case info == nil:
+				// The initial values are in: armed, so look once.
+				armed = true
+			case info.Name == release.RolloutName(o.loc.Key):
+				rollout = !info.Deleted
+			case info.Name != o.loc.Key:
+				continue
 			}
+			o.noRollout.Store(armed && !rollout)
+			changed()
 		}
 	}
 }
