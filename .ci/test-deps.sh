@@ -19,6 +19,8 @@ have dbus-daemon       || need+=(dbus)
 have git               || need+=(git)
 # The fleet walkthrough of docs/fleet.md runs against a real nats-server.
 have nats-server       || need+=(nats-server)
+# rpm: the packaging test lists the .rpm make dist builds.
+have rpm               || need+=(rpm)
 # GNU time: the tests read ccm's own peak memory through it.
 [ -x /usr/bin/time ]   || need+=(time)
 # check_http, the Nagios plugin upstream's monitoring docs use.

@@ -71,6 +71,11 @@ type Options struct {
 	// Observe, when set, sees every run, reported or quiet, for metrics.
 	// It is called with the engine's lock held and must not block.
 	Observe func(Observation)
+	// Started, when set, is told of every run as it begins, with the
+	// vertex's ID, so a progress display can say what is running (each
+	// run then ends in a call of Observe). It is called with the
+	// engine's lock held and must not block.
+	Started func(id string)
 	// Timeouts bound each check and each apply of a resource type
 	// ("exec", "package"), replacing the type's default; a resource's own
 	// timeout property still wins.
@@ -115,9 +120,9 @@ type Watchers struct {
 	Ready func(ctx context.Context) error
 	// Writers starts watching who changes paths, so that a contested
 	// resource names the program fighting over it. It is called with the
-	// engine's lock held, only for a resource repaired twice within the
-	// contest window, and the witness is closed when the fight ends. Nil
-	// names nobody ("unknown").
+	// engine's lock held, only for a resource repaired twice in one
+	// episode of the contest rule (ContestPolicy), and the witness is
+	// closed when the fight ends. Nil names nobody ("unknown").
 	Writers func(paths []string) Witness
 	// Flush, when set, calls the notify functions of every event the
 	// sources had queued when it was called, before it returns. The

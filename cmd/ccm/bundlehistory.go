@@ -58,7 +58,7 @@ func printHistory(w io.Writer, all []release.Entry) error {
 		if e.Current {
 			mark = " *"
 		}
-		fmt.Fprintf(tw, "%d%s\t%s\t%s\t%s\t%s\n", e.Seq, mark, e.Pushed.Local().Format(time.DateTime), e.PushedBy, shortDigest(e.Digest), signedBy([]byte(e.Signature)))
+		fmt.Fprintf(tw, "%d%s\t%s\t%s\t%s\t%s\n", e.Seq, mark, e.Pushed.Local().Format(time.DateTime), oneLine(e.PushedBy), shortDigest(e.Digest), signedBy([]byte(e.Signature)))
 	}
 	return tw.Flush()
 }

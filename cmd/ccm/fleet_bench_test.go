@@ -20,7 +20,7 @@ import (
 	"github.com/reactive-ccm/ccm/engine/bundle"
 	"github.com/reactive-ccm/ccm/engine/natsconn"
 	"github.com/reactive-ccm/ccm/engine/natsconn/natstest"
-	"github.com/reactive-ccm/ccm/engine/release"
+	ccmrelease "github.com/reactive-ccm/ccm/engine/release"
 	"github.com/reactive-ccm/ccm/engine/source"
 )
 
@@ -144,9 +144,9 @@ func BenchmarkFleetRollout(b *testing.B) {
 			b.Fatal(err)
 		}
 		l, _ := source.Parse(loc, false)
-		obs, err := release.Open(ctx, c.JetStream(), l.Bucket, true)
+		obs, err := ccmrelease.Open(ctx, c.JetStream(), l.Bucket, true)
 		if err == nil {
-			_, err = release.Publish(ctx, obs, l.Key, release.Bundle{Data: tgz.Bytes()}, 0)
+			_, err = ccmrelease.Publish(ctx, obs, l.Key, ccmrelease.Bundle{Data: tgz.Bytes()}, 0)
 		}
 		if err != nil {
 			b.Fatal(err)

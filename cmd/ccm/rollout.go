@@ -223,7 +223,7 @@ func printWave(w io.Writer, loc source.Location, r *release.Rollout, hosts []wav
 	fmt.Fprintln(tw, "HOST\tWAVE\tSTATE\tAPPLIED\tSEEN")
 	now := time.Now()
 	for _, h := range hosts {
-		fmt.Fprintf(tw, "%s\t%t\t%s\t%s\t%s\n", h.Host, h.inWave, h.standing, revisions(h.Applied), ago(h.Updated, now))
+		fmt.Fprintf(tw, "%s\t%t\t%s\t%s\t%s\n", oneLine(h.Host), h.inWave, h.standing, revisions(h.Applied), ago(h.Updated, now))
 	}
 	return tw.Flush()
 }

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/reactive-ccm/ccm/engine/release"
+	ccmrelease "github.com/reactive-ccm/ccm/engine/release"
 )
 
 // rolloutFleet is ten watching hosts h0…h9 of one signed bundle, each
@@ -58,10 +58,10 @@ func (f *rolloutFleet) packForWave(content string, percent float64) (string, map
 	for salt := 1; ; salt++ {
 		file := f.pack(content, salt)
 		sum := sha256.Sum256([]byte(read(f.t, file)))
-		r := release.Rollout{Digest: "SHA-256=" + base64.URLEncoding.EncodeToString(sum[:]), Percent: percent}
+		r := ccmrelease.Rollout{Digest: "SHA-256=" + base64.URLEncoding.EncodeToString(sum[:]), Percent: percent}
 		wave := map[string]bool{}
 		for _, h := range f.hosts {
-			if release.InWave(h, r) {
+			if ccmrelease.InWave(h, r) {
 				wave[h] = true
 			}
 		}
