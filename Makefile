@@ -11,7 +11,7 @@ VERSION ?= $(shell ./packaging/version.sh)
 COMMIT  ?= $(shell git rev-parse HEAD 2>/dev/null)
 LDFLAGS := -X main.buildVersion=$(VERSION) -X main.buildCommit=$(COMMIT)
 
-.PHONY: build man test fuzz bench lint cross install deps dist clean
+.PHONY: build man test fuzz bench torture lint cross install deps dist clean
 
 build:
 	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/ccm
@@ -36,6 +36,14 @@ fuzz:
 	GO=$(GO) ./.ci/fuzz.sh $(FUZZTIME) ./graph FuzzLoad
 	GO=$(GO) ./.ci/fuzz.sh $(FUZZTIME) ./resources/template FuzzLex
 	GO=$(GO) ./.ci/fuzz.sh $(FUZZTIME) ./resources/template FuzzPath
+
+# The drift oracle (cmd/ccm/driftoracle) for DURATION, shared by its eight
+# configurations; make test runs it for 2 minutes under the race detector.
+# SEED replays a run a failure printed (0: a new seed).
+DURATION ?= 10m
+SEED     ?= 0
+torture:
+	$(GO) test -count=1 -timeout 0 -run '^TestDriftOracle$$' -v ./cmd/ccm/driftoracle -args -duration=$(DURATION) -seed=$(SEED)
 
 deps:
 	./.ci/test-deps.sh

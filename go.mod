@@ -24,6 +24,7 @@ require (
 	github.com/synadia-io/orbit.go/natscontext v0.1.1
 	github.com/tidwall/gjson v1.20.1
 	go.yaml.in/yaml/v3 v3.0.6
+	golang.org/x/net v0.60.0
 	golang.org/x/sys v0.49.0
 	gonum.org/v1/gonum v0.17.0
 )
@@ -82,7 +83,6 @@ require (
 	github.com/yusufpapurcu/wmi v1.2.4 // indirect
 	golang.org/x/crypto v0.58.0 // indirect
 	golang.org/x/mod v0.41.0 // indirect
-	golang.org/x/net v0.60.0 // indirect
 	golang.org/x/sync v0.24.0 // indirect
 	golang.org/x/text v0.43.0 // indirect
 	golang.org/x/time v0.16.0 // indirect

@@ -120,9 +120,9 @@ type Watchers struct {
 	Ready func(ctx context.Context) error
 	// Writers starts watching who changes paths, so that a contested
 	// resource names the program fighting over it. It is called with the
-	// engine's lock held, only for a resource repaired twice within the
-	// contest window, and the witness is closed when the fight ends. Nil
-	// names nobody ("unknown").
+	// engine's lock held, only for a resource repaired twice in one
+	// episode of the contest rule (ContestPolicy), and the witness is
+	// closed when the fight ends. Nil names nobody ("unknown").
 	Writers func(paths []string) Witness
 	// Flush, when set, calls the notify functions of every event the
 	// sources had queued when it was called, before it returns. The

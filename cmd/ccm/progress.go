@@ -71,8 +71,14 @@ func newProgress(out io.Writer, f runFlags, total int, log *slog.Logger, c clock
 	p := &progress{clock: c, log: log, total: total, every: time.Second,
 		done: map[string]bool{}, running: map[string]*running{},
 		stop: make(chan struct{}), stopped: make(chan struct{})}
-	if width, ok := terminalWidth(out); ok && !f.json && !underJournal() {
-		p.term, p.width, p.every = out, width, drawEvery
+	// The status line's control sequences go to the terminal itself;
+	// what the run prints keeps its escaping (terminalWriter).
+	raw := out
+	if t, ok := out.(*terminalWriter); ok {
+		raw = t.w
+	}
+	if width, ok := terminalWidth(raw); ok && !f.json && !underJournal() {
+		p.term, p.width, p.every = raw, width, drawEvery
 	}
 	return p
 }
@@ -223,6 +229,10 @@ func (p *progress) look(now time.Time) (string, []longRunning) {
 	line := fmt.Sprintf("[%d/%d] %s running %.1fs", len(p.done), p.total, oldest, now.Sub(p.running[oldest].since).Seconds())
 	if n := len(p.running) - 1; n > 0 {
 		line += fmt.Sprintf(" (+%d more)", n)
+	}
+	if !safe([]byte(line)) {
+		// Resource names are data: escaped as every line ccm prints.
+		line = escapeControls([]byte(line))
 	}
 	return fit(line, p.width), long
 }
