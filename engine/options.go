@@ -113,6 +113,8 @@ type Watchers struct {
 	Trees func(root string, notify func()) (cancel func())
 	// Units watches a systemd unit.
 	Units func(unit string, notify func()) (cancel func())
+	// Mounts watches what is mounted at a mount point.
+	Mounts func(path string, notify func()) (cancel func())
 	// Poll calls notify every interval, with jitter.
 	Poll func(interval time.Duration, notify func()) (cancel func())
 	// Ready returns once every source is armed, so no change between a

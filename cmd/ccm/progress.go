@@ -71,11 +71,11 @@ func newProgress(out io.Writer, f runFlags, total int, log *slog.Logger, c clock
 	p := &progress{clock: c, log: log, total: total, every: time.Second,
 		done: map[string]bool{}, running: map[string]*running{},
 		stop: make(chan struct{}), stopped: make(chan struct{})}
-	// The status line's control sequences go to the terminal itself;
-	// what the run prints keeps its escaping (terminalWriter).
 	raw := out
-	if t, ok := out.(*terminalWriter); ok {
-		raw = t.w
+	if tw, ok := out.(*terminalWriter); ok {
+		// The status line's own escape sequences must reach the terminal;
+		// what it shows of resources' names is escaped in look.
+		raw = tw.w
 	}
 	if width, ok := terminalWidth(raw); ok && !f.json && !underJournal() {
 		p.term, p.width, p.every = raw, width, drawEvery
@@ -226,13 +226,10 @@ func (p *progress) look(now time.Time) (string, []longRunning) {
 	if oldest == "" {
 		return "", long
 	}
-	line := fmt.Sprintf("[%d/%d] %s running %.1fs", len(p.done), p.total, oldest, now.Sub(p.running[oldest].since).Seconds())
+	name := oneLine(escapeControls([]byte(oldest)))
+	line := fmt.Sprintf("[%d/%d] %s running %.1fs", len(p.done), p.total, name, now.Sub(p.running[oldest].since).Seconds())
 	if n := len(p.running) - 1; n > 0 {
 		line += fmt.Sprintf(" (+%d more)", n)
-	}
-	if !safe([]byte(line)) {
-		// Resource names are data: escaped as every line ccm prints.
-		line = escapeControls([]byte(line))
 	}
 	return fit(line, p.width), long
 }
