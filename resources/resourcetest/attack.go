@@ -59,8 +59,8 @@ func NobodyHome(t testing.TB) string {
 }
 
 // AsNobody runs one attack step as Nobody, failing the test when it fails:
-// "symlink TARGET LINK", "mkdir DIR", "write FILE TEXT", "rename FROM TO",
-// "fifo PATH".
+// "symlink TARGET LINK", "mkdir DIR [OCTAL-MODE]", "write FILE TEXT",
+// "rename FROM TO", "fifo PATH".
 func AsNobody(t testing.TB, op string, args ...string) {
 	t.Helper()
 	out, err := nobodyCmd(op, args).CombinedOutput()
@@ -120,6 +120,8 @@ func attack(op string, args []string) int {
 		err = os.Symlink(args[0], args[1])
 	case op == "mkdir" && len(args) == 1:
 		err = os.Mkdir(args[0], 0o755)
+	case op == "mkdir" && len(args) == 2:
+		err = mkdirMode(args[0], args[1])
 	case op == "write" && len(args) == 2:
 		err = os.WriteFile(args[0], []byte(args[1]), 0o644)
 	case op == "rename" && len(args) == 2:
@@ -159,4 +161,16 @@ func exchange(a, b string) error {
 	}
 	fmt.Println(n)
 	return nil
+}
+
+// mkdirMode makes dir with the octal mode, whatever the umask.
+func mkdirMode(dir, mode string) error {
+	m, err := strconv.ParseUint(mode, 8, 32)
+	if err != nil {
+		return err
+	}
+	if err := unix.Mkdir(dir, uint32(m)); err != nil {
+		return err
+	}
+	return unix.Chmod(dir, uint32(m))
 }
