@@ -111,7 +111,7 @@ func startWatch(t *testing.T, args ...string) *watcher {
 // control socket in a temporary directory (watcher.socket).
 func startCmd(t *testing.T, cmd *exec.Cmd) *watcher {
 	t.Helper()
-	socket := filepath.Join(t.TempDir(), "ccm.sock")
+	socket := socketPath(t)
 	if cmd.Env == nil {
 		cmd.Env = os.Environ()
 	}
@@ -144,6 +144,17 @@ func startCmd(t *testing.T, cmd *exec.Cmd) *watcher {
 		}
 	})
 	return w
+}
+
+// socketPath returns a control socket's path in a new private directory,
+// as the daemon requires (t.TempDir's are 0755).
+func socketPath(tb testing.TB) string {
+	tb.Helper()
+	dir := tb.TempDir()
+	if err := os.Chmod(dir, 0o700); err != nil {
+		tb.Fatal(err)
+	}
+	return filepath.Join(dir, "ccm.sock")
 }
 
 type syncWriter struct{ b *bytes.Buffer }

@@ -7,8 +7,9 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// trusted reports whether uid is root or the user ccm runs as.
-func trusted(uid uint32) bool { return uid == 0 || int(uid) == os.Geteuid() }
+// Trusted reports whether uid is root or the user ccm runs as: whom ccm
+// believes, for files and for the peers of its sockets alike.
+func Trusted(uid uint32) bool { return uid == 0 || int(uid) == os.Geteuid() }
 
 // writableByOthers reports whether a group or other write bit is set.
 func writableByOthers(st *unix.Stat_t) bool { return st.Mode&0o022 != 0 }
@@ -19,7 +20,7 @@ func writableByOthers(st *unix.Stat_t) bool { return st.Mode&0o022 != 0 }
 // the walk takes from it must be owned by one.
 func wayWhy(st *unix.Stat_t) string {
 	switch {
-	case !trusted(st.Uid):
+	case !Trusted(st.Uid):
 		return ownerWhy(st)
 	case writableByOthers(st) && st.Mode&unix.S_ISVTX == 0:
 		return writableWhy(st)
@@ -31,7 +32,7 @@ func wayWhy(st *unix.Stat_t) string {
 // when it is.
 func targetWhy(st *unix.Stat_t) string {
 	switch {
-	case !trusted(st.Uid):
+	case !Trusted(st.Uid):
 		return ownerWhy(st)
 	case writableByOthers(st):
 		return writableWhy(st)
@@ -42,7 +43,7 @@ func targetWhy(st *unix.Stat_t) string {
 // linkWhy says why the symlink st is not followed; "" when it may be.
 // Its directory was checked as one on the way.
 func linkWhy(st *unix.Stat_t) string {
-	if !trusted(st.Uid) {
+	if !Trusted(st.Uid) {
 		return "is a symlink owned by " + userName(st.Uid)
 	}
 	return ""

@@ -1,9 +1,12 @@
 package resourcetest
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
+	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -103,6 +106,29 @@ func Race(t testing.TB, op string, args ...string) (stop func() int) {
 	return stop
 }
 
+// ServeAsNobody starts a fake daemon as Nobody on the unix socket at
+// path, answering every HTTP request with 200 and `{}`, and returns once
+// it listens; it stops with the test.
+func ServeAsNobody(t testing.TB, path string) {
+	t.Helper()
+	cmd := nobodyCmd("serve", []string{path})
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		cmd.Wait()
+	})
+	// The first line says it listens; EOF says it failed.
+	if line, _ := bufio.NewReader(out).ReadString('\n'); line != "listening\n" {
+		t.Fatalf("as uid %d: serve %s: %q", Nobody, path, line)
+	}
+}
+
 // nobodyCmd runs this test binary again as Nobody; /proc/self/exe reaches
 // it even though the build directory is private to root.
 func nobodyCmd(op string, args []string) *exec.Cmd {
@@ -130,6 +156,8 @@ func attack(op string, args []string) int {
 		err = unix.Mkfifo(args[0], 0o644)
 	case op == "exchange" && len(args) == 2:
 		err = exchange(args[0], args[1])
+	case op == "serve" && len(args) == 1:
+		err = serve(args[0])
 	default:
 		err = fmt.Errorf("unknown attack %s %v", op, args)
 	}
@@ -173,4 +201,18 @@ func mkdirMode(dir, mode string) error {
 		return err
 	}
 	return unix.Chmod(dir, uint32(m))
+}
+
+// serve listens on the unix socket at path, says so on stdout, and
+// answers every request with 200 and `{}` until killed.
+func serve(path string) error {
+	ln, err := net.Listen("unix", path)
+	if err != nil {
+		return err
+	}
+	fmt.Println("listening")
+	return http.Serve(ln, http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintln(w, "{}")
+	}))
 }
