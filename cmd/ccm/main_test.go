@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/reactive-ccm/ccm/engine"
+	"github.com/reactive-ccm/ccm/resources/resourcetest"
 )
 
 // bin is the ccm binary built once for the end-to-end tests.
@@ -24,17 +25,27 @@ func TestMain(m *testing.M) {
 		// This process is a watcher BenchmarkWatcherLibrary started.
 		os.Exit(runWatcher(lib, strings.Split(os.Getenv(watcherPathsEnv), ":")))
 	}
+	// A copy of this binary started by resourcetest.AsNobody runs its
+	// attack step instead.
+	os.Exit(resourcetest.Main(e2e{m}))
+}
+
+// e2e runs the tests with the ccm binary built.
+type e2e struct{ m *testing.M }
+
+func (e e2e) Run() int {
 	dir, err := os.MkdirTemp("", "ccm-e2e-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
+		return 1
 	}
+	defer os.RemoveAll(dir)
 	bin = filepath.Join(dir, "ccm")
 	// No test may use the host's /var/lib/ccm; tests that look at the
 	// state directory pass their own --state-dir.
 	if err := os.Setenv("CCM_STATE_DIR", filepath.Join(dir, "state")); err != nil {
 		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
+		return 1
 	}
 	args := []string{"build", "-o", bin}
 	if raceEnabled {
@@ -44,11 +55,9 @@ func TestMain(m *testing.M) {
 	build.Stdout, build.Stderr = os.Stdout, os.Stderr
 	if err := build.Run(); err != nil {
 		fmt.Fprintln(os.Stderr, "building ccm:", err)
-		os.Exit(1)
+		return 1
 	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
+	return e.m.Run()
 }
 
 // result is what one ccm invocation printed and returned.

@@ -29,8 +29,9 @@ const attackEnv = "CCM_TEST_ATTACK"
 
 // Main runs the tests or, in a copy of the test binary started by
 // AsNobody or Race, the attack step it was asked for. Packages with attack
-// tests call it from TestMain: os.Exit(resourcetest.Main(m)).
-func Main(m *testing.M) int {
+// tests call it from TestMain: os.Exit(resourcetest.Main(m)); m is a
+// *testing.M, or what wraps its Run in setup.
+func Main(m interface{ Run() int }) int {
 	if op := os.Getenv(attackEnv); op != "" {
 		return attack(op, os.Args[1:])
 	}
@@ -63,7 +64,7 @@ func NobodyHome(t testing.TB) string {
 
 // AsNobody runs one attack step as Nobody, failing the test when it fails:
 // "symlink TARGET LINK", "mkdir DIR [OCTAL-MODE]", "write FILE TEXT",
-// "rename FROM TO", "fifo PATH".
+// "append FILE TEXT", "rename FROM TO", "fifo PATH".
 func AsNobody(t testing.TB, op string, args ...string) {
 	t.Helper()
 	out, err := nobodyCmd(op, args).CombinedOutput()
@@ -150,6 +151,8 @@ func attack(op string, args []string) int {
 		err = mkdirMode(args[0], args[1])
 	case op == "write" && len(args) == 2:
 		err = os.WriteFile(args[0], []byte(args[1]), 0o644)
+	case op == "append" && len(args) == 2:
+		err = appendTo(args[0], args[1])
 	case op == "rename" && len(args) == 2:
 		err = os.Rename(args[0], args[1])
 	case op == "fifo" && len(args) == 1:
@@ -215,4 +218,14 @@ func serve(path string) error {
 		w.Header().Set("Content-Type", "application/json")
 		fmt.Fprintln(w, "{}")
 	}))
+}
+
+// appendTo appends text to the file at path, which must exist.
+func appendTo(path, text string) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		return err
+	}
+	_, err = f.WriteString(text)
+	return errors.Join(err, f.Close())
 }
