@@ -253,8 +253,12 @@ func (e *Engine) mark(n *node, t Trigger) {
 		e.mu.Unlock()
 		return
 	}
+	now := e.opts.Clock.Now()
+	if t == TriggerSource {
+		e.desiredChanged(n, now)
+	}
 	e.markDirty(n, t)
-	e.schedule(n, e.opts.Clock.Now())
+	e.schedule(n, now)
 	blocked := len(e.outbox) > 0
 	e.mu.Unlock()
 	if blocked {

@@ -115,9 +115,9 @@ type Watchers struct {
 	Ready func(ctx context.Context) error
 	// Writers starts watching who changes paths, so that a contested
 	// resource names the program fighting over it. It is called with the
-	// engine's lock held, only for a resource repaired twice within the
-	// contest window, and the witness is closed when the fight ends. Nil
-	// names nobody ("unknown").
+	// engine's lock held, only for a resource repaired twice in one
+	// episode of the contest rule (ContestPolicy), and the witness is
+	// closed when the fight ends. Nil names nobody ("unknown").
 	Writers func(paths []string) Witness
 	// Flush, when set, calls the notify functions of every event the
 	// sources had queued when it was called, before it returns. The
@@ -160,6 +160,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.Contest.Window <= 0 {
 		o.Contest = ContestPolicy{Window: time.Minute, Limit: 5, Backoff: 30 * time.Second, MaxBackoff: 10 * time.Minute}
+	}
+	if o.Contest.Gap <= 0 {
+		o.Contest.Gap = DefaultContestGap
 	}
 	if o.Contest.Calm <= 0 {
 		o.Contest.Calm = o.Contest.Window

@@ -64,6 +64,7 @@ func (e *Engine) watch(ctx context.Context, n *node) error {
 		}
 	}
 	if interval > 0 && w.Poll != nil {
+		n.pollEvery = interval
 		cancels = append(cancels, w.Poll(interval, poll))
 	}
 	cancels = append(cancels, e.watchHealth(n)...)

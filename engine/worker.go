@@ -52,7 +52,7 @@ func (e *Engine) worker(ctx context.Context) {
 func (e *Engine) take(n *node) run {
 	n.queued, n.running, n.dirty, n.blocked = false, true, false, false
 	e.touch(n)
-	n.runSince, n.parentChanged = n.since, false
+	n.runSince, n.runSeen, n.runDesired, n.parentChanged = n.since, n.seen, n.desired, false
 	// A paused vertex is only looked at: its refresh (and any
 	// rollback) waits for resume.
 	paused := e.pauseOf(n, e.opts.Clock.Now()) != nil
@@ -387,7 +387,7 @@ func (e *Engine) succeeded(n *node, ev *Event, out resources.Outcome, now time.T
 	}
 	n.phase = converged
 	n.unhealthy = false
-	n.convergedOnce = true
+	n.convergedTo = n.runDesired + 1
 	n.lastError, n.errorText = "", ""
 	n.retry.reset()
 	n.wouldChange = e.noop(n) && out.Change.Changed

@@ -21,6 +21,10 @@ import (
 var bin string
 
 func TestMain(m *testing.M) {
+	if addr := os.Getenv(impostorEnv); addr != "" {
+		// This process is the NATS server a local user runs.
+		os.Exit(runImpostor(addr, os.Getenv(impostorStoreEnv), os.Getenv(impostorBundleEnv)))
+	}
 	if lib := os.Getenv(watcherEnv); lib != "" {
 		// This process is a watcher BenchmarkWatcherLibrary started.
 		os.Exit(runWatcher(lib, strings.Split(os.Getenv(watcherPathsEnv), ":")))

@@ -75,8 +75,9 @@ func newRunCmd() *cobra.Command {
 	fl.BoolVar(&f.monitorOnly, "monitor-only", false, "run only the health checks: check and change nothing else")
 	fl.BoolVar(&f.rollback, "rollback", false, "undo a new desired state of a file or scaffold that makes a subscriber's health checks fail CRITICAL, and hold the last good state")
 	addStateFlag(fl, &f.stateDir)
-	fl.IntVar(&f.contest.Limit, "contest-limit", 5, "in watch mode, repairs within --contest-window that mark a resource contested")
+	fl.IntVar(&f.contest.Limit, "contest-limit", 5, "in watch mode, repairs within --contest-window, each undone within --contest-gap, that mark a resource contested")
 	fl.DurationVar(&f.contest.Window, "contest-window", time.Minute, "window of --contest-limit, and how long a contested resource must be left alone to be calm")
+	fl.DurationVar(&f.contest.Gap, "contest-gap", engine.DefaultContestGap, "in watch mode, a repair undone within this time continues a fight; a longer pause starts the count afresh (set it to --contest-window to count every repair)")
 	fl.DurationVar(&f.contest.Backoff, "contest-backoff", 30*time.Second, "first back-off of a contested resource, doubling up to 10m (or 20 times this) while the fight goes on")
 	fl.StringToStringVar(&f.timeouts, "timeout", nil, "bound each check and apply of a resource type, as TYPE=DURATION (repeatable); a resource's own timeout wins")
 	addReportFlags(fl, &f)
@@ -95,11 +96,11 @@ func runManifests(cmd *cobra.Command, files []string, f runFlags) error {
 	if f.monitorOnly && (f.noop || f.watch) {
 		return usage(errors.New("--monitor-only runs the health checks once: it cannot be combined with --noop or --watch"))
 	}
-	if f.watch && (f.contest.Limit < 1 || f.contest.Window <= 0 || f.contest.Backoff <= 0) {
-		return usage(errors.New("--contest-limit, --contest-window and --contest-backoff must be positive"))
+	if f.watch && (f.contest.Limit < 1 || f.contest.Window <= 0 || f.contest.Gap <= 0 || f.contest.Backoff <= 0) {
+		return usage(errors.New("--contest-limit, --contest-window, --contest-gap and --contest-backoff must be positive"))
 	}
 	f.contest.MaxBackoff = max(10*time.Minute, 20*f.contest.Backoff)
-	for _, name := range []string{"poll", "poll-interval", "recheck", "health-interval", "contest-limit", "contest-window", "contest-backoff", "socket", "metrics-listen", "metrics-resources"} {
+	for _, name := range []string{"poll", "poll-interval", "recheck", "health-interval", "contest-limit", "contest-window", "contest-gap", "contest-backoff", "socket", "metrics-listen", "metrics-resources"} {
 		if cmd.Flags().Changed(name) && !f.watch {
 			return usage(fmt.Errorf("--%s needs --watch", name))
 		}

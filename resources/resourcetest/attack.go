@@ -62,20 +62,23 @@ func NobodyHome(t testing.TB) string {
 	return home
 }
 
-// AsNobody runs one attack step as Nobody, failing the test when it fails:
-// "symlink TARGET LINK", "mkdir DIR [OCTAL-MODE]", "write FILE TEXT",
-// "append FILE TEXT", "rename FROM TO", "fifo PATH".
-func AsNobody(t testing.TB, op string, args ...string) {
+// AsNobody runs one attack step as Nobody, failing the test when it fails,
+// and returns what it printed: "symlink TARGET LINK", "mkdir DIR
+// [OCTAL-MODE]", "write FILE TEXT", "rename FROM TO", "fifo PATH", and
+// those of fileAttack.
+func AsNobody(t testing.TB, op string, args ...string) string {
 	t.Helper()
 	out, err := nobodyCmd(op, args).CombinedOutput()
 	if err != nil {
 		t.Fatalf("as uid %d: %s %s: %v\n%s", Nobody, op, strings.Join(args, " "), err, out)
 	}
+	return string(out)
 }
 
 // Race starts an attack loop as Nobody until stop is called; stop returns
 // how many times it acted. "exchange A B" swaps A and B atomically
-// (renameat2 RENAME_EXCHANGE), so each path is always either one.
+// (renameat2 RENAME_EXCHANGE), so each path is always either one;
+// "rewrite FILE A B" is one of fileAttack's.
 func Race(t testing.TB, op string, args ...string) (stop func() int) {
 	t.Helper()
 	cmd := nobodyCmd(op, args)
@@ -151,8 +154,6 @@ func attack(op string, args []string) int {
 		err = mkdirMode(args[0], args[1])
 	case op == "write" && len(args) == 2:
 		err = os.WriteFile(args[0], []byte(args[1]), 0o644)
-	case op == "append" && len(args) == 2:
-		err = appendTo(args[0], args[1])
 	case op == "rename" && len(args) == 2:
 		err = os.Rename(args[0], args[1])
 	case op == "fifo" && len(args) == 1:
@@ -162,7 +163,7 @@ func attack(op string, args []string) int {
 	case op == "serve" && len(args) == 1:
 		err = serve(args[0])
 	default:
-		err = fmt.Errorf("unknown attack %s %v", op, args)
+		err = fileAttack(op, args)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -173,22 +174,33 @@ func attack(op string, args []string) int {
 
 // exchange swaps a and b until SIGTERM, then prints how many times.
 func exchange(a, b string) error {
+	return untilTerm(func() (bool, error) {
+		err := unix.Renameat2(unix.AT_FDCWD, a, unix.AT_FDCWD, b, unix.RENAME_EXCHANGE)
+		if errors.Is(err, unix.ENOENT) {
+			// The code under attack replaces one of them: not there for
+			// an instant.
+			return false, nil
+		}
+		return err == nil, err
+	})
+}
+
+// untilTerm runs act again and again until SIGTERM, then prints how many
+// times it acted.
+func untilTerm(act func() (acted bool, err error)) error {
 	var done atomic.Bool
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, syscall.SIGTERM)
 	go func() { <-sig; done.Store(true) }()
 	n := 0
 	for !done.Load() {
-		err := unix.Renameat2(unix.AT_FDCWD, a, unix.AT_FDCWD, b, unix.RENAME_EXCHANGE)
-		if errors.Is(err, unix.ENOENT) {
-			// The code under attack replaces one of them: not there for
-			// an instant.
-			continue
-		}
+		acted, err := act()
 		if err != nil {
 			return err
 		}
-		n++
+		if acted {
+			n++
+		}
 	}
 	fmt.Println(n)
 	return nil
@@ -218,14 +230,4 @@ func serve(path string) error {
 		w.Header().Set("Content-Type", "application/json")
 		fmt.Fprintln(w, "{}")
 	}))
-}
-
-// appendTo appends text to the file at path, which must exist.
-func appendTo(path, text string) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
-	if err != nil {
-		return err
-	}
-	_, err = f.WriteString(text)
-	return errors.Join(err, f.Close())
 }

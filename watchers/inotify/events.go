@@ -10,12 +10,8 @@ import (
 
 // read routes events until the instance is closed.
 func (h *Hub) read() {
-	var evs []kernel.Event
 	for {
-		var err error
-		evs, err = h.in.Read(evs[:0])
-		call(h.routeAll(evs))
-		h.in.Release()
+		err := h.in.Read(h.handle)
 		if errors.Is(err, kernel.ErrClosed) {
 			return
 		}
@@ -31,10 +27,7 @@ func (h *Hub) read() {
 // starts after Flush sees every change those events were about, so it
 // may forget that they asked for one (ccm's own write, above all).
 func (h *Hub) Flush() {
-	evs, err := h.in.Drain(nil)
-	call(h.routeAll(evs))
-	h.in.Release()
-	if err != nil && !errors.Is(err, kernel.ErrClosed) {
+	if err := h.in.Drain(h.handle); err != nil && !errors.Is(err, kernel.ErrClosed) {
 		h.log.Warn("inotify: reading queued events", "error", err)
 	}
 }
@@ -44,6 +37,11 @@ func (h *Hub) close() {
 		h.log.Warn("inotify: closing", "error", err)
 	}
 }
+
+// handle routes the events of one read and calls the notify functions
+// they concern. It is the kernel.Handler of every read: the events' names
+// are gone when it returns.
+func (h *Hub) handle(evs []kernel.Event) { call(h.routeAll(evs)) }
 
 // routeAll returns the notify functions a batch of events concerns.
 func (h *Hub) routeAll(evs []kernel.Event) []func() {

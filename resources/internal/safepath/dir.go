@@ -224,3 +224,25 @@ func single(name string) error {
 	}
 	return nil
 }
+
+// SetLinkOwner gives the symlink name, itself, to uid and gid; anything
+// else at name is refused, so a name swapped for another kind of file
+// between a look and this call changes nothing.
+func (d *Dir) SetLinkOwner(name string, uid, gid int) error {
+	if err := single(name); err != nil {
+		return pathError("chown", d.Join(name), err)
+	}
+	fd, err := unix.Openat(d.fd, name, unix.O_PATH|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return pathError("open", d.Join(name), err)
+	}
+	defer unix.Close(fd)
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		return pathError("stat", d.Join(name), err)
+	}
+	if st.Mode&unix.S_IFMT != unix.S_IFLNK {
+		return pathError("chown", d.Join(name), errors.New("not a symlink"))
+	}
+	return pathError("chown", d.Join(name), unix.Fchownat(fd, "", uid, gid, unix.AT_EMPTY_PATH|unix.AT_SYMLINK_NOFOLLOW))
+}

@@ -8,9 +8,15 @@
 //   - Several paths naming one directory (through symlinks) share the
 //     kernel's one watch on it, with the union of their masks, and every
 //     event on it is reported under each of those paths.
+//   - Events are handed to a Handler one read at a time, and each read's
+//     names are cleared when its handler returns: a name cannot be used
+//     after the next read reused its bytes.
 //   - Reads park in Go's poller; Close unblocks them. Drain reads what is
-//     queued without waiting, after the events Read returned were handled,
-//     so its caller knows every event queued before it was handled.
+//     queued without waiting, after the handler of a running Read
+//     returned, so its caller knows every event queued before it was
+//     handled.
+//   - The kernel returns whole events only; a record cut short anyway is
+//     reported as a queue overflow, like events lost.
 //   - A watch the kernel dropped (IN_IGNORED: the directory was deleted or
 //     its filesystem unmounted) is forgotten. A watch removed by Unwatch
 //     still names the events queued before its removal.

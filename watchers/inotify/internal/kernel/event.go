@@ -11,7 +11,8 @@ type Event struct {
 	// events about Dir itself (IN_DELETE_SELF, IN_MOVE_SELF, IN_UNMOUNT,
 	// and IN_ATTRIB on it) and for a queue overflow. It points into the
 	// instance's read buffer, so that events nobody wants cost no
-	// allocation: it is valid until Release.
+	// allocation: it is valid only until the Handler it was passed to
+	// returns.
 	Name []byte
 	// Mask holds the IN_* bits the kernel reported.
 	Mask uint32

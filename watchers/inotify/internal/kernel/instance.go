@@ -9,11 +9,12 @@ import (
 	"syscall"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/reactive-ccm/ccm/watchers/internal/nonblock"
 )
 
-// Instance is one inotify instance. Watch, Unwatch, Events, Drain,
-// Release and Close are safe for concurrent use; Read is for one reader
-// goroutine.
+// Instance is one inotify instance. Watch, Unwatch, Events, Drain and
+// Close are safe for concurrent use; Read is for one reader goroutine.
 type Instance struct {
 	// file owns fd and serves Read through Go's poller (raw). fd is used
 	// for inotify_add_watch, inotify_rm_watch and Drain's reads only while
@@ -22,10 +23,15 @@ type Instance struct {
 	file *os.File
 	raw  syscall.RawConn
 	fd   int
-	// turn is held by the reader from a read of events until they are
-	// handled, and by Drain; buf receives Read's reads, drainBuf Drain's.
-	turn          sync.Mutex
-	buf, drainBuf []byte
+	// turn is held by Read from its read of events until they are
+	// handled, and by Drain throughout; it guards buf, which receives
+	// every read, evs, the events parsed from it, and read.
+	turn sync.Mutex
+	buf  []byte
+	evs  []Event
+	// read is the read(2) of events; tests replace it to feed crafted
+	// buffers.
+	read func(fd int, p []byte) (int, error)
 	// events counts the events read, for Stats.
 	events atomic.Uint64
 
@@ -57,7 +63,7 @@ func Open() (*Instance, error) {
 	}
 	return &Instance{
 		file: file, raw: raw, fd: fd,
-		buf: make([]byte, readSize), drainBuf: make([]byte, readSize),
+		buf: make([]byte, readSize), read: nonblock.Read,
 		byPath: map[string]*watch{}, byWd: map[int32]*watch{},
 	}, nil
 }

@@ -48,18 +48,15 @@ func open(t *testing.T) *reader {
 }
 
 func (r *reader) loop() {
-	var evs []kernel.Event
 	for {
-		var err error
-		evs, err = r.in.Read(evs[:0])
-		for i := range evs {
-			// Names point into the instance's buffer until Release.
-			evs[i].Name = bytes.Clone(evs[i].Name)
-		}
-		r.in.Release()
-		for _, ev := range evs {
-			r.ch <- ev
-		}
+		err := r.in.Read(func(evs []kernel.Event) {
+			for _, ev := range evs {
+				// Names point into the instance's buffer until the
+				// handler returns.
+				ev.Name = bytes.Clone(ev.Name)
+				r.ch <- ev
+			}
+		})
 		if err != nil {
 			r.done <- err
 			return
@@ -359,17 +356,15 @@ func TestOverflowIsReported(t *testing.T) {
 		must(t, err)
 		must(t, f.Chmod(0o600+os.FileMode(i%2)))
 	}
-	var evs []kernel.Event
-	for {
-		evs, err = in.Read(evs[:0])
-		in.Release()
-		must(t, err)
-		if last := evs[len(evs)-1]; last.Has(unix.IN_Q_OVERFLOW) {
-			if last.Path() != "" {
-				t.Fatalf("overflow event names %q", last.Path())
+	for overflowed := false; !overflowed; {
+		must(t, in.Read(func(evs []kernel.Event) {
+			if last := evs[len(evs)-1]; last.Has(unix.IN_Q_OVERFLOW) {
+				if last.Path() != "" {
+					t.Errorf("overflow event names %q", last.Path())
+				}
+				overflowed = true
 			}
-			return
-		}
+		}))
 	}
 }
 

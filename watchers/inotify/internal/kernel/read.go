@@ -8,23 +8,26 @@ import (
 	"os"
 
 	"golang.org/x/sys/unix"
-
-	"github.com/reactive-ccm/ccm/watchers/internal/nonblock"
 )
 
-// Read waits for events and appends them to evs: one per path naming the
-// watch an event came from. It returns ErrClosed once Close was called.
-//
-// Read returns holding the read turn, which Drain takes too: the caller
-// handles the events it got and then calls Release, so a Drain never
-// returns while events read before it are still being handled.
-func (in *Instance) Read(evs []Event) ([]Event, error) {
+// Handler receives the events of one read from the kernel. Their names
+// point into the instance's read buffer, which is cleared when the
+// handler returns and refilled by the next read: a handler copies what it
+// keeps (Event.Path does) and keeps no Name. Events are handed over only
+// this way, one read at a time, so no name can outlive its read.
+type Handler func(evs []Event)
+
+// Read waits for events, reads what the kernel has queued and passes it
+// to handle, once, before it returns. It returns ErrClosed once Close was
+// called. Read is for one reader goroutine; a Drain waits for its handler
+// to return.
+func (in *Instance) Read(handle Handler) error {
 	var n int
 	var rerr error
 	turn := false
 	err := in.raw.Read(func(fd uintptr) bool {
 		in.turn.Lock()
-		n, rerr = nonblock.Read(int(fd), in.buf)
+		n, rerr = in.readFd(int(fd))
 		if errors.Is(rerr, unix.EAGAIN) {
 			// Drain took them; wait for more.
 			in.turn.Unlock()
@@ -36,56 +39,106 @@ func (in *Instance) Read(evs []Event) ([]Event, error) {
 	if !turn {
 		in.turn.Lock()
 	}
+	defer in.turn.Unlock()
 	if err == nil {
 		err = rerr
 	}
+	if err != nil {
+		return in.readError(err)
+	}
+	in.deliver(handle, n)
+	return nil
+}
+
+// readError is what Read returns for err.
+func (in *Instance) readError(err error) error {
 	in.mu.Lock()
 	defer in.mu.Unlock()
-	switch {
-	case err != nil && (in.closed || errors.Is(err, os.ErrClosed)):
+	if in.closed || errors.Is(err, os.ErrClosed) {
 		// The poller reports a descriptor closed under it in its own
 		// words.
-		return evs, ErrClosed
-	case err != nil:
-		return evs, fmt.Errorf("inotify: reading events: %w", err)
+		return ErrClosed
 	}
-	return in.parse(evs, in.buf[:n]), nil
+	return fmt.Errorf("inotify: reading events: %w", err)
 }
 
-// Drain appends the events queued in the kernel now, without waiting. It
-// returns holding the read turn, after any Read that returned before it
-// was released; the caller handles the events, then calls Release.
-func (in *Instance) Drain(evs []Event) ([]Event, error) {
+// Drain passes the events queued in the kernel now to handle, without
+// waiting: one call per read, each returning before the next read. It
+// starts once a handler of Read that is running returned, so when Drain
+// returns, every event queued before it was called has been handled.
+func (in *Instance) Drain(handle Handler) error {
 	in.turn.Lock()
-	in.mu.Lock()
-	defer in.mu.Unlock()
-	for !in.closed {
-		n, err := nonblock.Read(in.fd, in.drainBuf)
+	defer in.turn.Unlock()
+	for {
+		n, err := in.readQueued()
 		switch {
 		case errors.Is(err, unix.EAGAIN):
-			return evs, nil
-		case errors.Is(err, unix.EINTR):
-			continue
+			return nil
 		case err != nil:
-			return evs, fmt.Errorf("inotify: reading events: %w", err)
+			return err
 		}
-		evs = in.parse(evs, in.drainBuf[:n])
+		in.deliver(handle, n)
 	}
-	return evs, ErrClosed
 }
 
-// Release ends the read turn Read or Drain returned with.
-func (in *Instance) Release() { in.turn.Unlock() }
+// readQueued reads into buf without waiting. Callers hold the turn.
+func (in *Instance) readQueued() (int, error) {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if in.closed {
+		return 0, ErrClosed
+	}
+	n, err := in.readFd(in.fd)
+	if err != nil && !errors.Is(err, unix.EAGAIN) {
+		return 0, fmt.Errorf("inotify: reading events: %w", err)
+	}
+	return n, err
+}
 
-// parse appends the events in raw. Callers hold in.mu.
+// readFd reads one batch of events from fd into buf. The kernel returns
+// whole events only: as many as fit, or EINVAL when not even the next
+// one does (buf always holds one).
+func (in *Instance) readFd(fd int) (int, error) {
+	for {
+		n, err := in.read(fd, in.buf)
+		if !errors.Is(err, unix.EINTR) {
+			return n, err
+		}
+	}
+}
+
+// deliver hands the events in buf[:n] to handle, then clears them: a
+// name kept past its handler reads as NULs, never as a later event's
+// name, so a test sees the mistake. Callers hold the turn.
+func (in *Instance) deliver(handle Handler, n int) {
+	in.mu.Lock()
+	in.evs = in.parse(in.evs[:0], in.buf[:n])
+	in.mu.Unlock()
+	if len(in.evs) > 0 {
+		handle(in.evs)
+	}
+	clear(in.buf[:n])
+	clear(in.evs)
+}
+
+// parse appends the events in raw. A record cut short, which the kernel
+// never sends, stops parsing and is reported as a queue overflow: events
+// were lost, and everything must be looked at again. Callers hold in.mu.
 func (in *Instance) parse(evs []Event, raw []byte) []Event {
-	for len(raw) >= unix.SizeofInotifyEvent {
+	for len(raw) > 0 {
 		// struct inotify_event: wd, mask, cookie, len, then len bytes of
 		// NUL-padded name.
+		if len(raw) < unix.SizeofInotifyEvent {
+			return in.name(evs, -1, Event{Mask: unix.IN_Q_OVERFLOW})
+		}
 		wd := int32(binary.NativeEndian.Uint32(raw[0:]))
 		mask := binary.NativeEndian.Uint32(raw[4:])
 		cookie := binary.NativeEndian.Uint32(raw[8:])
-		end := unix.SizeofInotifyEvent + int(binary.NativeEndian.Uint32(raw[12:]))
+		size := uint64(binary.NativeEndian.Uint32(raw[12:]))
+		if size > uint64(len(raw)-unix.SizeofInotifyEvent) {
+			return in.name(evs, -1, Event{Mask: unix.IN_Q_OVERFLOW})
+		}
+		end := unix.SizeofInotifyEvent + int(size)
 		name, _, _ := bytes.Cut(raw[unix.SizeofInotifyEvent:end], []byte{0})
 		raw = raw[end:]
 		in.events.Add(1)
