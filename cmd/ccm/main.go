@@ -143,8 +143,8 @@ func subcommands(cmd *cobra.Command) string {
 // for the whole process when --allow-unsafe-ownership is given.
 func allowUnsafeOwnership(cmd *cobra.Command, _ []string) {
 	if on, _ := cmd.Flags().GetBool(ownership.Flag); on {
-		ownership.Allow(func(err error) {
-			slog.Warn("using it anyway (--"+ownership.Flag+")", "error", err)
+		ownership.Allow(func(e *ownership.UnsafeError) {
+			slog.Warn("unsafe ownership, used anyway (--"+ownership.Flag+")", "path", e.Path, "because", e.Reason())
 		})
 	}
 }

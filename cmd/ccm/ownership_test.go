@@ -89,7 +89,7 @@ func TestManifestsAnotherUserCanChangeAreRefused(t *testing.T) {
 	absent(t, out)
 
 	r := ccmAttacked(t, "", nil, "run", "--allow-unsafe-ownership", theirs)
-	if r.code != 0 || !strings.Contains(r.stderr, "using it anyway (--allow-unsafe-ownership)") {
+	if r.code != 0 || !strings.Contains(r.stderr, "unsafe ownership, used anyway (--allow-unsafe-ownership)") {
 		t.Fatalf("allowed: exit %d\n%s", r.code, r.stderr)
 	}
 	if _, err := os.Stat(out); err != nil {

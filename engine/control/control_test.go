@@ -114,7 +114,7 @@ func TestASocketSwappedForALinkChangesNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	resourcetest.AsNobody(t, "symlink", victim, dir+"/link")
-	ownership.Allow(func(error) {})
+	ownership.Allow(func(*ownership.UnsafeError) {})
 	defer ownership.Allow(nil)
 	path := dir + "/ccm.sock"
 	stop := resourcetest.Race(t, "exchange", path, dir+"/link")

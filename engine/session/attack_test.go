@@ -38,7 +38,7 @@ func TestEventsAreReadOnlyFromRegularFilesCcmWrote(t *testing.T) {
 	// The store is the user's: only --allow-unsafe-ownership reads it.
 	resourcetest.AsNobody(t, "mkdir", dir)
 	var warned []error
-	ownership.Allow(func(err error) { warned = append(warned, err) })
+	ownership.Allow(func(e *ownership.UnsafeError) { warned = append(warned, e) })
 	defer ownership.Allow(nil)
 	s, err := session.Open(dir)
 	if err != nil || len(warned) == 0 {

@@ -37,14 +37,18 @@ type UnsafeError struct {
 }
 
 func (e *UnsafeError) Error() string {
-	where := e.At
+	where := ""
 	if e.At != e.Path {
-		where = fmt.Sprintf("%s: %s", e.Path, e.At)
+		where = e.Path + ": "
 	}
-	return fmt.Sprintf("%v: %s %s; whoever can change it can change what ccm does: "+
+	return fmt.Sprintf("%v: %s%s; whoever can change it can change what ccm does: "+
 		"give it to root (or to ccm's user) and take away others' write access (chown root, chmod go-w), or pass --%s to use it anyway",
-		ErrUnsafe, where, e.Why, Flag)
+		ErrUnsafe, where, e.Reason(), Flag)
 }
+
+// Reason says what is wrong and where: "/srv/ccm is owned by uid 1000
+// (alice)".
+func (e *UnsafeError) Reason() string { return e.At + " " + e.Why }
 
 func (e *UnsafeError) Is(target error) bool { return target == ErrUnsafe }
 
@@ -59,7 +63,9 @@ func writableWhy(st *unix.Stat_t) string {
 	if st.Mode&0o002 != 0 {
 		return fmt.Sprintf("is writable by every user (mode %04o)", mode)
 	}
-	return fmt.Sprintf("is writable by group %s (mode %04o)", groupName(st.Gid), mode)
+	// With an ACL, the group bits are its mask: a named user or group
+	// may write only when they allow it.
+	return fmt.Sprintf("is writable by group %s or by its ACL's entries (mode %04o)", groupName(st.Gid), mode)
 }
 
 func userName(uid uint32) string {

@@ -131,7 +131,7 @@ func TestAllowWarnsInsteadOfRefusing(t *testing.T) {
 	base := t.TempDir()
 	build(t, base, []step{{"u", "dir", 0o777, nobody}, {"u/m", "file", 0o666, nobody}})
 	var warned []error
-	ownership.Allow(func(err error) { warned = append(warned, err) })
+	ownership.Allow(func(e *ownership.UnsafeError) { warned = append(warned, e) })
 	defer ownership.Allow(nil)
 	if b, err := ownership.ReadFile(base+"/u/m", 100); err != nil || string(b) != "content" {
 		t.Fatalf("ReadFile = %q, %v", b, err)
@@ -191,5 +191,43 @@ func TestReadFileInFollowsNothing(t *testing.T) {
 		if want == nil && err == nil || want != nil && !errors.Is(err, want) {
 			t.Errorf("ReadFileIn(%s) = %v, want %v", name, err, want)
 		}
+	}
+}
+
+// setACL gives uid the permissions perm on path through a POSIX ACL with
+// the mask mask, as `setfacl -m u:UID:PERM,m::MASK` does.
+func setACL(t *testing.T, path string, uid uint32, perm, mask uint16) {
+	t.Helper()
+	var b []byte
+	le := func(v uint32, n int) {
+		for i := 0; i < n; i++ {
+			b = append(b, byte(v>>(8*i)))
+		}
+	}
+	le(2, 4) // the version
+	for _, e := range []struct {
+		tag, perm uint16
+		id        uint32
+	}{{0x01, 6, 0xffffffff}, {0x02, perm, uid}, {0x04, 4, 0xffffffff}, {0x10, mask, 0xffffffff}, {0x20, 4, 0xffffffff}} {
+		le(uint32(e.tag), 2)
+		le(uint32(e.perm), 2)
+		le(e.id, 4)
+	}
+	if err := syscall.Setxattr(path, "system.posix_acl_access", b, 0); err != nil {
+		t.Skipf("no POSIX ACLs here: %v", err)
+	}
+}
+
+func TestAnACLThatLetsAnotherUserWriteIsSeen(t *testing.T) {
+	needRoot(t)
+	base := t.TempDir()
+	build(t, base, []step{{"m", "file", 0o644, 0}})
+	setACL(t, base+"/m", nobody, 6, 4)
+	if _, err := ownership.ReadFile(base+"/m", 100); err != nil {
+		t.Fatalf("an ACL whose mask takes write away: %v", err)
+	}
+	setACL(t, base+"/m", nobody, 6, 6)
+	if _, err := ownership.ReadFile(base+"/m", 100); !errors.Is(err, ownership.ErrUnsafe) || !strings.Contains(err.Error(), "writable by group") {
+		t.Fatalf("an ACL that lets uid %d write: %v", nobody, err)
 	}
 }

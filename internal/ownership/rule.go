@@ -50,12 +50,12 @@ func linkWhy(st *unix.Stat_t) string {
 }
 
 // allowed holds the function Allow was given, nil while the rule holds.
-var allowed atomic.Pointer[func(error)]
+var allowed atomic.Pointer[func(*UnsafeError)]
 
 // Allow makes every later check of this process accept what the rule
-// refuses, passing each refusal (an *UnsafeError) to warn instead; a nil
-// warn restores the rule. It is the command line's --allow-unsafe-ownership.
-func Allow(warn func(error)) {
+// refuses, passing each refusal to warn instead; a nil warn restores the
+// rule. It is the command line's --allow-unsafe-ownership.
+func Allow(warn func(*UnsafeError)) {
 	if warn == nil {
 		allowed.Store(nil)
 		return
