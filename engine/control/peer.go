@@ -76,10 +76,7 @@ type untrustedPeer struct {
 func (e *untrustedPeer) Error() string {
 	who := "an unknown user"
 	if e.ok {
-		who = "uid " + strconv.Itoa(e.uid)
-		if u, err := user.LookupId(who[4:]); err == nil {
-			who += " (" + u.Username + ")"
-		}
+		who = ownership.UserName(uint32(e.uid))
 	}
 	return fmt.Sprintf("%v: %s is served by %s, not by root; refusing to believe it: remove it, or name the daemon's socket (--socket, $%s)", ErrNotTrusted, e.path, who, PathEnv)
 }

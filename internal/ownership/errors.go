@@ -54,7 +54,7 @@ func (e *UnsafeError) Is(target error) bool { return target == ErrUnsafe }
 
 // ownerWhy says who owns st.
 func ownerWhy(st *unix.Stat_t) string {
-	return "is owned by " + userName(st.Uid)
+	return "is owned by " + UserName(st.Uid)
 }
 
 // writableWhy says who besides the owner may write st.
@@ -68,7 +68,9 @@ func writableWhy(st *unix.Stat_t) string {
 	return fmt.Sprintf("is writable by group %s or by its ACL's entries (mode %04o)", groupName(st.Gid), mode)
 }
 
-func userName(uid uint32) string {
+// UserName names uid for messages: "uid 1000 (alice)", or "uid 1000"
+// when it has no name.
+func UserName(uid uint32) string {
 	id := strconv.FormatUint(uint64(uid), 10)
 	if u, err := user.LookupId(id); err == nil {
 		return fmt.Sprintf("uid %s (%s)", id, u.Username)

@@ -44,7 +44,7 @@ func targetWhy(st *unix.Stat_t) string {
 // Its directory was checked as one on the way.
 func linkWhy(st *unix.Stat_t) string {
 	if !Trusted(st.Uid) {
-		return "is a symlink owned by " + userName(st.Uid)
+		return "is a symlink owned by " + UserName(st.Uid)
 	}
 	return ""
 }
