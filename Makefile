@@ -5,7 +5,7 @@ PREFIX  ?= /usr/local
 PKGS    := ./...
 STATICCHECK ?= $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: build test fuzz bench lint install deps clean
+.PHONY: build test fuzz bench torture lint install deps clean
 
 build:
 	$(GO) build -trimpath -o $(BIN) ./cmd/ccm
@@ -24,6 +24,14 @@ fuzz:
 	GO=$(GO) ./.ci/fuzz.sh $(FUZZTIME) ./graph FuzzLoad
 	GO=$(GO) ./.ci/fuzz.sh $(FUZZTIME) ./resources/template FuzzLex
 	GO=$(GO) ./.ci/fuzz.sh $(FUZZTIME) ./resources/template FuzzPath
+
+# The drift oracle (cmd/ccm/driftoracle) for DURATION, shared by its eight
+# configurations; make test runs it for 2 minutes under the race detector.
+# SEED replays a run a failure printed (0: a new seed).
+DURATION ?= 10m
+SEED     ?= 0
+torture:
+	$(GO) test -count=1 -timeout 0 -run '^TestDriftOracle$$' -v ./cmd/ccm/driftoracle -args -duration=$(DURATION) -seed=$(SEED)
 
 deps:
 	./.ci/test-deps.sh

@@ -129,6 +129,9 @@ func (e *Engine) converge(ctx context.Context, n *node, r run) (ev *Event, out r
 			return ev, out, cerr
 		}
 	}
+	if n.v.Pending != nil {
+		return ev, out, e.expand(ctx, n, r.trig)
+	}
 	if e.monitorOnly(n) {
 		ev.HealthCheckOnly = true
 		return ev, out, e.runHealth(ctx, n, healthPlan{all: true}, ev)
@@ -350,7 +353,7 @@ func (e *Engine) failed(n *node, err error, msg string, refresh bool, now time.T
 	unhealthy := errors.Is(err, ErrUnhealthy)
 	n.unhealthy = unhealthy
 	if e.g.FailOnError() && !e.opts.Watch {
-		e.halted = true
+		e.halt()
 	}
 	if !e.opts.Watch {
 		return true
@@ -438,6 +441,17 @@ func (e *Engine) reportBlocked(n *node, failedBy []string) {
 	}
 	// What waits for n only in written order goes on without it.
 	e.scheduleAll(n.before, e.opts.Clock.Now())
+}
+
+// halt stops a one-shot run after a failure under fail_on_error: what
+// waits in the ready queue, taken by no worker yet, goes back to waiting
+// and is reported not run, however many workers are free and whether or
+// not its manifest runs in parallel. Callers hold e.mu.
+func (e *Engine) halt() {
+	e.halted = true
+	for e.ready.Len() > 0 {
+		heap.Pop(&e.ready).(*node).queued = false
+	}
 }
 
 // reportUnrun reports the vertices a one-shot run never reached: stopped

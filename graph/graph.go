@@ -77,6 +77,10 @@ type Vertex struct {
 	// HealthCheckOnly runs only the resource's health checks whatever the
 	// engine's mode: its manifest was applied with health_check_only.
 	HealthCheckOnly bool
+	// Pending, on an apply resource, is its child manifest while the
+	// graph holds none of its resources: the engine reads it when the
+	// resource runs (Graph.Expand). Nil otherwise.
+	Pending *PendingChild
 	// External marks a vertex standing for a resource outside the
 	// manifests (Options.External): it gates and refreshes its children,
 	// and its own events are not reported.
@@ -160,8 +164,11 @@ type Graph struct {
 	owns, uses [][]string
 	// external resolves references to resources outside the manifests.
 	external func(ref string) (External, error)
-	// opts load the manifests apply resources include.
-	opts Options
+	// loader is what the graph was compiled from.
+	loader *loader
+	// probed maps references into pending child manifests to the chain
+	// of manifests holding them (see pendingHolder); nil until needed.
+	probed map[string]string
 	// built holds the entries built, in vertex order.
 	built []*entry
 }

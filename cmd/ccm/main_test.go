@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/reactive-ccm/ccm/cmd/ccm/internal/ccmbuild"
 	"github.com/reactive-ccm/ccm/engine"
 	"github.com/reactive-ccm/ccm/resources/resourcetest"
 )
@@ -38,27 +39,18 @@ func TestMain(m *testing.M) {
 type e2e struct{ m *testing.M }
 
 func (e e2e) Run() int {
-	dir, err := os.MkdirTemp("", "ccm-e2e-")
+	var err error
+	bin, err = ccmbuild.Build("ccm-e2e-", raceEnabled)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
+	dir := filepath.Dir(bin)
 	defer os.RemoveAll(dir)
-	bin = filepath.Join(dir, "ccm")
 	// No test may use the host's /var/lib/ccm; tests that look at the
 	// state directory pass their own --state-dir.
 	if err := os.Setenv("CCM_STATE_DIR", filepath.Join(dir, "state")); err != nil {
 		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	args := []string{"build", "-o", bin}
-	if raceEnabled {
-		args = append(args, "-race")
-	}
-	build := exec.Command("go", append(args, ".")...)
-	build.Stdout, build.Stderr = os.Stdout, os.Stderr
-	if err := build.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "building ccm:", err)
 		return 1
 	}
 	return e.m.Run()

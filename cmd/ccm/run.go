@@ -69,7 +69,7 @@ func newRunCmd() *cobra.Command {
 	fl.IntVar(&f.workers, "workers", 0, "resources checked at once (default: max(8, 2 x CPUs))")
 	addSocketFlag(fl)
 	fl.StringVar(&f.metricsAddr, "metrics-listen", "", "serve Prometheus metrics at http://ADDR/metrics in watch mode (e.g. 127.0.0.1:9233; off by default)")
-	fl.BoolVar(&f.metricsPerResource, "metrics-resources", false, "add one series per resource (ccm_resource_standing) to the metrics")
+	fl.BoolVar(&f.metricsPerResource, "metrics-resources", false, "add one series per resource (ccm_resource_standing, and upstream's choria_ccm_* series) to the metrics")
 	addOutputFlags(fl, &f)
 	fl.DurationVar(&f.health, "health-interval", time.Minute, "in watch mode, how often each health check runs by itself, with jitter (0 disables)")
 	fl.BoolVar(&f.monitorOnly, "monitor-only", false, "run only the health checks: check and change nothing else")
@@ -106,7 +106,14 @@ func runManifests(cmd *cobra.Command, files []string, f runFlags) error {
 		}
 	}
 	defer closeSources(cmd, log)
-	g, err := loadOrFallBack(cmd, files, log)
+	// A one-shot run reads each child manifest when its apply resource
+	// runs, as upstream does; watch mode reads those that exist now and
+	// reloads when they change or appear.
+	children := graph.ChildrenAtRun
+	if f.watch {
+		children = graph.ChildrenAtLoad
+	}
+	g, err := loadOrFallBack(cmd, files, children, log)
 	if err != nil {
 		return err
 	}

@@ -3,6 +3,7 @@ package agent
 import (
 	"errors"
 	"fmt"
+	"os"
 	"time"
 
 	"github.com/reactive-ccm/ccm/resources"
@@ -10,8 +11,24 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// DefaultPath is where upstream keeps the agent's configuration.
-const DefaultPath = "/etc/choria/ccm/config.yaml"
+// DefaultPath is where upstream's packaged unit (ccm-agent.service) has
+// the agent read its configuration.
+const DefaultPath = "/etc/choria/ccm/agent.yaml"
+
+// LegacyPath is where upstream's docs, and ccm before, kept it; it is
+// still read when DefaultPath does not exist.
+const LegacyPath = "/etc/choria/ccm/config.yaml"
+
+// Locate returns the configuration file to read when none is named: path,
+// or legacy when only legacy exists (legacy is then true).
+func Locate(path, legacy string) (string, bool) {
+	if _, err := os.Lstat(path); err != nil {
+		if _, lerr := os.Lstat(legacy); lerr == nil {
+			return legacy, true
+		}
+	}
+	return path, false
+}
 
 // Upstream's bounds and defaults.
 const (

@@ -2,6 +2,8 @@ package agent_test
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -61,5 +63,27 @@ func TestBadConfigs(t *testing.T) {
 				t.Fatalf("err = %v, want one mentioning %q", err, c.want)
 			}
 		})
+	}
+}
+
+// TestLocate: the packaged unit's path, or the one upstream's docs give
+// when only that exists.
+func TestLocate(t *testing.T) {
+	dir := t.TempDir()
+	path, legacy := filepath.Join(dir, "agent.yaml"), filepath.Join(dir, "config.yaml")
+	if got, old := agent.Locate(path, legacy); got != path || old {
+		t.Fatalf("neither exists: %s %v, want %s", got, old, path)
+	}
+	if err := os.WriteFile(legacy, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got, old := agent.Locate(path, legacy); got != legacy || !old {
+		t.Fatalf("only the old one exists: %s %v, want it, noted", got, old)
+	}
+	if err := os.WriteFile(path, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got, old := agent.Locate(path, legacy); got != path || old {
+		t.Fatalf("both exist: %s %v, want %s", got, old, path)
 	}
 }

@@ -25,7 +25,8 @@ type Source interface {
 // Options configure the metrics.
 type Options struct {
 	// PerResource adds ccm_resource_standing{resource,standing}: one
-	// series per resource.
+	// series per resource, and upstream CCM's per-resource choria_ccm_*
+	// series.
 	PerResource bool
 	// Version is reported by ccm_build_info.
 	Version string
@@ -43,6 +44,8 @@ type Metrics struct {
 	contests        *prometheus.CounterVec
 	retries         *prometheus.CounterVec
 	failures        *prometheus.CounterVec
+	// upstream is nil without per-resource series.
+	upstream *upstream
 }
 
 // durationBuckets span a file check (tens of microseconds) to a package
@@ -67,6 +70,10 @@ func New(src Source, opts Options) *Metrics {
 		buildInfo(opts.Version),
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	if opts.PerResource {
+		m.upstream = newUpstream()
+		m.reg.MustRegister(m.upstream.collectors()...)
+	}
 	return m
 }
 
@@ -101,6 +108,9 @@ func (m *Metrics) Observe(o engine.Observation) {
 	if o.Repaired() {
 		m.repairs.WithLabelValues(t).Inc()
 		m.latency.WithLabelValues(t).Observe(ev.Timestamp.Sub(o.Since).Seconds())
+	}
+	if m.upstream != nil {
+		m.upstream.observe(ev)
 	}
 	for _, c := range []struct {
 		on  bool

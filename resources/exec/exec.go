@@ -32,7 +32,10 @@ type exec struct {
 	path                         string
 	returns                      []int
 	timeout                      time.Duration
-	refreshOnly, logOutput       bool
+	// grace is how long a stopped command has after SIGTERM; 0 for the
+	// runner's default.
+	grace                  time.Duration
+	refreshOnly, logOutput bool
 	// sensitive keeps logoutput's lines out of the log: a command's output
 	// can carry what it was given (as Puppet, which redacts it too).
 	sensitive bool
@@ -76,6 +79,11 @@ func New(spec *resources.Spec) (resources.Instance, error) {
 	if spec.Has("timeout") {
 		if e.timeout, err = parseTimeout(p.Timeout); err != nil {
 			errs.Addf(spec.KeyPos("timeout"), "timeout: %v", err)
+		}
+	}
+	if spec.Has("timeout_grace") {
+		if e.grace, err = parseTimeout(p.TimeoutGrace); err != nil {
+			errs.Addf(spec.KeyPos("timeout_grace"), "timeout_grace: %v", err)
 		}
 	}
 	if len(e.returns) == 0 {

@@ -26,7 +26,7 @@ const contentPath = "/dev/fd/3"
 // maxOutput bounds the part of the command's output an error carries.
 const maxOutput = 2 << 10
 
-// Timeout bounds a validate command; on expiry its process group is killed.
+// Timeout bounds a validate command; on expiry its process group is stopped.
 const Timeout = time.Minute
 
 var (
