@@ -64,6 +64,9 @@ func (e *Engine) take(n *node) run {
 		n.refresh, n.refreshing = false, refresh
 	}
 	e.running++
+	if e.opts.Started != nil {
+		e.opts.Started(n.v.ID())
+	}
 	return run{trig: trig, refresh: refresh, health: plan, undo: undo, noop: e.noop(n) || paused, paused: paused}
 }
 

@@ -67,6 +67,9 @@ type Vertex struct {
 	Independent bool
 	// props are the properties as written, for Properties.
 	props *yaml.Node
+	// hidden are the properties of a sensitive resource that Properties
+	// shows as redacted whole (SecretKeys).
+	hidden []string
 	// Control, when set, decides just before each run whether the
 	// resource is managed at all (`control: {if, unless}`); a false answer
 	// reports it skipped.
@@ -102,8 +105,11 @@ func (v *Vertex) ID() string { return v.Type + "#" + v.Name }
 
 // Properties returns the resource's properties for reports, as upstream
 // CCM's events carry them: as written (the block's defaults merged,
-// templates unresolved), with its name and requested ensure, and the
-// type's secrets redacted. Each call decodes them anew.
+// templates unresolved), with its name and requested ensure, the type's
+// secrets redacted and what the resource reports otherwise
+// (resources.PropertyReporter: a file's content as its digest). A
+// sensitive resource's hidden properties show as redacted whole. Each
+// call decodes them anew.
 func (v *Vertex) Properties() map[string]any {
 	out := map[string]any{}
 	if v.props != nil {
@@ -117,7 +123,15 @@ func (v *Vertex) Properties() map[string]any {
 	if t, ok := resources.Lookup(v.Type); ok && t.Redact != nil {
 		t.Redact(out)
 	}
+	if r, ok := v.Resource.(resources.PropertyReporter); ok {
+		r.ReportProperties(out)
+	}
 	if v.Secrets != nil {
+		for _, k := range v.hidden {
+			if _, ok := out[k]; ok {
+				out[k] = resources.Redacted
+			}
+		}
 		redactValues(out, v.Secrets)
 	}
 	return out
@@ -162,6 +176,8 @@ type Graph struct {
 	after, before [][]int
 	// owns and uses hold each vertex's paths while edges are built.
 	owns, uses [][]string
+	// claims hold each vertex's content claims until they are checked.
+	claims [][]resources.Claim
 	// external resolves references to resources outside the manifests.
 	external func(ref string) (External, error)
 	// loader is what the graph was compiled from.

@@ -114,8 +114,10 @@ func (l *loader) build() (*Graph, resources.ErrorList) {
 	return g, errs
 }
 
-// compile links the built entries: their references, edges and order.
+// compile links the built entries: their references, edges and order,
+// once their claims on files agree.
 func (g *Graph) compile(errs resources.ErrorList) (*Graph, error) {
+	g.checkClaims(&errs)
 	byRef := g.references(g.built, &errs)
 	g.edges(g.built, byRef, &errs)
 	g.index()
@@ -192,14 +194,14 @@ func (g *Graph) build(e *entry, t resources.Templates, errs *resources.ErrorList
 		spec.Templates = resources.Recording(t, spec.Secrets)
 	}
 	inst, err := e.typ.Build(spec)
-	if err != nil {
+	if err = spec.Secrets.RedactErr(err); err != nil {
 		// A broken resource keeps its place, so the indices of the entries
 		// and the vertices agree: Load fails anyway, after checking the
 		// references and cycles of everything else.
 		errs.Add(e.namePos, err)
 	}
 	checks, err := health.Parse(spec, e.health)
-	if err != nil {
+	if err = spec.Secrets.RedactErr(err); err != nil {
 		errs.Add(e.namePos, err)
 	}
 	spec.Secrets.Seal()
@@ -216,12 +218,16 @@ func (g *Graph) build(e *entry, t resources.Templates, errs *resources.ErrorList
 		Noop: e.m.incl.noop || (inst.Include != nil && inst.Include.Noop), HealthCheckOnly: e.m.incl.healthOnly,
 		props: e.raw, Secrets: spec.Secrets, Templated: spec.Templated,
 	}
+	if e.sensitive {
+		v.hidden = SecretKeys(*e.typ, e.raw, t)
+	}
 	e.control.attach(v, t, errs)
 	e.index = v.Index
 	g.built = append(g.built, e)
 	g.Vertices = append(g.Vertices, v)
 	g.owns = append(g.owns, inst.Owns)
 	g.uses = append(g.uses, inst.Uses)
+	g.claims = append(g.claims, inst.Claims)
 }
 
 // fingerprint hashes everything that defines the resource's desired state

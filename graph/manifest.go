@@ -181,6 +181,7 @@ func (m *Manifest) Templated(t resources.Templates) bool {
 
 // holdsExpr reports whether a scalar of n holds an expression of t.
 func holdsExpr(n *yaml.Node, t resources.Templates) bool {
+	n = deref(n)
 	if n.Kind == yaml.ScalarNode {
 		return t.HasExpr(n.Value)
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"net"
 	"strconv"
 	"time"
 
@@ -58,7 +59,8 @@ func applyAgentConfig(cmd *cobra.Command, c *agent.Config) error {
 		set["health-interval"] = time.Duration(c.HealthCheckInterval).String()
 	}
 	if c.MonitorPort > 0 {
-		set["metrics-listen"] = ":" + strconv.Itoa(c.MonitorPort)
+		// Loopback only: --metrics-listen names another address.
+		set["metrics-listen"] = net.JoinHostPort("127.0.0.1", strconv.Itoa(c.MonitorPort))
 		// Upstream's agent always exports its per-resource series.
 		set["metrics-resources"] = "true"
 	}

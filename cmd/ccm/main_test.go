@@ -22,6 +22,10 @@ import (
 var bin string
 
 func TestMain(m *testing.M) {
+	if resourcetest.Attacking() {
+		// This process is an attacker an attack test started as uid 65534.
+		os.Exit(resourcetest.Main(m))
+	}
 	if addr := os.Getenv(impostorEnv); addr != "" {
 		// This process is the NATS server a local user runs.
 		os.Exit(runImpostor(addr, os.Getenv(impostorStoreEnv), os.Getenv(impostorBundleEnv)))

@@ -46,11 +46,11 @@ func metric(t *testing.T, body, series string) float64 {
 
 var metricsAddr = regexp.MustCompile(`serving metrics addr=(\S+)`)
 
-// metricsAddress waits for the daemon to log where it serves metrics.
-func metricsAddress(t *testing.T, w *watcher) string {
-	t.Helper()
+// metricsAt waits for w to log where it serves metrics.
+func (w *watcher) metricsAt() string {
+	w.t.Helper()
 	var addr string
-	eventually(t, "the metrics address in the log", func() bool {
+	eventually(w.t, "the metrics address in the log", func() bool {
 		m := metricsAddr.FindStringSubmatch(w.logs())
 		if m != nil {
 			addr = m[1]
@@ -63,7 +63,7 @@ func metricsAddress(t *testing.T, w *watcher) string {
 func TestMetricsMatchTheEventsThatHappened(t *testing.T) {
 	dir := t.TempDir()
 	w := startWatch(t, "--metrics-listen", "127.0.0.1:0", manifest(t, dir, watched))
-	addr := metricsAddress(t, w)
+	addr := w.metricsAt()
 	// Count what the event stream says happened: the startup, then two
 	// drifts repaired, one of which refreshes the exec.
 	repairs, refreshes := 0, 0
@@ -136,7 +136,7 @@ func TestMetricsHaveUpstreamSeries(t *testing.T) {
           - command: /bin/true
 `))
 	w.waitFor("the file", func(ev engine.Event) bool { return ev.Changed && ev.Alias == "motd" })
-	addr := metricsAddress(t, w)
+	addr := w.metricsAt()
 	body := scrape(t, addr)
 	for series, want := range map[string]float64{
 		`choria_ccm_resource_state_total_count{name="motd",type="file"}`:                             1,

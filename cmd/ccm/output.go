@@ -101,6 +101,7 @@ func (p *printer) event(ev *engine.Event) {
 // line writes one human line: with the time in watch mode, with the
 // journal's priority prefix under journald.
 func (p *printer) line(priority int, at time.Time, text string) {
+	text = oneLine(text)
 	switch {
 	case p.journal:
 		fmt.Fprintf(p.w, "<%d>%s\n", priority, text)

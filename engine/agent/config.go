@@ -6,6 +6,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/reactive-ccm/ccm/graph"
 	"github.com/reactive-ccm/ccm/resources"
 	"github.com/reactive-ccm/ccm/resources/document"
 	"go.yaml.in/yaml/v3"
@@ -50,7 +51,8 @@ type Config struct {
 	// CacheDir is where fetched bundles and data are cached; empty for the
 	// state directory's.
 	CacheDir string `yaml:"cache_dir"`
-	// MonitorPort serves Prometheus metrics when not 0.
+	// MonitorPort serves Prometheus metrics on 127.0.0.1 at this port
+	// when not 0.
 	MonitorPort int    `yaml:"monitor_port"`
 	LogLevel    string `yaml:"log_level"`
 	NATSContext string `yaml:"nats_context"`
@@ -95,6 +97,9 @@ func Parse(file string, b []byte) (*Config, error) {
 	}
 	if len(doc.Content) == 0 {
 		return nil, fmt.Errorf("%w: %s: empty; list at least one manifest source under manifests", ErrConfig, file)
+	}
+	if err := graph.CheckAliases(file, &doc); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
 	}
 	m := doc.Content[0]
 	if err := resources.DecodeDocument(file, "the agent configuration", m, c); err != nil {

@@ -141,7 +141,9 @@ func TestASocketSwappedForALinkChangesNothing(t *testing.T) {
 func TestAClientBelievesNoDaemonAnotherUserRuns(t *testing.T) {
 	home := resourcetest.NobodyHome(t)
 	path := home + "/ccm.sock"
-	resourcetest.ServeAsNobody(t, path)
+	if held, _ := resourcetest.Hold(t, "serve", path); held != 1 {
+		t.Fatalf("uid %d serves %d sockets", resourcetest.Nobody, held)
+	}
 	_, err := control.NewClient(path).Status(t.Context())
 	if !errors.Is(err, control.ErrNotTrusted) {
 		t.Fatalf("status from uid %d's daemon: %v; want ErrNotTrusted", resourcetest.Nobody, err)

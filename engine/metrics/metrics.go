@@ -30,12 +30,15 @@ type Options struct {
 	PerResource bool
 	// Version is reported by ccm_build_info.
 	Version string
+	// Limits bound Serve's clients; the zero value is DefaultLimits.
+	Limits Limits
 }
 
 // Metrics holds the counters fed by engine observations and the
 // collectors read at scrape time.
 type Metrics struct {
-	reg *prometheus.Registry
+	reg    *prometheus.Registry
+	limits Limits
 
 	checks, applies *prometheus.HistogramVec
 	latency         *prometheus.HistogramVec
@@ -54,7 +57,10 @@ var durationBuckets = []float64{.0001, .00025, .0005, .001, .0025, .005, .01, .0
 
 // New registers ccm's metrics, the Go runtime's and the process's.
 func New(src Source, opts Options) *Metrics {
-	m := &Metrics{reg: prometheus.NewRegistry()}
+	m := &Metrics{reg: prometheus.NewRegistry(), limits: opts.Limits}
+	if m.limits == (Limits{}) {
+		m.limits = DefaultLimits
+	}
 	byType := []string{"type"}
 	m.checks = histogram("ccm_check_duration_seconds", "Time spent checking a resource's state, by resource type.", byType)
 	m.applies = histogram("ccm_apply_duration_seconds", "Time spent applying a change (or, in noop and paused, deciding one), by resource type.", byType)

@@ -36,9 +36,11 @@ type exec struct {
 	// runner's default.
 	grace                  time.Duration
 	refreshOnly, logOutput bool
-	// sensitive keeps logoutput's lines out of the log: a command's output
-	// can carry what it was given (as Puppet, which redacts it too).
-	sensitive bool
+	// secrets is set for a sensitive exec. It keeps logoutput's lines out
+	// of the log, since a command's output can carry what it was given (as
+	// Puppet, which redacts it too), and records each program run, which
+	// the runner's errors name apart from the rest of the command line.
+	secrets *resources.Secrets
 	// links says which symlinks on the way to creates may be followed
 	// besides root's own.
 	links safepath.Policy
@@ -66,7 +68,7 @@ func New(spec *resources.Spec) (resources.Instance, error) {
 	e := &exec{
 		id: spec.ID(), argv: argvs[provider],
 		path: p.Path, returns: p.Returns, refreshOnly: p.RefreshOnly, logOutput: p.LogOutput,
-		sensitive: spec.Secrets != nil,
+		secrets: spec.Secrets,
 	}
 	if e.argv == nil {
 		e.argv = posixArgv

@@ -43,6 +43,7 @@ func (e *exec) run(ctx context.Context, cmd resources.Deferred, logOutput bool, 
 	if err != nil {
 		return 0, err
 	}
+	e.secrets.Add(prog)
 	// Only the exit code and, with logoutput, the lines are used: keeping
 	// the output would hold all a chatty command prints in memory.
 	c := command.Cmd{Name: prog, Args: args, Path: e.path, Timeout: timeout, Grace: e.grace, Discard: true}
@@ -60,7 +61,7 @@ func (e *exec) run(ctx context.Context, cmd resources.Deferred, logOutput bool, 
 	}
 	var hidden atomic.Int64
 	switch {
-	case logOutput && e.sensitive:
+	case logOutput && e.secrets != nil:
 		c.OnLine = func(string, string) { hidden.Add(1) }
 		defer func() {
 			slog.InfoContext(ctx, "output not logged: the exec is sensitive", "resource", e.id, "lines", hidden.Load())

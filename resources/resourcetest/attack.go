@@ -16,6 +16,7 @@ import (
 	"sync/atomic"
 	"syscall"
 	"testing"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -28,15 +29,20 @@ const Nobody = 65534
 const attackEnv = "CCM_TEST_ATTACK"
 
 // Main runs the tests or, in a copy of the test binary started by
-// AsNobody or Race, the attack step it was asked for. Packages with attack
-// tests call it from TestMain: os.Exit(resourcetest.Main(m)); m is a
-// *testing.M, or what wraps its Run in setup.
+// AsNobody, Race or Hold, the attack step it was asked for. Packages with
+// attack tests call it from TestMain: os.Exit(resourcetest.Main(m)); m is
+// a *testing.M, or what wraps its Run in setup.
 func Main(m interface{ Run() int }) int {
 	if op := os.Getenv(attackEnv); op != "" {
 		return attack(op, os.Args[1:])
 	}
 	return m.Run()
 }
+
+// Attacking reports whether this process is a copy of the test binary
+// started to run an attack step, for a TestMain with work to do before
+// the tests (building a binary) that an attacker must skip.
+func Attacking() bool { return os.Getenv(attackEnv) != "" }
 
 // NobodyHome returns a new directory owned by Nobody, as a user's home
 // is, that Nobody can reach. It skips the test unless run as root.
@@ -110,27 +116,43 @@ func Race(t testing.TB, op string, args ...string) (stop func() int) {
 	return stop
 }
 
-// ServeAsNobody starts a fake daemon as Nobody on the unix socket at
-// path, answering every HTTP request with 200 and `{}`, and returns once
-// it listens; it stops with the test.
-func ServeAsNobody(t testing.TB, path string) {
+// Hold starts an attack as Nobody that acquires something and keeps it
+// until stop is called: "connect ADDR N" opens N TCP connections to ADDR
+// and sends nothing on them; "serve PATH" listens on the unix socket PATH
+// as a fake daemon, answering every HTTP request with 200 and `{}`. It
+// returns once the attacker holds what it could get, with how much that
+// is (the connections opened, the one listener).
+func Hold(t testing.TB, op string, args ...string) (held int, stop func()) {
 	t.Helper()
-	cmd := nobodyCmd("serve", []string{path})
+	cmd := nobodyCmd(op, args)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
 	}
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() {
-		cmd.Process.Kill()
-		cmd.Wait()
-	})
-	// The first line says it listens; EOF says it failed.
-	if line, _ := bufio.NewReader(out).ReadString('\n'); line != "listening\n" {
-		t.Fatalf("as uid %d: serve %s: %q", Nobody, path, line)
+	stopped := false
+	stop = func() {
+		t.Helper()
+		if stopped {
+			return
+		}
+		stopped = true
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		if err := cmd.Wait(); err != nil {
+			t.Errorf("attack %s: %v\n%s", op, err, errb.String())
+		}
 	}
+	t.Cleanup(stop)
+	line, readErr := bufio.NewReader(out).ReadString('\n')
+	if held, err = strconv.Atoi(strings.TrimSpace(line)); err != nil {
+		stop()
+		t.Fatalf("attack %s: %q (%v), %v\n%s", op, line, readErr, err, errb.String())
+	}
+	return held, stop
 }
 
 // nobodyCmd runs this test binary again as Nobody; /proc/self/exe reaches
@@ -162,6 +184,8 @@ func attack(op string, args []string) int {
 		err = exchange(args[0], args[1])
 	case op == "serve" && len(args) == 1:
 		err = serve(args[0])
+	case op == "connect" && len(args) == 2:
+		err = connect(args[0], args[1])
 	default:
 		err = fileAttack(op, args)
 	}
@@ -218,16 +242,45 @@ func mkdirMode(dir, mode string) error {
 	return unix.Chmod(dir, uint32(m))
 }
 
-// serve listens on the unix socket at path, says so on stdout, and
-// answers every request with 200 and `{}` until killed.
+// connect opens n connections to addr, prints how many it opened, and
+// holds them until SIGTERM.
+func connect(addr, n string) error {
+	count, err := strconv.Atoi(n)
+	if err != nil {
+		return err
+	}
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, syscall.SIGTERM)
+	var conns []net.Conn
+	for range count {
+		c, err := net.DialTimeout("tcp", addr, 5*time.Second)
+		if err != nil {
+			break
+		}
+		conns = append(conns, c)
+	}
+	fmt.Println(len(conns))
+	<-sig
+	for _, c := range conns {
+		c.Close()
+	}
+	return nil
+}
+
+// serve listens on the unix socket at path, prints 1 (the listener it
+// holds), and answers every request with 200 and `{}` until SIGTERM.
 func serve(path string) error {
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, syscall.SIGTERM)
 	ln, err := net.Listen("unix", path)
 	if err != nil {
 		return err
 	}
-	fmt.Println("listening")
-	return http.Serve(ln, http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+	fmt.Println(1)
+	go http.Serve(ln, http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		fmt.Fprintln(w, "{}")
 	}))
+	<-sig
+	return ln.Close()
 }
