@@ -9,6 +9,7 @@ import (
 
 	"github.com/reactive-ccm/ccm/resources"
 	"github.com/reactive-ccm/ccm/resources/health"
+	"github.com/reactive-ccm/ccm/resources/registration"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -148,6 +149,10 @@ func (g *Graph) build(e *entry, t resources.Templates, errs *resources.ErrorList
 	if err != nil {
 		errs.Add(e.namePos, err)
 	}
+	regs, err := registration.Parse(spec, e.registrations)
+	if err != nil {
+		errs.Add(e.namePos, err)
+	}
 	spec.Secrets.Seal()
 	if inst.Include != nil {
 		e.members = g.include(e, inst.Include, errs)
@@ -156,7 +161,7 @@ func (g *Graph) build(e *entry, t resources.Templates, errs *resources.ErrorList
 		Index: len(g.Vertices), Type: e.typ.Name, Name: e.name, Alias: e.alias, Pos: e.namePos,
 		Resource: inst.Resource, Provider: inst.Provider, Ensure: inst.Ensure, Manifest: e.m,
 		Fingerprint: fingerprint(e, t), Independent: inst.Independent && e.control == nil,
-		Health: checks, Refreshable: e.typ.Subscribes, Rollback: e.rollback,
+		Health: checks, Registrations: regs, Refreshable: e.typ.Subscribes, Rollback: e.rollback,
 		Noop: e.m.incl.noop || (inst.Include != nil && inst.Include.Noop), HealthCheckOnly: e.m.incl.healthOnly,
 		props: e.raw, Secrets: spec.Secrets, Templated: spec.Templated,
 	}
