@@ -87,6 +87,10 @@ type Vertex struct {
 	// Registrations are the service endpoints the resource announces
 	// while it is stable (register_when_stable), validated.
 	Registrations []registration.Entry
+	// Lookups records the registry queries the resource's templates make
+	// (registrations()), for watch mode to render it again when what they
+	// find changes; nil when its manifest has no template support.
+	Lookups *resources.Lookups
 	// Refreshable is true when the type consumes refreshes (exec,
 	// service): remediating a failed health check refreshes it (an exec
 	// runs again, a service restarts) rather than only converging it.

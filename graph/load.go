@@ -134,9 +134,14 @@ func (o Options) prepare(m *Manifest) (resources.Templates, *yaml.Node, error) {
 // build asks the entry's type to build the resource and adds the vertex.
 func (g *Graph) build(e *entry, t resources.Templates, errs *resources.ErrorList) {
 	spec := &resources.Spec{Type: e.typ.Name, Name: e.name, Props: e.props, Pos: e.namePos, Dir: e.m.Dir, Templates: t}
+	var lookups *resources.Lookups
+	if s, ok := t.(resources.Scoper); ok {
+		lookups = &resources.Lookups{}
+		spec.Templates = s.Scope(lookups)
+	}
 	if e.sensitive {
 		spec.Secrets = &resources.Secrets{}
-		spec.Templates = resources.Recording(t, spec.Secrets)
+		spec.Templates = resources.Recording(spec.Templates, spec.Secrets)
 	}
 	inst, err := e.typ.Build(spec)
 	if err != nil {
@@ -161,7 +166,7 @@ func (g *Graph) build(e *entry, t resources.Templates, errs *resources.ErrorList
 		Index: len(g.Vertices), Type: e.typ.Name, Name: e.name, Alias: e.alias, Pos: e.namePos,
 		Resource: inst.Resource, Provider: inst.Provider, Ensure: inst.Ensure, Manifest: e.m,
 		Fingerprint: fingerprint(e, t), Independent: inst.Independent && e.control == nil,
-		Health: checks, Registrations: regs, Refreshable: e.typ.Subscribes, Rollback: e.rollback,
+		Health: checks, Registrations: regs, Lookups: lookups, Refreshable: e.typ.Subscribes, Rollback: e.rollback,
 		Noop: e.m.incl.noop || (inst.Include != nil && inst.Include.Noop), HealthCheckOnly: e.m.incl.healthOnly,
 		props: e.raw, Secrets: spec.Secrets, Templated: spec.Templated,
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/expr-lang/expr"
 	"github.com/reactive-ccm/ccm/resources"
+	"github.com/reactive-ccm/ccm/resources/registration"
 )
 
 // Env is what templates see.
@@ -30,6 +31,14 @@ type Env struct {
 	Dir string
 	// KV answers kvGet(); nil makes kvGet an error.
 	KV KV
+	// Registry answers registrations(); nil makes registrations an error.
+	Registry Registry
+}
+
+// Registry answers registrations(): the entries of the service registry
+// that f selects, sorted by address, then port.
+type Registry interface {
+	Lookup(f registration.Filter) (registration.Entries, error)
 }
 
 // KV reads NATS key-value entries for kvGet().
@@ -62,6 +71,9 @@ type Templates struct {
 	envs sync.Pool
 	// doc is root as JSON, for lookup().
 	doc *jsonDoc
+	// lookups, when set, records the registry queries of the resource
+	// these templates are scoped to (see Scope).
+	lookups *resources.Lookups
 
 	fpOnce sync.Once
 	fp     string
@@ -70,6 +82,7 @@ type Templates struct {
 var (
 	_ resources.Templates = (*Templates)(nil)
 	_ resources.Compiler  = (*Templates)(nil)
+	_ resources.Scoper    = (*Templates)(nil)
 )
 
 // New returns the templates of a manifest: every function is available and
@@ -328,6 +341,16 @@ func (t *Templates) nested() (*Templates, error) {
 		return nil, fmt.Errorf("%w (%d levels)", ErrTooDeep, maxDepth)
 	}
 	n := buildWith(t.bound().env, t.shape, t.depth+1, t.doc)
-	n.lim = t.lim
+	n.lim, n.lookups = t.lim, t.lookups
 	return n, nil
+}
+
+// Scope returns templates over the same environment whose registry
+// queries are recorded in l, for one resource. Its variables are made
+// when it first evaluates: a resource without templates costs one small
+// allocation.
+func (t *Templates) Scope(l *resources.Lookups) resources.Templates {
+	n := buildWith(t.env, t.shape, t.depth, t.doc)
+	n.lim, n.lookups = t.lim, l
+	return n
 }

@@ -1,0 +1,37 @@
+package template
+
+import (
+	"fmt"
+
+	"github.com/reactive-ccm/ccm/resources/registration"
+)
+
+// registrations implements registrations(cluster, protocol, service,
+// address): the registry's entries those select, "*" matching anything,
+// sorted by address, then port. The query is recorded first, for the
+// resource the templates are scoped to.
+func (t *Templates) registrations(args ...any) (any, error) {
+	if len(args) != 4 {
+		return nil, fmt.Errorf("%w: registrations(cluster, protocol, service, address) takes 4 arguments, got %d", ErrArgs, len(args))
+	}
+	var s [4]string
+	for i, what := range []string{"the cluster", "the protocol", "the service", "the address"} {
+		v, err := stringArg("registrations", what, args, i)
+		if err != nil {
+			return nil, err
+		}
+		s[i] = v
+	}
+	if t.env.Registry == nil {
+		return nil, fmt.Errorf("%w: run with --registration STREAM (ccm apply -R), or the agent's registration setting", ErrNoRegistry)
+	}
+	f := registration.Filter{Cluster: s[0], Protocol: s[1], Service: s[2], Address: s[3]}
+	if t.lookups != nil {
+		t.lookups.Add(f.Subject(), f.Matches)
+	}
+	es, err := t.env.Registry.Lookup(f)
+	if err != nil {
+		return nil, fmt.Errorf("registrations(%s): %w", f, err)
+	}
+	return es, nil
+}
