@@ -8,7 +8,7 @@ package resources
 // the type's own. A property added to the graph's handling is added here.
 type Common struct {
 	Alias   string   `yaml:"alias" help:"another name for require and subscribe references (TYPE#ALIAS)"`
-	Require []string `yaml:"require" help:"resources (TYPE#NAME) that must have converged first; this one is skipped when one of them failed" cli:"short=R"`
+	Require []string `yaml:"require" help:"resources (TYPE#NAME) that must have converged first; this one is skipped when one of them failed"`
 	// Subscribe is offered only by types that consume refreshes.
 	Subscribe []string `yaml:"subscribe" help:"resources (TYPE#NAME) whose changes refresh this one; implies require" cli:"short=S"`
 	Control   Control  `yaml:"control" help:"manage the resource only when if is true and unless is false"`

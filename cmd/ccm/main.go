@@ -84,7 +84,7 @@ func newRoot(args []string) *cobra.Command {
 	root.PersistentFlags().Bool("info", false, "same as --log-level info (upstream CCM's flag)")
 	ensure := newEnsureCmd()
 	root.AddCommand(newRunCmd(), newValidateCmd(), newGraphCmd(), newApplyCmd(), newFactsCmd(), newSchemaCmd(), newBundleCmd(), newFleetCmd(), newAgentCmd(),
-		ensure, newSessionCmd(), newHieraCmd())
+		ensure, newSessionCmd(), newHieraCmd(), newRegistrationCmd())
 	root.AddCommand(newControlCmds()...)
 	if reaches(root, ensure, args) {
 		addEnsureTypes(ensure)

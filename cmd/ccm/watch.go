@@ -68,6 +68,14 @@ func watch(ctx context.Context, cmd *cobra.Command, files []string, g *graph.Gra
 			srv.Publish(ev)
 		}
 	}
+	reg, err := registryOf(cmd)
+	if err != nil {
+		return err
+	}
+	opts.Watchers.Lookups = reg.Watch
+	if opts.Announce != nil {
+		go reg.Run(ctx)
+	}
 	d := &watchDaemon{srcs: srcs, started: started}
 	if err := serveMetrics(ctx, f, d, &opts, log); err != nil {
 		return err

@@ -80,6 +80,9 @@ func (t TTL) MarshalJSON() ([]byte, error) {
 	return json.Marshal(t.String())
 }
 
+// MarshalYAML writes the TTL as MarshalJSON does.
+func (t TTL) MarshalYAML() (any, error) { return t.String(), nil }
+
 // UnmarshalJSON reads a TTL string, or a number of nanoseconds as
 // upstream's older entries hold it.
 func (t *TTL) UnmarshalJSON(b []byte) error {
