@@ -100,7 +100,9 @@ func TestBackendLeavesTheBalancerAndComesBack(t *testing.T) {
 	b.converged(2)
 	cfg, targets := filepath.Join(lb, "backends.cfg"), filepath.Join(lb, "targets.json")
 	const ours = "server 127.0.0.1 127.0.0.1:8080 check weight 246"
-	eventually(t, "both backends in the balancer", func() bool { return contains(cfg, ours) && contains(cfg, "server 10.0.0.2 10.0.0.2:8080 check weight 236") })
+	eventually(t, "both backends in the balancer", func() bool {
+		return contains(cfg, ours) && contains(cfg, "server 10.0.0.2 10.0.0.2:8080 check weight 236")
+	})
 	eventually(t, "the scraped backend in the targets", func() bool { return contains(targets, `"127.0.0.1:8080"`) })
 	if contains(targets, "10.0.0.2") {
 		t.Fatal("an entry without prometheus.io/scrape is a Prometheus target")
