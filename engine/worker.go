@@ -64,6 +64,9 @@ func (e *Engine) take(n *node) run {
 		n.refresh, n.refreshing = false, refresh
 	}
 	e.running++
+	if e.opts.Started != nil {
+		e.opts.Started(n.v.ID())
+	}
 	return run{trig: trig, refresh: refresh, health: plan, undo: undo, noop: e.noop(n) || paused, paused: paused}
 }
 
@@ -128,6 +131,9 @@ func (e *Engine) converge(ctx context.Context, n *node, r run) (ev *Event, out r
 			ev.Skipped = cerr == nil
 			return ev, out, cerr
 		}
+	}
+	if n.v.Pending != nil {
+		return ev, out, e.expand(ctx, n, r.trig)
 	}
 	if e.monitorOnly(n) {
 		ev.HealthCheckOnly = true
@@ -352,7 +358,7 @@ func (e *Engine) failed(n *node, err error, msg string, refresh bool, now time.T
 	unhealthy := errors.Is(err, ErrUnhealthy)
 	n.unhealthy = unhealthy
 	if e.g.FailOnError() && !e.opts.Watch {
-		e.halted = true
+		e.halt()
 	}
 	if !e.opts.Watch {
 		return true
@@ -440,6 +446,17 @@ func (e *Engine) reportBlocked(n *node, failedBy []string) {
 	}
 	// What waits for n only in written order goes on without it.
 	e.scheduleAll(n.before, e.opts.Clock.Now())
+}
+
+// halt stops a one-shot run after a failure under fail_on_error: what
+// waits in the ready queue, taken by no worker yet, goes back to waiting
+// and is reported not run, however many workers are free and whether or
+// not its manifest runs in parallel. Callers hold e.mu.
+func (e *Engine) halt() {
+	e.halted = true
+	for e.ready.Len() > 0 {
+		heap.Pop(&e.ready).(*node).queued = false
+	}
 }
 
 // reportUnrun reports the vertices a one-shot run never reached: stopped

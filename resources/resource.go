@@ -183,3 +183,13 @@ type GroupCommitter interface {
 	// asked once, when the engine takes up the resource's graph.
 	GroupCommit() bool
 }
+
+// PropertyReporter is a resource that shows some of its properties in
+// reports (events, the ensure response) otherwise than as written: a
+// file's content as its digest and size, never its bytes.
+type PropertyReporter interface {
+	// ReportProperties rewrites props, the properties as written, in
+	// place. It may be called from any goroutine, during a run or after
+	// it, and never touches the host.
+	ReportProperties(props map[string]any)
+}

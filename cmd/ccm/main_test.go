@@ -13,13 +13,19 @@ import (
 	"testing"
 	"time"
 
+	"github.com/reactive-ccm/ccm/cmd/ccm/internal/ccmbuild"
 	"github.com/reactive-ccm/ccm/engine"
+	"github.com/reactive-ccm/ccm/resources/resourcetest"
 )
 
 // bin is the ccm binary built once for the end-to-end tests.
 var bin string
 
 func TestMain(m *testing.M) {
+	if resourcetest.Attacking() {
+		// This process is an attacker an attack test started as uid 65534.
+		os.Exit(resourcetest.Main(m))
+	}
 	if addr := os.Getenv(impostorEnv); addr != "" {
 		// This process is the NATS server a local user runs.
 		os.Exit(runImpostor(addr, os.Getenv(impostorStoreEnv), os.Getenv(impostorBundleEnv)))
@@ -28,26 +34,17 @@ func TestMain(m *testing.M) {
 		// This process is a watcher BenchmarkWatcherLibrary started.
 		os.Exit(runWatcher(lib, strings.Split(os.Getenv(watcherPathsEnv), ":")))
 	}
-	dir, err := os.MkdirTemp("", "ccm-e2e-")
+	var err error
+	bin, err = ccmbuild.Build("ccm-e2e-", raceEnabled)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	bin = filepath.Join(dir, "ccm")
+	dir := filepath.Dir(bin)
 	// No test may use the host's /var/lib/ccm; tests that look at the
 	// state directory pass their own --state-dir.
 	if err := os.Setenv("CCM_STATE_DIR", filepath.Join(dir, "state")); err != nil {
 		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	args := []string{"build", "-o", bin}
-	if raceEnabled {
-		args = append(args, "-race")
-	}
-	build := exec.Command("go", append(args, ".")...)
-	build.Stdout, build.Stderr = os.Stdout, os.Stderr
-	if err := build.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "building ccm:", err)
 		os.Exit(1)
 	}
 	code := m.Run()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"os/signal"
 	"syscall"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/reactive-ccm/ccm/engine"
 	"github.com/reactive-ccm/ccm/graph"
+	"github.com/reactive-ccm/ccm/watchers/clock"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -69,7 +71,7 @@ func newRunCmd() *cobra.Command {
 	fl.IntVar(&f.workers, "workers", 0, "resources checked at once (default: max(8, 2 x CPUs))")
 	addSocketFlag(fl)
 	fl.StringVar(&f.metricsAddr, "metrics-listen", "", "serve Prometheus metrics at http://ADDR/metrics in watch mode (e.g. 127.0.0.1:9233; off by default)")
-	fl.BoolVar(&f.metricsPerResource, "metrics-resources", false, "add one series per resource (ccm_resource_standing) to the metrics")
+	fl.BoolVar(&f.metricsPerResource, "metrics-resources", false, "add one series per resource (ccm_resource_standing, and upstream's choria_ccm_* series) to the metrics")
 	addOutputFlags(fl, &f)
 	fl.DurationVar(&f.health, "health-interval", time.Minute, "in watch mode, how often each health check runs by itself, with jitter (0 disables)")
 	fl.BoolVar(&f.monitorOnly, "monitor-only", false, "run only the health checks: check and change nothing else")
@@ -108,7 +110,14 @@ func runManifests(cmd *cobra.Command, files []string, f runFlags) error {
 		}
 	}
 	defer closeSources(cmd, log)
-	g, err := loadOrFallBack(cmd, files, log)
+	// A one-shot run reads each child manifest when its apply resource
+	// runs, as upstream does; watch mode reads those that exist now and
+	// reloads when they change or appear.
+	children := graph.ChildrenAtRun
+	if f.watch {
+		children = graph.ChildrenAtLoad
+	}
+	g, err := loadOrFallBack(cmd, files, children, log)
 	if err != nil {
 		return err
 	}
@@ -126,10 +135,22 @@ func runManifests(cmd *cobra.Command, files []string, f runFlags) error {
 	}
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	out := newPrinter(cmd.OutOrStdout(), f)
+	stdout := cmd.OutOrStdout()
+	var prog *progress
+	if !f.watch {
+		prog = startProgress(stdout, f, len(g.Vertices), log, clock.Real())
+		defer prog.end()
+		stdout = prog.output(stdout)
+		log = prog.logger(log, os.Stderr)
+		slog.SetDefault(log)
+	}
+	out := newPrinter(stdout, f)
 	defer out.flush()
 	opts := engine.Options{Noop: f.noop, Watch: f.watch, Workers: f.workers, Events: out.event, Logger: log,
 		Verbose: f.verbose, Diff: f.diff, MonitorOnly: f.monitorOnly, Rollback: f.rollback, State: dir, StateKey: key, Timeouts: timeouts}
+	if prog != nil {
+		prog.hook(&opts)
+	}
 	rep, err := newReporter(cmd, f, log)
 	if err != nil {
 		return err
@@ -149,6 +170,7 @@ func runManifests(cmd *cobra.Command, files []string, f runFlags) error {
 	}
 	e := engine.New(g, opts)
 	sum, err := e.Run(ctx)
+	prog.end()
 	if rep != nil {
 		flushReport(ctx, rep, e.State(), log)
 	}

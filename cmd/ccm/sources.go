@@ -148,8 +148,8 @@ func localOnly(paths []string) []string {
 // loadOrFallBack compiles the manifests; when they do not compile and a
 // remote bundle has an older revision that did, it starts on that one,
 // reporting why. A compiled graph's bundles are kept as the good ones.
-func loadOrFallBack(cmd *cobra.Command, args []string, log *slog.Logger) (*graph.Graph, error) {
-	g, err := load(cmd, args)
+func loadOrFallBack(cmd *cobra.Command, args []string, children graph.ChildLoading, log *slog.Logger) (*graph.Graph, error) {
+	g, err := loadAs(cmd, args, children)
 	r, rerr := remoteOf(cmd)
 	if rerr != nil {
 		return nil, rerr
@@ -159,7 +159,7 @@ func loadOrFallBack(cmd *cobra.Command, args []string, log *slog.Logger) (*graph
 			return nil, err
 		}
 		var gerr error
-		if g, gerr = load(cmd, args); gerr != nil {
+		if g, gerr = loadAs(cmd, args, children); gerr != nil {
 			return nil, err
 		}
 		log.Error("the newest manifests do not compile; running the last bundles that did until a fixed one is published", "error", err)

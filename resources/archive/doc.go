@@ -16,7 +16,7 @@
 //     setuid or setgid: what it unpacks is given to the owner and group,
 //     and a device, FIFO or socket in it is refused, nothing extracted.
 //   - Extraction runs tar or unzip without a shell, under a timeout that
-//     kills the tool's whole process group.
+//     stops the tool's whole process group (SIGTERM, then SIGKILL).
 //   - Credentials (the password, header values, the URL's userinfo and
 //     query) never appear in errors, reasons or noop messages.
 //   - Decisions follow the seed's decision table and matrix; see state.go

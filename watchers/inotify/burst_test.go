@@ -72,3 +72,47 @@ func flushing(h interface{ Flush() }, do func()) {
 	close(stop)
 	wg.Wait()
 }
+
+// A directory that appears is news to the paths waiting for it even when
+// another path found it first and watches it already: a path armed while
+// the directory was missing watches only the directory above, and the
+// directory's creation is its one chance to look again. The oracle lost
+// whole directories of files this way, when ccm's own MkdirAll made a
+// directory before its creation was routed.
+func TestADirectoryWatchedBeforeItsCreationIsRoutedStillWakesItsWaiters(t *testing.T) {
+	dir := t.TempDir()
+	sub := filepath.Join(dir, "sub")
+	h := newHub(t)
+	sync := barrier(t, h)
+	waiting := newCounter(sync)
+	defer h.Watch(filepath.Join(sub, "waiting"), waiting.notify)()
+
+	// Hold the reader in a notification, so the creation below stays
+	// queued while another path is armed under it.
+	hold := filepath.Join(t.TempDir(), "hold")
+	must(t, os.WriteFile(hold, nil, 0o644))
+	held, release := make(chan struct{}), make(chan struct{})
+	var once atomic.Bool
+	defer h.Watch(hold, func() {
+		if once.CompareAndSwap(false, true) {
+			close(held)
+			<-release
+		}
+	})()
+	must(t, os.Chmod(hold, 0o600))
+	<-held
+	must(t, os.Mkdir(sub, 0o755))
+	first := h.Watch(filepath.Join(sub, "first"), func() {})
+	close(release)
+
+	// Once the path that found the directory first is gone, only the
+	// waiting path's own watches can see its creation.
+	sync()
+	first()
+	before := waiting.n.Load()
+	must(t, os.WriteFile(filepath.Join(sub, "waiting"), nil, 0o644))
+	sync()
+	if waiting.n.Load() == before {
+		t.Fatal("creating a path whose directory appeared while it waited notified nobody")
+	}
+}

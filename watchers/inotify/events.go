@@ -77,17 +77,18 @@ func (h *Hub) route(ev kernel.Event, fns []func()) []func() {
 			fns = h.treeEvent(tr, name, ev, fns)
 		}
 	}
-	switch {
-	case watched && ev.Has(created|gone):
+	if watched && ev.Has(created|gone) {
 		// A watched directory went away, or something took its name (a
 		// symlink re-pointed by renaming a new one over it).
 		fns = h.rearm(h.headsUnder(name), fns)
-	case ev.Has(created):
+	}
+	if set, ok := h.waiting[name]; ok && ev.Has(created) {
 		// A directory on the way to waiting targets appeared; it may
-		// already hold them (mkdir -p, or a tree moved into place).
-		if set, ok := h.waiting[name]; ok {
-			fns = h.rearm(keys(set), fns)
-		}
+		// already hold them (mkdir -p, or a tree moved into place). It
+		// may be watched already too, for targets armed after it
+		// appeared and before this event was read: the waiting ones
+		// still watch only the directory above.
+		fns = h.rearm(keys(set), fns)
 	}
 	if isTarget && ev.Has(created) && t.polled == nil && t.shape != shapeFor(ev.Mask) {
 		// A directory appeared where a file was watched or the other way

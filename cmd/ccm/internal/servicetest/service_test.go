@@ -15,26 +15,21 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/reactive-ccm/ccm/cmd/ccm/internal/ccmbuild"
 	"github.com/reactive-ccm/ccm/watchers/systemd/systemdtest"
 )
 
 var bin string
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "ccm-service-e2e-")
+	var err error
+	bin, err = ccmbuild.Build("ccm-service-e2e-", false)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	bin = filepath.Join(dir, "ccm")
-	build := exec.Command("go", "build", "-o", bin, "github.com/reactive-ccm/ccm/cmd/ccm")
-	build.Stdout, build.Stderr = os.Stdout, os.Stderr
-	if err := build.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "building ccm:", err)
-		os.Exit(1)
-	}
 	code := systemdtest.Main(m)
-	os.RemoveAll(dir)
+	os.RemoveAll(filepath.Dir(bin))
 	os.Exit(code)
 }
 

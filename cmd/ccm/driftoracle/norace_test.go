@@ -1,0 +1,5 @@
+//go:build !race
+
+package driftoracle_test
+
+const raceEnabled = false

@@ -1,0 +1,392 @@
+package driftoracle_test
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// config is one way to run the daemon.
+type config struct {
+	// fs is "tmpfs" or "disk".
+	fs       string
+	poll     bool
+	workers1 bool
+}
+
+func (c config) String() string {
+	mode, workers := "inotify", "default"
+	if c.poll {
+		mode = "poll"
+	}
+	if c.workers1 {
+		workers = "1"
+	}
+	return fmt.Sprintf("%s/%s/workers=%s", c.fs, mode, workers)
+}
+
+// bound is how long after a burst every path must be back: the
+// promise is "at once"; the bound leaves room for a loaded machine, a
+// disk's syncs, the race detector's slowdown and a poll's interval.
+func (c config) bound() time.Duration {
+	b := 2 * time.Second
+	if c.fs == "disk" {
+		b = 5 * time.Second
+	}
+	if c.poll {
+		b += pollInterval
+	}
+	if raceEnabled {
+		b *= 3
+	}
+	return b
+}
+
+// pollInterval is the interval of the --poll configurations.
+const pollInterval = 250 * time.Millisecond
+
+// idleFor is how long the daemon must report nothing to be idle.
+const idleFor = 200 * time.Millisecond
+
+func configs() []config {
+	var out []config
+	for _, fs := range []string{"tmpfs", "disk"} {
+		for _, poll := range []bool{false, true} {
+			for _, w1 := range []bool{true, false} {
+				out = append(out, config{fs: fs, poll: poll, workers1: w1})
+			}
+		}
+	}
+	return out
+}
+
+func TestDriftOracle(t *testing.T) {
+	seed := *seedFlag
+	if seed == 0 {
+		seed = uint64(time.Now().UnixNano())
+	}
+	t.Logf("seed %d", seed)
+	cs := configs()
+	per := *durationFlag / time.Duration(len(cs))
+	for i, c := range cs {
+		t.Run(c.String(), func(t *testing.T) {
+			o := newOracle(t, c, seed+uint64(i))
+			o.run(per)
+		})
+	}
+}
+
+// oracle is one configuration's run: the tree, the daemon, the bursts.
+type oracle struct {
+	t    *testing.T
+	c    config
+	seed uint64
+	// base holds the tree's root and what is renamed away from it.
+	base, scratch string
+	rs            []*resource
+	managed       map[string]*resource
+	d             *daemon
+	// seq numbers the names tampers make; tampers counts them.
+	seq, tampers atomic.Int64
+	usage        usage
+}
+
+func newOracle(t *testing.T, c config, seed uint64) *oracle {
+	dir := fsDir(t, c.fs)
+	o := &oracle{t: t, c: c, seed: seed, base: filepath.Join(dir, "tree"), scratch: filepath.Join(dir, "scratch")}
+	for _, d := range []string{o.base, filepath.Join(o.scratch, "dir")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(o.scratch, "file"), []byte("scratch\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o.rs = generate(rand.New(rand.NewPCG(seed, 0)), filepath.Join(o.base, "root"))
+	o.managed = map[string]*resource{}
+	for _, r := range o.rs {
+		o.managed[r.path] = r
+	}
+	m := filepath.Join(dir, "manifest.yaml")
+	if err := os.WriteFile(m, []byte(manifest(o.rs)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("seed %d: %d resources under %s", seed, len(o.rs), o.base)
+	o.d = startDaemon(t, c, m, filepath.Join(dir, "state"))
+	return o
+}
+
+// fsDir is a fresh directory on the filesystem fs names.
+func fsDir(t *testing.T, fs string) string {
+	t.Helper()
+	candidates := []string{"/dev/shm"}
+	if fs == "disk" {
+		candidates = []string{os.TempDir(), "/var/tmp"}
+	}
+	for _, c := range candidates {
+		var st unix.Statfs_t
+		if unix.Statfs(c, &st) != nil || (st.Type == unix.TMPFS_MAGIC) != (fs == "tmpfs") {
+			continue
+		}
+		dir, err := os.MkdirTemp(c, "ccm-driftoracle-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { os.RemoveAll(dir) })
+		return dir
+	}
+	t.Skipf("no %s directory among %v", fs, candidates)
+	return ""
+}
+
+// run converges the tree, then bursts until the time is up.
+func (o *oracle) run(d time.Duration) {
+	if !o.d.waitEvents("startup", len(o.rs), time.Minute) {
+		o.t.Fatalf("the daemon did not converge %d resources at startup\n%s", len(o.rs), o.d.logTail(40))
+	}
+	start := time.Now()
+	if bad := o.settle(start); len(bad) > 0 {
+		o.fail(-1, start, nil, bad)
+	}
+	o.usage.sample(o.t, o.d)
+	bursts := 0
+	for ; bursts == 0 || time.Since(start) < d; bursts++ {
+		began := time.Now()
+		ops := o.burst(bursts)
+		o.operate()
+		if bad := o.settle(began); len(bad) > 0 {
+			o.fail(bursts, began, ops, bad)
+		}
+		o.clean()
+		if bad := o.settle(time.Now()); len(bad) > 0 {
+			o.fail(bursts, began, ops, bad)
+		}
+		o.usage.sample(o.t, o.d)
+	}
+	o.t.Logf("%d bursts, %d tampers, %d repairs; contests declared %d",
+		bursts, o.tampers.Load(), o.d.count(start, func(ev event) bool { return ev.Changed }),
+		o.d.count(start, func(ev event) bool { return ev.Contested }))
+	o.usage.check(o.t, o.d, o.c)
+}
+
+// op is one tamper of a burst, as the failure report shows it.
+type op struct {
+	hand   int
+	at     time.Duration
+	tamper string
+	target *resource
+	err    error
+}
+
+func (p op) String() string {
+	s := fmt.Sprintf("  hand %d +%v %s %s", p.hand, p.at.Round(time.Microsecond), p.tamper, p.target.short())
+	if p.err != nil {
+		s += ": " + p.err.Error()
+	}
+	return s
+}
+
+// burst tampers from several goroutines at once, as fast as they can,
+// and returns what they did. One burst in three has a hand sweep a
+// directory, doing one tamper to every file in it, as an operator's
+// script does.
+func (o *oracle) burst(b int) []op {
+	rng := rand.New(rand.NewPCG(o.seed, uint64(b)+1))
+	hands := 2 + rng.IntN(4)
+	sweep := rng.IntN(3) == 0
+	var mu sync.Mutex
+	var ops []op
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	began := time.Now()
+	for i := range hands {
+		h := &hand{rng: rand.New(rand.NewPCG(o.seed, uint64(b)<<8|uint64(i))), scratch: o.scratch, seq: &o.seq}
+		plan := o.randomOps(h)
+		if sweep && i == 0 {
+			plan = o.sweepOps(h)
+		}
+		wg.Go(func() {
+			<-start
+			for _, p := range plan {
+				p.hand = i
+				p.at = time.Since(began)
+				p.err = o.do(h, p)
+				mu.Lock()
+				ops = append(ops, p)
+				mu.Unlock()
+			}
+		})
+	}
+	close(start)
+	wg.Wait()
+	return ops
+}
+
+// do runs the tamper p names.
+func (o *oracle) do(h *hand, p op) error {
+	o.tampers.Add(1)
+	for _, tp := range p.target.kind.tampers {
+		if tp.name == p.tamper {
+			return tp.do(h, p.target)
+		}
+	}
+	return fmt.Errorf("no tamper %q", p.tamper)
+}
+
+func (o *oracle) randomOps(h *hand) []op {
+	var plan []op
+	for range 1 + h.rng.IntN(40) {
+		r := o.rs[h.rng.IntN(len(o.rs))]
+		plan = append(plan, op{tamper: r.kind.tampers[h.rng.IntN(len(r.kind.tampers))].name, target: r})
+	}
+	return plan
+}
+
+// sweepOps does one file tamper to every file of a directory, or of the
+// whole tree.
+func (o *oracle) sweepOps(h *hand) []op {
+	dir := o.rs[0].path
+	if h.rng.IntN(2) == 0 {
+		dir = o.pickDir(h)
+	}
+	name := fileKind.tampers[h.rng.IntN(len(fileKind.tampers))].name
+	var plan []op
+	for _, r := range o.rs {
+		if r.kind == fileKind && strings.HasPrefix(r.path, dir+"/") {
+			plan = append(plan, op{tamper: name, target: r})
+		}
+	}
+	return plan
+}
+
+func (o *oracle) pickDir(h *hand) string {
+	for {
+		if r := o.rs[h.rng.IntN(len(o.rs))]; r.kind == dirKind {
+			return r.path
+		}
+	}
+}
+
+// operate does what an operator does about the drifts ccm reports and
+// leaves alone on purpose.
+func (o *oracle) operate() {
+	for _, r := range o.rs {
+		if r.kind.operator != nil {
+			if err := r.kind.operator(r); err != nil {
+				o.t.Logf("operator on %s: %v", r, err)
+			}
+		}
+	}
+}
+
+// settle waits until every resource holds, for at most the bound after
+// from, then until the daemon is idle, and returns the resources that do
+// not hold then.
+func (o *oracle) settle(from time.Time) []*resource {
+	deadline := from.Add(o.c.bound())
+	pending := o.rs
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		pending = o.failing(pending)
+		if len(pending) == 0 {
+			break
+		}
+		if time.Now().After(deadline) || !o.d.alive() {
+			return pending
+		}
+		<-tick.C
+	}
+	for time.Since(o.d.idleSince()) < idleFor && time.Now().Before(deadline.Add(o.c.bound())) {
+		<-tick.C
+	}
+	return o.failing(o.rs)
+}
+
+func (o *oracle) failing(rs []*resource) []*resource {
+	var out []*resource
+	for _, r := range rs {
+		if r.kind.holds(r) != "" {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// clean removes what the bursts left beside the managed paths: renamed
+// away copies, noise, symlink targets written through.
+func (o *oracle) clean() {
+	var errs []error
+	var sweep func(dir string)
+	sweep = func(dir string) {
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			return
+		}
+		for _, e := range entries {
+			p := filepath.Join(dir, e.Name())
+			r, ok := o.managed[p]
+			switch {
+			case !ok:
+				errs = append(errs, os.RemoveAll(p))
+			case r.kind == dirKind && e.IsDir():
+				sweep(p)
+			}
+		}
+	}
+	sweep(o.base)
+	if err := errors.Join(errs...); err != nil {
+		o.t.Logf("cleaning up after a burst: %v", err)
+	}
+}
+
+// fail reports resources left wrong after burst b (-1: at startup),
+// with what it takes to replay the run, and ends the test.
+func (o *oracle) fail(b int, began time.Time, ops []op, bad []*resource) {
+	o.t.Helper()
+	late := map[*resource]time.Duration{}
+	wait := time.Now()
+	for len(late) < len(bad) && time.Since(wait) < 10*time.Second {
+		for _, r := range bad {
+			if _, ok := late[r]; !ok && r.kind.holds(r) == "" {
+				late[r] = time.Since(began)
+			}
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	var b2 strings.Builder
+	fmt.Fprintf(&b2, "%d of %d managed paths not in their desired state %v after burst %d (%s, seed %d); replay with\n"+
+		"  go test ./cmd/ccm/driftoracle -count=1 -run 'TestDriftOracle/%s$' -args -seed=%d -duration=%v\n",
+		len(bad), len(o.rs), o.c.bound(), b, o.c, o.seed, o.c, o.seed-uint64(slices.Index(configs(), o.c)), *durationFlag)
+	paths := map[string]bool{}
+	for _, r := range bad {
+		paths[r.path] = true
+		why := r.kind.holds(r)
+		if d, ok := late[r]; ok {
+			why = fmt.Sprintf("repaired late, %v after the burst began", d.Round(time.Millisecond))
+		} else {
+			why += " (still, 10 s later)"
+		}
+		fmt.Fprintf(&b2, "  %s: %s\n", r.short(), why)
+	}
+	if !o.d.alive() {
+		b2.WriteString("the daemon exited\n")
+	}
+	fmt.Fprintf(&b2, "burst %d: %d tampers (paths below %s, runs of a letter shortened)\n", b, len(ops), o.base)
+	for _, p := range ops {
+		b2.WriteString(p.String() + "\n")
+	}
+	fmt.Fprintf(&b2, "the daemon's events about those paths since the burst:\n  %s\n", strings.Join(o.d.eventsAbout(paths, began), "\n  "))
+	fmt.Fprintf(&b2, "the daemon's last log lines:\n%s", o.d.logTail(40))
+	o.t.Fatal(b2.String())
+}

@@ -1,0 +1,7 @@
+//go:build race
+
+package driftoracle_test
+
+// raceEnabled builds the daemon with the race detector when the oracle
+// runs under it, so that bursts look for data races in the daemon too.
+const raceEnabled = true
