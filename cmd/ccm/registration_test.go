@@ -1,8 +1,10 @@
 package main_test
 
 import (
+	"bufio"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -125,5 +127,117 @@ func TestBackendLeavesTheBalancerAndComesBack(t *testing.T) {
 	t.Logf("backend returned %v after its service recovered", time.Since(start).Round(time.Millisecond))
 	if strings.Contains(b.logs(), "repaired too often") {
 		t.Fatalf("the balancer's new desired states were taken for a fight:\n%s", b.logs())
+	}
+}
+
+// TestAgentRegistrationPublishes: upstream's agent setting registration:
+// jetstream publishes the stable resources' entries.
+func TestAgentRegistrationPublishes(t *testing.T) {
+	f := newFleet(t)
+	f.must("registration", "init")
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "status"), "0", 0o644)
+	writeFile(t, filepath.Join(dir, "check_app"), "#!/bin/sh\nexit $(cat "+dir+"/status)\n", 0o755)
+	cfg := filepath.Join(t.TempDir(), "config.yaml")
+	writeFile(t, cfg, "manifests: ["+manifest(t, dir, backendNode)+"]\nregistration: jetstream\n", 0o644)
+	cmd := exec.Command(bin, "agent", "--config", cfg, "--json", "--state-dir", t.TempDir())
+	cmd.Env = f.env
+	startCmd(t, cmd).converged(1)
+	eventually(t, "the agent's registration", func() bool {
+		return strings.Contains(f.must("registration", "query", "prod", "--json"), `"address": "127.0.0.1"`)
+	})
+}
+
+// TestRegistrationCommands: create, query in each format, watch, rm.
+func TestRegistrationCommands(t *testing.T) {
+	f := newFleet(t)
+	if out := f.must("registration", "init", "--replicas", "1", "--max-age", "5m"); !strings.Contains(out, "Registration stream ready stream=REGISTRATION") {
+		t.Fatalf("init said %q", out)
+	}
+	if out := f.must("reg", "query"); out != "No results found\n" {
+		t.Fatalf("empty query: %q", out)
+	}
+	watch := exec.Command(bin, "registration", "watch", "prod", "--json")
+	watch.Env = f.env
+	stdout, err := watch.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := watch.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = watch.Process.Kill(); _ = watch.Wait() })
+	lines := bufio.NewScanner(stdout)
+
+	out := f.must("r", "create", "--cluster", "prod", "--service", "web", "--protocol", "http", "--address", "10.0.0.1", "--port", "80", "-A", "team=ops", "-A", "tier=front")
+	if !strings.Contains(out, "Registration entry created cluster=prod service=web protocol=http address=10.0.0.1 port=80 priority=100") {
+		t.Fatalf("create said %q", out)
+	}
+	const listing = "Service: web @ prod\n\n       Cluster: prod\n      Protocol: http\n       Service: web\n       Address: 10.0.0.1\n          Port: 80\n      Priority: 100\n   Annotations:\n                team: ops\n                tier: front\n\n"
+	if got := f.must("registration", "q", "prod", "http", "web", "*"); got != listing {
+		t.Fatalf("query\n%s\nwant\n%s", got, listing)
+	}
+	if got := f.must("registration", "query", "prod", "--yaml"); !strings.Contains(got, "address: 10.0.0.1") || !strings.Contains(got, "ttl: 30s") {
+		t.Fatalf("yaml:\n%s", got)
+	}
+	if got := f.must("registration", "query", "dev"); got != "No results found\n" {
+		t.Fatalf("another cluster: %q", got)
+	}
+	if r := f.ccm("registration", "rm", "--cluster", "prod", "--service", "web", "--protocol", "http", "--address", "10.0.0.1", "--port", "80"); r.code != 2 || !strings.Contains(r.stderr, "--force") {
+		t.Fatalf("rm without a terminal or --force: exit %d %s", r.code, r.stderr)
+	}
+	f.must("registration", "delete", "--cluster", "prod", "--service", "web", "--protocol", "http", "--address", "10.0.0.1", "--port", "80", "--force")
+	for _, want := range []string{`{"action":"register","entry":{"cluster":"prod","service":"web","protocol":"http","address":"10.0.0.1","port":80,"priority":100,"annotations":{"team":"ops","tier":"front"},"ttl":"30s"}}`,
+		`{"action":"remove","entry":{"cluster":"prod","service":"web","protocol":"http","address":"10.0.0.1","port":null,"priority":0},"reason":"Remove"}`} {
+		if !lines.Scan() || lines.Text() != want {
+			t.Fatalf("watch printed %q, want %q", lines.Text(), want)
+		}
+	}
+	if got := f.must("registration", "query"); got != "No results found\n" {
+		t.Fatalf("after rm: %q", got)
+	}
+	for _, bad := range [][]string{
+		{"registration", "create", "--cluster", "prod", "--service", "web", "--protocol", "http", "--address", "web1", "--port", "80"},
+		{"registration", "create", "--cluster", "prod", "--service", "web", "--protocol", "http", "--address", "10.0.0.1"},
+		{"registration", "init", "--replicas", "7"},
+	} {
+		if r := f.ccm(bad...); r.code != 2 {
+			t.Errorf("%v: exit %d %s", bad, r.code, r.stderr)
+		}
+	}
+}
+
+// TestOneShotLookups: upstream's `ccm apply -R STREAM` and `ccm ensure
+// file --registration` render registrations(); ensure's -R with a
+// TYPE#NAME is still --require.
+func TestOneShotLookups(t *testing.T) {
+	f := newFleet(t)
+	f.must("registration", "init", "-R", "REGISTRATIONS")
+	f.must("registration", "create", "-R", "REGISTRATIONS", "--cluster", "prod", "--service", "db", "--protocol", "tcp", "--address", "10.0.0.5", "--port", "5432", "--ttl", "1h")
+	dir := t.TempDir()
+	m := manifest(t, dir, `
+- file:
+    - @/db.conf:
+        ensure: present
+        content: "{{ registrations('prod', 'tcp', 'db', '*')[0].Address }}\n"
+        owner: root
+        group: root
+        mode: "0644"
+`)
+	f.must("apply", m, "-R", "REGISTRATIONS")
+	if got := read(t, dir+"/db.conf"); got != "10.0.0.5\n" {
+		t.Fatalf("apply rendered %q", got)
+	}
+	if r := f.ccm("apply", m, "--registration", "NOPE"); r.code != 1 || !strings.Contains(r.stdout+r.stderr, "registration stream cannot be read") {
+		t.Fatalf("a missing stream: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	tmpl := filepath.Join(dir, "backends.cfg.templ")
+	writeFile(t, tmpl, "{{ len(registrations('*', '*', 'db', '*')) }} db\n", 0o644)
+	f.must("ensure", "file", dir+"/count", "--content-file", tmpl, "--registration", "REGISTRATIONS")
+	if got := read(t, dir+"/count"); got != "1 db\n" {
+		t.Fatalf("ensure rendered %q", got)
+	}
+	if r := f.ccm("ensure", "file", dir+"/other", "-R", "file#/nowhere"); r.code == 0 || !strings.Contains(r.stderr+r.stdout, "file#/nowhere") {
+		t.Fatalf("-R TYPE#NAME was not taken as --require: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }

@@ -272,7 +272,7 @@ func newRegRmCmd() *cobra.Command {
 
 // confirm asks question on the terminal; without one, --force is needed.
 func confirm(cmd *cobra.Command, question string) (bool, error) {
-	if st, err := os.Stdin.Stat(); err != nil || st.Mode()&os.ModeCharDevice == 0 {
+	if _, tty := terminalWidth(os.Stdin); !tty {
 		return false, usage(fmt.Errorf("stdin is not a terminal to confirm on: give --force"))
 	}
 	fmt.Fprintf(cmd.OutOrStdout(), "%s [y/N] ", question)

@@ -88,20 +88,20 @@ func syncRegistrations(ctx context.Context, reg *registry.Registry, log *slog.Lo
 // took TYPE#NAME references for --require, which no stream name looks
 // like: a value holding # still goes to --require.
 func addEnsureRegistrationFlag(fl *pflag.FlagSet) {
-	v := &streamOrRequire{stream: registry.DefaultStream, require: fl.Lookup("require").Value}
+	v := &streamOrRequire{stream: registry.DefaultStream, fl: fl}
 	fl.VarP(v, "registration", "R", "JetStream stream of service registrations, for registrations() in templates; -R TYPE#NAME is --require TYPE#NAME")
 	fl.Lookup("registration").DefValue = registry.DefaultStream
 }
 
 // streamOrRequire is the value of ensure's -R.
 type streamOrRequire struct {
-	stream  string
-	require pflag.Value
+	stream string
+	fl     *pflag.FlagSet
 }
 
 func (v *streamOrRequire) Set(s string) error {
 	if strings.Contains(s, "#") {
-		return v.require.Set(s)
+		return v.fl.Set("require", s)
 	}
 	v.stream = s
 	return nil

@@ -22,6 +22,10 @@ type cache struct {
 	// synced is closed once the stream's backlog was read.
 	synced     chan struct{}
 	syncedOnce sync.Once
+	// failed is closed once a reader failed to start: a lookup then
+	// says why at once instead of waiting out LookupWait.
+	failed     chan struct{}
+	failedOnce sync.Once
 	// err is why the stream cannot be read, while it cannot.
 	err  error
 	subs map[*sub]struct{}
@@ -40,7 +44,7 @@ type sub struct {
 
 func (c *cache) init() {
 	c.entries, c.subs = map[string]cached{}, map[*sub]struct{}{}
-	c.synced = make(chan struct{})
+	c.synced, c.failed = make(chan struct{}), make(chan struct{})
 }
 
 // start begins reading the stream, once.
@@ -67,6 +71,7 @@ func (r *Registry) read() {
 			stop()
 			return
 		}
+		r.cache.failedOnce.Do(func() { close(r.cache.failed) })
 		if r.setErr(err) {
 			r.opts.Logger.Warn("cannot read the registration stream; retrying in the background", "stream", r.opts.Stream, "error", err)
 		}
@@ -133,10 +138,13 @@ func (r *Registry) Lookup(f registration.Filter) (registration.Entries, error) {
 	defer t.Stop()
 	select {
 	case <-r.cache.synced:
+	case <-r.cache.failed:
 	case <-t.C:
-		return nil, r.unavailable()
 	case <-r.ctx.Done():
 		return nil, fmt.Errorf("%w: %w", ErrUnavailable, context.Cause(r.ctx))
+	}
+	if !isClosed(r.cache.synced) {
+		return nil, r.unavailable()
 	}
 	r.cache.mu.Lock()
 	out := registration.Entries{}
