@@ -218,6 +218,11 @@ func (g *Graph) build(e *entry, t resources.Templates, errs *resources.ErrorList
 	if inst.Include != nil {
 		e.members, child, pending = g.include(e, inst.Include, errs)
 	}
+	if lookups != nil {
+		lookups.Seal()
+		// What the registry held when the resource loaded is part of it.
+		child += lookups.Loaded()
+	}
 	v := &Vertex{
 		Index: len(g.Vertices), Type: e.typ.Name, Name: e.name, Alias: e.alias, Pos: e.namePos,
 		Resource: inst.Resource, Provider: inst.Provider, Ensure: inst.Ensure, Manifest: e.m, Pending: pending,

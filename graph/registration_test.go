@@ -66,3 +66,46 @@ func TestBadRegistrationsAreRefusedAtTheirPosition(t *testing.T) {
 		})
 	}
 }
+
+// oneBackend is a registry holding entries, whatever the query.
+type oneBackend struct{ entries registration.Entries }
+
+func (r *oneBackend) Lookup(registration.Filter) (registration.Entries, error) { return r.entries, nil }
+
+// TestRegistryReadAtLoadIsPartOfTheResource: a property resolved when the
+// manifest loads from registrations() makes what the registry held part of
+// the resource, so a reload after it changed replaces the resource; a
+// deferred one is recorded for watch mode only.
+func TestRegistryReadAtLoadIsPartOfTheResource(t *testing.T) {
+	reg := &oneBackend{}
+	d := graph.Data{Registry: reg}
+	f := write(t, `
+- thing:
+    - loaded:
+        ensure: "{{ len(registrations('prod', 'http', 'web', '*')) }}"
+    - plain: {}
+`)
+	load := func() *graph.Graph {
+		g, err := graph.Load([]string{f}, d.Options())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return g
+	}
+	before := load()
+	if before.Vertices[0].Lookups.Loaded() == "" || before.Vertices[1].Lookups.Loaded() != "" {
+		t.Fatal("the query made while loading was not recorded, or recorded for the wrong resource")
+	}
+	e := registration.Entry{Cluster: "prod", Service: "web", Protocol: "http", Address: "10.0.0.1", Port: int64(80), Priority: 1}
+	if !before.Vertices[0].Lookups.Concerns(e.Subject()) {
+		t.Fatal("the query does not concern the entries it selects")
+	}
+	reg.entries = registration.Entries{&e}
+	after := load()
+	if after.Vertices[0].Fingerprint == before.Vertices[0].Fingerprint {
+		t.Fatal("a new registry content left the resource that read it unchanged")
+	}
+	if after.Vertices[1].Fingerprint != before.Vertices[1].Fingerprint {
+		t.Fatal("a resource that read nothing changed")
+	}
+}

@@ -61,6 +61,11 @@ ccm:
             owner: root
             group: root
             mode: "0644"
+        - @/local-backend:
+            ensure: "{{ len(registrations('prod', 'http', 'web', '127.0.0.1')) > 0 ? 'present' : 'absent' }}"
+            owner: root
+            group: root
+            mode: "0644"
 `
 
 const backendsJet = `backend web_servers
@@ -99,9 +104,9 @@ func TestBackendLeavesTheBalancerAndComesBack(t *testing.T) {
 	a := f.watch("--state-dir", t.TempDir(), "--register", "jetstream", "--health-interval", "250ms", manifest(t, back, backendNode))
 	b := f.watch("--state-dir", t.TempDir(), manifest(t, lb, balancerNode))
 	a.converged(1)
-	b.converged(2)
 	cfg, targets := filepath.Join(lb, "backends.cfg"), filepath.Join(lb, "targets.json")
 	const ours = "server 127.0.0.1 127.0.0.1:8080 check weight 246"
+	eventually(t, "the local backend's flag file", func() bool { _, err := os.Stat(filepath.Join(lb, "local-backend")); return err == nil })
 	eventually(t, "both backends in the balancer", func() bool {
 		return contains(cfg, ours) && contains(cfg, "server 10.0.0.2 10.0.0.2:8080 check weight 236")
 	})
@@ -120,10 +125,13 @@ func TestBackendLeavesTheBalancerAndComesBack(t *testing.T) {
 	eventually(t, "the failed backend leaves the balancer", func() bool { return !contains(cfg, ours) && contains(cfg, "10.0.0.2:8080") })
 	t.Logf("backend left the balancer's file %v after its service failed", time.Since(start).Round(time.Millisecond))
 	eventually(t, "and the targets", func() bool { return contains(targets, "[]") })
+	local := filepath.Join(lb, "local-backend")
+	exists := func() bool { _, err := os.Stat(local); return err == nil }
+	eventually(t, "a property read when the manifest loaded follows too", func() bool { return !exists() })
 
 	start = time.Now()
 	writeFile(t, status, "0", 0o644)
-	eventually(t, "the recovered backend returns", func() bool { return contains(cfg, ours) })
+	eventually(t, "the recovered backend returns", func() bool { return contains(cfg, ours) && exists() })
 	t.Logf("backend returned %v after its service recovered", time.Since(start).Round(time.Millisecond))
 	if strings.Contains(b.logs(), "repaired too often") {
 		t.Fatalf("the balancer's new desired states were taken for a fight:\n%s", b.logs())

@@ -15,6 +15,7 @@ import (
 	"github.com/reactive-ccm/ccm/engine/control"
 	"github.com/reactive-ccm/ccm/engine/fleet"
 	"github.com/reactive-ccm/ccm/graph"
+	"github.com/reactive-ccm/ccm/resources"
 	"github.com/reactive-ccm/ccm/watchers/inotify"
 	"github.com/reactive-ccm/ccm/watchers/poll"
 	"github.com/reactive-ccm/ccm/watchers/systemd"
@@ -72,7 +73,16 @@ func watch(ctx context.Context, cmd *cobra.Command, files []string, g *graph.Gra
 	if err != nil {
 		return err
 	}
-	opts.Watchers.Lookups = reg.Watch
+	var r *reloader
+	opts.Watchers.Lookups = func(l *resources.Lookups, notify func()) func() {
+		return reg.Watch(l, func() {
+			notify()
+			// What a resource read while loading needs a reload.
+			if l.Loaded() != "" {
+				r.forceNow()
+			}
+		})
+	}
 	if opts.Announce != nil {
 		go reg.Run(ctx)
 	}
@@ -89,7 +99,7 @@ func watch(ctx context.Context, cmd *cobra.Command, files []string, g *graph.Gra
 	if err != nil {
 		return err
 	}
-	r := &reloader{cmd: cmd, files: files, engine: e, log: log, srcs: srcs, remote: rem, pending: make(chan struct{}, 1), now: make(chan struct{}, 1), sdn: sdn, reported: func(error) {}}
+	r = &reloader{cmd: cmd, files: files, engine: e, log: log, srcs: srcs, remote: rem, pending: make(chan struct{}, 1), now: make(chan struct{}, 1), sdn: sdn, reported: func(error) {}}
 	if rep != nil {
 		r.reported = rep.Reloaded
 		go rep.Run(ctx)
@@ -263,6 +273,15 @@ func (r *reloader) requestNow() {
 	case r.now <- struct{}{}:
 	default:
 	}
+}
+
+// forceNow asks for a reload at once, even if the inputs look unchanged:
+// what a template read from the registry while loading changed.
+func (r *reloader) forceNow() {
+	r.mu.Lock()
+	r.forced = true
+	r.mu.Unlock()
+	r.requestNow()
 }
 
 // force asks for a reload even if the inputs look unchanged (SIGHUP).

@@ -1,6 +1,8 @@
 package template
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 
 	"github.com/reactive-ccm/ccm/resources/registration"
@@ -33,5 +35,19 @@ func (t *Templates) registrations(args ...any) (any, error) {
 	if err != nil {
 		return nil, fmt.Errorf("registrations(%s): %w", f, err)
 	}
+	if t.lookups != nil {
+		t.lookups.Found(f.Subject(), digest(es))
+	}
 	return es, nil
+}
+
+// digest identifies what a lookup found.
+func digest(es registration.Entries) string {
+	h := sha256.New()
+	for _, e := range es {
+		b, _ := e.Payload()
+		h.Write(b)
+		h.Write([]byte{0})
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }
