@@ -129,6 +129,8 @@ type Watchers struct {
 	// of its queries selects comes, changes or goes. Such a change is a
 	// new desired state, not drift.
 	Lookups func(l *resources.Lookups, notify func()) (cancel func())
+	// Mounts watches what is mounted at a mount point.
+	Mounts func(path string, notify func()) (cancel func())
 	// Poll calls notify every interval, with jitter.
 	Poll func(interval time.Duration, notify func()) (cancel func())
 	// Ready returns once every source is armed, so no change between a

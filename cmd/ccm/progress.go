@@ -71,8 +71,14 @@ func newProgress(out io.Writer, f runFlags, total int, log *slog.Logger, c clock
 	p := &progress{clock: c, log: log, total: total, every: time.Second,
 		done: map[string]bool{}, running: map[string]*running{},
 		stop: make(chan struct{}), stopped: make(chan struct{})}
-	if width, ok := terminalWidth(out); ok && !f.json && !underJournal() {
-		p.term, p.width, p.every = out, width, drawEvery
+	raw := out
+	if tw, ok := out.(*terminalWriter); ok {
+		// The status line's own escape sequences must reach the terminal;
+		// what it shows of resources' names is escaped in look.
+		raw = tw.w
+	}
+	if width, ok := terminalWidth(raw); ok && !f.json && !underJournal() {
+		p.term, p.width, p.every = raw, width, drawEvery
 	}
 	return p
 }
@@ -220,7 +226,8 @@ func (p *progress) look(now time.Time) (string, []longRunning) {
 	if oldest == "" {
 		return "", long
 	}
-	line := fmt.Sprintf("[%d/%d] %s running %.1fs", len(p.done), p.total, oldest, now.Sub(p.running[oldest].since).Seconds())
+	name := oneLine(escapeControls([]byte(oldest)))
+	line := fmt.Sprintf("[%d/%d] %s running %.1fs", len(p.done), p.total, name, now.Sub(p.running[oldest].since).Seconds())
 	if n := len(p.running) - 1; n > 0 {
 		line += fmt.Sprintf(" (+%d more)", n)
 	}

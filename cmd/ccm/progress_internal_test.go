@@ -53,3 +53,17 @@ func TestFitCutsTheStatusLineToTheTerminal(t *testing.T) {
 		t.Fatalf("unknown width: %q", got)
 	}
 }
+
+// A resource's name is data from the manifest or the host: the status
+// line shows its control characters escaped, never acted on.
+func TestStatusLineEscapesNames(t *testing.T) {
+	c := clock.NewFake(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	var logs bytes.Buffer
+	p := newProgress(&bytes.Buffer{}, runFlags{}, 1, slog.New(newLineHandler(&logs, slog.LevelInfo, true)), c)
+	p.started("exec#evil\x1b]0;owned\x07\nline")
+	c.Advance(time.Second)
+	line, _ := p.look(c.Now())
+	if strings.ContainsAny(line, "\x1b\x07\n") || !strings.Contains(line, `exec#evil\x1b]0;owned\x07\nline running`) {
+		t.Fatalf("status line %q", line)
+	}
+}
