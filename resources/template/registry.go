@@ -11,8 +11,8 @@ import (
 // registrations implements registrations(cluster, protocol, service,
 // address): the registry's entries those select, "*" matching anything,
 // sorted by address, then port. The query is recorded first, for the
-// resource the templates are scoped to.
-func (t *Templates) registrations(args ...any) (any, error) {
+// resource the evaluation renders for (see Scope).
+func (t *Templates) registrations(b *budget, args ...any) (any, error) {
 	if len(args) != 4 {
 		return nil, fmt.Errorf("%w: registrations(cluster, protocol, service, address) takes 4 arguments, got %d", ErrArgs, len(args))
 	}
@@ -28,17 +28,17 @@ func (t *Templates) registrations(args ...any) (any, error) {
 		return nil, fmt.Errorf("%w: run with --registration STREAM (ccm apply -R), or the agent's registration setting", ErrNoRegistry)
 	}
 	f := registration.Filter{Cluster: s[0], Protocol: s[1], Service: s[2], Address: s[3]}
-	if t.lookups != nil {
-		t.lookups.Add(f.Subject(), f.Matches)
+	if b.lookups != nil {
+		b.lookups.Add(f.Subject(), f.Matches)
 	}
 	es, err := t.env.Registry.Lookup(f)
 	if err != nil {
 		return nil, fmt.Errorf("registrations(%s): %w", f, err)
 	}
-	if t.lookups != nil {
-		t.lookups.Found(f.Subject(), digest(es))
+	if b.lookups != nil {
+		b.lookups.Found(f.Subject(), digest(es))
 	}
-	return es, nil
+	return es, b.charge(sizeOf(es, b.lim.value+1))
 }
 
 // digest identifies what a lookup found.

@@ -32,10 +32,10 @@ func (sh shape) functions(t *Templates) (map[string]function, map[string]metered
 		return plain, nil
 	}
 	plain["kvGet"] = t.kvGet
-	plain["registrations"] = t.registrations
 	return plain, map[string]metered{
 		"readFile": t.readFile, "file": t.readFile,
 		"template": t.template, "jet": t.jet,
+		"registrations": t.registrations,
 	}
 }
 

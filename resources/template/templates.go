@@ -71,9 +71,6 @@ type Templates struct {
 	envs sync.Pool
 	// doc is root as JSON, for lookup().
 	doc *jsonDoc
-	// lookups, when set, records the registry queries of the resource
-	// these templates are scoped to (see Scope).
-	lookups *resources.Lookups
 
 	fpOnce sync.Once
 	fp     string
@@ -145,12 +142,14 @@ func (t *Templates) value(b *budget, s string) (any, error) {
 }
 
 // String resolves every expression in s and returns the text.
-func (t *Templates) String(s string) (string, error) {
+func (t *Templates) String(s string) (string, error) { return t.string(newBudget(t.lim), s) }
+
+func (t *Templates) string(b *budget, s string) (string, error) {
 	l := lex(s)
 	if l.plain {
 		return s, nil
 	}
-	out, _, err := t.join(newBudget(t.lim), l)
+	out, _, err := t.join(b, l)
 	return out, err
 }
 
@@ -341,16 +340,6 @@ func (t *Templates) nested() (*Templates, error) {
 		return nil, fmt.Errorf("%w (%d levels)", ErrTooDeep, maxDepth)
 	}
 	n := buildWith(t.bound().env, t.shape, t.depth+1, t.doc)
-	n.lim, n.lookups = t.lim, t.lookups
+	n.lim = t.lim
 	return n, nil
-}
-
-// Scope returns templates over the same environment whose registry
-// queries are recorded in l, for one resource. Its variables are made
-// when it first evaluates: a resource without templates costs one small
-// allocation.
-func (t *Templates) Scope(l *resources.Lookups) resources.Templates {
-	n := buildWith(t.env, t.shape, t.depth, t.doc)
-	n.lim, n.lookups = t.lim, l
-	return n
 }
