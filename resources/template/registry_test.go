@@ -155,3 +155,20 @@ func TestScopedTemplatesRecordTheirQueries(t *testing.T) {
 		t.Fatal("a registry query is taken as rendering the same every time")
 	}
 }
+
+// TestScopedFunctionsRecordTheirQueries: scaffold's engines call the
+// functions of the resource's templates; their queries are the
+// resource's too.
+func TestScopedFunctionsRecordTheirQueries(t *testing.T) {
+	var l resources.Lookups
+	sc := New(Env{Registry: backends()}).Scope(&l).(interface {
+		Functions() map[string]func(args ...any) (any, error)
+	})
+	if _, err := sc.Functions()["registrations"]("prod", "http", "web", "*"); err != nil {
+		t.Fatal(err)
+	}
+	e := registration.Entry{Cluster: "prod", Service: "web", Protocol: "http", Address: "10.1.1.1", Port: int64(80), Priority: 1}
+	if !l.Concerns(e.Subject()) {
+		t.Fatal("a query from a scaffold function was not recorded")
+	}
+}
