@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nats-io/nats.go"
+	"github.com/reactive-ccm/ccm/engine/natsconn/natstest"
 	"github.com/reactive-ccm/ccm/resources/registration"
 )
 
@@ -247,5 +249,61 @@ func TestOneShotLookups(t *testing.T) {
 	}
 	if r := f.ccm("ensure", "file", dir+"/other", "-R", "file#/nowhere"); r.code == 0 || !strings.Contains(r.stderr+r.stdout, "file#/nowhere") {
 		t.Fatalf("-R TYPE#NAME was not taken as --require: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// registrationConf is the nats-server configuration docs/registration.md
+// gives.
+var registrationConf = filepath.Join("..", "..", "examples", "nats", "registration.conf")
+
+// TestRegistrationsRunWithTheLeastPermissions: a host with only the
+// permissions the docs give announces its service and reads the
+// registry, and cannot announce another address.
+func TestRegistrationsRunWithTheLeastPermissions(t *testing.T) {
+	conf := read(t, registrationConf)
+	if !strings.Contains(read(t, filepath.Join("..", "..", "docs", "registration.md")), "```\n"+conf+"```\n") {
+		t.Fatal("docs/registration.md does not hold examples/nats/registration.conf as it is")
+	}
+	f := newFleetWith(t, natstest.Options{Config: registrationConf}, nats.UserInfo("admin", "change-me-admin"))
+	base := f.env
+	admin := append(base[:len(base):len(base)], "NATS_USER=admin", "NATS_PASSWORD=change-me-admin")
+	host := append(base[:len(base):len(base)], "NATS_USER=web-1", "NATS_PASSWORD=change-me-web-1")
+	f.env = admin
+	f.must("registration", "init")
+	f.must("registration", "create", "--cluster", "prod", "--service", "db", "--protocol", "tcp", "--address", "10.0.0.5", "--port", "5432", "--ttl", "1h")
+
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "status"), "0", 0o644)
+	writeFile(t, filepath.Join(dir, "check_app"), "#!/bin/sh\nexit $(cat "+dir+"/status)\n", 0o755)
+	m := strings.Replace(backendNode, "address: 127.0.0.1", "address: 192.0.2.10", 1) + `
+    - file:
+        - @/db.conf:
+            ensure: present
+            content: "{{ registrations('prod', 'tcp', 'db', '*')[0].Address }}\n"
+            owner: root
+            group: root
+            mode: "0644"
+`
+	f.env = host
+	w := f.watch("--state-dir", t.TempDir(), "--register", "jetstream", manifest(t, dir, m))
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Log(w.logs())
+		}
+	})
+	w.converged(2)
+	f.env = admin
+	eventually(t, "web-1's registration", func() bool {
+		return strings.Contains(f.must("registration", "query", "prod", "http", "web", "--json"), `"address": "192.0.2.10"`)
+	})
+	if got := read(t, dir+"/db.conf"); got != "10.0.0.5\n" {
+		t.Fatalf("db.conf = %q", got)
+	}
+	if strings.Contains(w.logs(), "refused") || strings.Contains(w.logs(), "ermission") {
+		t.Fatalf("the host lacked a permission:\n%s", w.logs())
+	}
+	f.env = host
+	if r := f.ccm("registration", "create", "--cluster", "prod", "--service", "web", "--protocol", "http", "--address", "10.0.0.9", "--port", "80"); r.code != 1 {
+		t.Fatalf("a host announcing another address: exit %d\n%s", r.code, r.stderr)
 	}
 }
