@@ -280,7 +280,7 @@ func TestEnsurePackageNoop(t *testing.T) {
 func TestEnsureHelpComesFromDeclarations(t *testing.T) {
 	r := ccm(t, "ensure", "exec", "--help")
 	for _, want := range []string{"--creates", "--returns", "--timeout", "--cwd", "-e, --environment", "--path", "--refresh-only",
-		"-S, --subscribe", "--logoutput", "--exec-if", "--exec-unless", "--alias", "--provider", "--if", "--unless", "-R, --require"} {
+		"-S, --subscribe", "--logoutput", "--exec-if", "--exec-unless", "--alias", "--provider", "--if", "--unless", "--require", "-R, --registration"} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("ccm ensure exec --help lacks %s", want)
 		}

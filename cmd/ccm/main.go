@@ -94,7 +94,7 @@ func newRoot(args []string) *cobra.Command {
 	root.PersistentPreRun = allowUnsafeOwnership
 	ensure := newEnsureCmd()
 	root.AddCommand(newRunCmd(), newValidateCmd(), newGraphCmd(), newApplyCmd(), newFactsCmd(), newSchemaCmd(), newBundleCmd(), newFleetCmd(), newRolloutCmd(), newAgentCmd(), newManPagesCmd(),
-		ensure, newSessionCmd(), newHieraCmd())
+		ensure, newSessionCmd(), newHieraCmd(), newRegistrationCmd())
 	root.AddCommand(newControlCmds()...)
 	if reaches(root, ensure, args) {
 		addEnsureTypes(ensure)
