@@ -101,14 +101,28 @@ type oracle struct {
 	// seq numbers the names tampers make; tampers counts them.
 	seq, tampers atomic.Int64
 	usage        usage
+	// replay is the command that runs this run again.
+	replay string
 	// lateFixes are how long the bursts took to be repaired whose
 	// operator fixes waited for a retry back-off beyond the bound.
 	lateFixes []time.Duration
 }
 
 func newOracle(t *testing.T, c config, seed uint64) *oracle {
+	o := prepare(t, c)
+	o.seed = seed
+	o.replay = fmt.Sprintf("go test ./cmd/ccm/driftoracle -count=1 -run 'TestDriftOracle/%s$' -args -seed=%d -duration=%v",
+		c, seed-uint64(slices.Index(configs(), c)), *durationFlag)
+	o.launch(generate(rand.New(rand.NewPCG(seed, 0)), filepath.Join(o.base, "root")))
+	t.Logf("seed %d: %d resources under %s", seed, len(o.rs), o.base)
+	return o
+}
+
+// prepare makes the directories of a run on c's filesystem: base for
+// the tree, scratch for what symlinks point to.
+func prepare(t *testing.T, c config) *oracle {
 	dir := fsDir(t, c.fs)
-	o := &oracle{t: t, c: c, seed: seed, base: filepath.Join(dir, "tree"), scratch: filepath.Join(dir, "scratch")}
+	o := &oracle{t: t, c: c, base: filepath.Join(dir, "tree"), scratch: filepath.Join(dir, "scratch")}
 	for _, d := range []string{o.base, filepath.Join(o.scratch, "dir")} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			t.Fatal(err)
@@ -117,18 +131,25 @@ func newOracle(t *testing.T, c config, seed uint64) *oracle {
 	if err := os.WriteFile(filepath.Join(o.scratch, "file"), []byte("scratch\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	o.rs = generate(rand.New(rand.NewPCG(seed, 0)), filepath.Join(o.base, "root"))
+	return o
+}
+
+// launch starts the daemon managing rs, which live below o.base.
+func (o *oracle) launch(rs []*resource) {
+	o.rs = rs
 	o.managed = map[string]*resource{}
-	for _, r := range o.rs {
+	for _, r := range rs {
 		o.managed[r.path] = r
 	}
+	dir := filepath.Dir(o.base)
 	m := filepath.Join(dir, "manifest.yaml")
-	if err := os.WriteFile(m, []byte(manifest(o.rs)), 0o644); err != nil {
-		t.Fatal(err)
+	if err := os.WriteFile(m, []byte(manifest(rs)), 0o644); err != nil {
+		o.t.Fatal(err)
 	}
-	t.Logf("seed %d: %d resources under %s", seed, len(o.rs), o.base)
-	o.d = startDaemon(t, c, m, filepath.Join(dir, "state"))
-	return o
+	o.d = startDaemon(o.t, o.c, m, filepath.Join(dir, "state"))
+	if !o.d.waitEvents("startup", len(rs), time.Minute) {
+		o.t.Fatalf("the daemon did not converge %d resources at startup\n%s", len(rs), o.d.logTail(40))
+	}
 }
 
 // fsDir is a fresh directory on the filesystem fs names.
@@ -156,12 +177,9 @@ func fsDir(t *testing.T, fs string) string {
 
 // run converges the tree, then bursts until the time is up.
 func (o *oracle) run(d time.Duration) {
-	if !o.d.waitEvents("startup", len(o.rs), time.Minute) {
-		o.t.Fatalf("the daemon did not converge %d resources at startup\n%s", len(o.rs), o.d.logTail(40))
-	}
 	start := time.Now()
 	if bad := o.settle(start, nil); len(bad) > 0 {
-		o.fail(-1, start, nil, bad)
+		o.fail("startup", start, nil, bad)
 	}
 	o.usage.sample(o.t, o.d)
 	bursts := 0
@@ -170,11 +188,11 @@ func (o *oracle) run(d time.Duration) {
 		ops := o.burst(bursts)
 		fixed := o.operate()
 		if bad := o.settle(began, fixed); len(bad) > 0 {
-			o.fail(bursts, began, ops, bad)
+			o.fail(fmt.Sprintf("burst %d (seed %d)", bursts, o.seed), began, ops, bad)
 		}
 		o.clean()
 		if bad := o.settle(time.Now(), nil); len(bad) > 0 {
-			o.fail(bursts, began, ops, bad)
+			o.fail(fmt.Sprintf("burst %d (seed %d)", bursts, o.seed), began, ops, bad)
 		}
 		o.usage.sample(o.t, o.d)
 	}
@@ -391,16 +409,14 @@ func (o *oracle) clean() {
 // maxListed bounds the paths, tampers and events a failure lists.
 const maxListed = 60
 
-// fail reports resources left wrong after burst b (-1: at startup),
-// with what it takes to replay the run, and ends the test.
-func (o *oracle) fail(b int, began time.Time, ops []op, bad []*resource) {
+// fail reports resources left wrong after what (a burst, startup), with
+// what it takes to replay the run, and ends the test.
+func (o *oracle) fail(what string, began time.Time, ops []op, bad []*resource) {
 	o.t.Helper()
 	late := o.lateness(began, bad)
 	var w strings.Builder
-	fmt.Fprintf(&w, "%d of %d managed paths not in their desired state %v after burst %d (%s, seed %d), which began at %s; replay with\n"+
-		"  go test ./cmd/ccm/driftoracle -count=1 -run 'TestDriftOracle/%s$' -args -seed=%d -duration=%v\n",
-		len(bad), len(o.rs), o.c.bound(), b, o.c, o.seed, began.Format("15:04:05.000"),
-		o.c, o.seed-uint64(slices.Index(configs(), o.c)), *durationFlag)
+	fmt.Fprintf(&w, "%d of %d managed paths not in their desired state %v after %s (%s), which began at %s; replay with\n  %s\n",
+		len(bad), len(o.rs), o.c.bound(), what, o.c, began.Format("15:04:05.000"), o.replay)
 	paths := map[string]bool{}
 	var lines []string
 	for _, r := range bad {
@@ -415,7 +431,9 @@ func (o *oracle) fail(b int, began time.Time, ops []op, bad []*resource) {
 	if !o.d.alive() {
 		w.WriteString("the daemon exited\n")
 	}
-	list(&w, fmt.Sprintf("burst %d: %d tampers; those on these paths or above them (paths below %s, runs of a letter shortened):", b, len(ops), o.base), about(ops, paths))
+	if len(ops) > 0 {
+		list(&w, fmt.Sprintf("%s: %d tampers; those on these paths or above them (paths below %s, runs of a letter shortened):", what, len(ops), o.base), about(ops, paths))
+	}
 	list(&w, "the daemon's events about these paths since the burst began:", o.shortened(o.d.eventsAbout(paths, began)))
 	list(&w, "the daemon's last log lines:", o.shortened(strings.Split(o.d.logTail(maxListed), "\n")))
 	o.t.Fatal(w.String())
