@@ -6,28 +6,48 @@ import (
 	"github.com/reactive-ccm/ccm/resources"
 )
 
-// ContestPolicy decides when a vertex is fighting another program. Every
-// repair counts: an apply that changed a vertex found drifted after it had
+// ContestPolicy decides when a vertex is fighting another program: a
+// writer undoing ccm's repairs as soon as they are made, again and again.
+// A repair (an apply that changed a vertex found drifted after it had
 // converged, whether the re-check after it passed or the other writer
-// struck again first. More than Limit repairs within Window make the
-// vertex contested: it is then checked only once Backoff has passed,
-// doubling up to MaxBackoff with each repair the fight forces, and the
-// refreshes its changes owe its subscribers are held. It is calm again,
-// and its held refreshes are released, once Calm passes without a repair;
-// a check finding it in order is not enough, since the echo of ccm's own
-// write and a slow writer's pauses look just like that.
+// struck again first) continues the vertex's episode when the drift it
+// undid was seen within Gap of the repair before; otherwise it starts a
+// new episode and the count starts afresh. More than Limit repairs of one
+// episode within Window make the vertex contested: it is then checked
+// only once Backoff has passed, doubling up to MaxBackoff with each
+// repair the fight forces, and the refreshes its changes owe its
+// subscribers are held. It is calm again, and its held refreshes are
+// released, once Calm passes without a repair; a check finding it in
+// order is not enough, since the echo of ccm's own write and a writer's
+// pauses look just like that.
+//
+// So a program that changes a resource every few seconds or less often
+// (an operator's cleanup script, cron) is repaired each time, at once,
+// and never backed off; a burst that drifts many vertices at once (rm -rf
+// of a directory of 200 managed files) is one repair of each, an episode
+// of one, not 200 fights. A writer rewriting a file ten times a second is
+// contested within a second.
 type ContestPolicy struct {
-	Window     time.Duration
-	Limit      int
+	Window time.Duration
+	Limit  int
+	// Gap is the longest time from a repair to the drift undoing it, in
+	// one episode; default DefaultContestGap. A Gap as long as Window
+	// counts every repair within the window.
+	Gap        time.Duration
 	Backoff    time.Duration
 	MaxBackoff time.Duration
 	// Calm defaults to Window.
 	Calm time.Duration
 }
 
+// DefaultContestGap is ContestPolicy.Gap when unset: a writer undoing a
+// repair within a second, again and again, is a fight; one every few
+// seconds is not.
+const DefaultContestGap = time.Second
+
 // contestState is a vertex's repair history.
 type contestState struct {
-	// repairs within the window, oldest first.
+	// repairs of the current episode within the window, oldest first.
 	repairs   []time.Time
 	contested bool
 	// count is the repairs since the vertex became contested, the first
@@ -55,13 +75,18 @@ func (c *contestState) fighting() bool { return c.contested || c.witness != nil 
 
 func (c *contestState) waiting(now time.Time) bool { return c.contested && now.Before(c.until) }
 
-// repaired records a repair at now. It reports whether the vertex just
-// became contested; while contested each repair doubles the back-off.
-func (c *contestState) repaired(now time.Time, p ContestPolicy) (became bool) {
+// repaired records a repair at now; quick says whether the drift it
+// undid was seen within the gap of the repair before, continuing the
+// episode; otherwise the count starts afresh. It reports whether the
+// vertex just became contested; while contested each repair doubles the
+// back-off.
+func (c *contestState) repaired(now time.Time, quick bool, p ContestPolicy) (became bool) {
 	keep := c.repairs[:0]
-	for _, t := range c.repairs {
-		if now.Sub(t) < p.Window {
-			keep = append(keep, t)
+	if quick {
+		for _, t := range c.repairs {
+			if now.Sub(t) < p.Window {
+				keep = append(keep, t)
+			}
 		}
 	}
 	c.repairs = append(keep, now)
@@ -94,11 +119,30 @@ func (c *contestState) closeWitness() {
 
 // isRepair reports whether a run repaired drift: in watch mode, an apply
 // that changed a vertex found not in its desired state after it had
-// converged in this graph, whatever the re-check after it found. Refreshes
-// of a vertex in order and first convergences are not repairs.
+// converged to that desired state, whatever the re-check after it found.
+// Refreshes of a vertex in order, first convergences and the changes a
+// new desired state makes (a reload, a new bundle revision, new data, a
+// changed source file), until the vertex has converged to it, are not
+// repairs; nor is a run during which a new desired state came, since it
+// may have applied it.
 func (e *Engine) isRepair(n *node, out resources.Outcome) bool {
-	return e.opts.Watch && !e.noop(n) && n.convergedOnce &&
+	return e.opts.Watch && !e.noop(n) && n.convergedTo == n.runDesired+1 && n.desired == n.runDesired &&
 		out.Applied && out.Change.Changed && !out.Before.Desired
+}
+
+// desiredChanged records that n's desired state changed without a reload
+// (a source it reads changed, as a bundle revision may do): what it
+// applies until it has converged to it is the operator's change, not a
+// repair, and what the contest rule counted for n is forgotten, so the
+// change runs at once, even during a contest's back-off, and refreshes
+// the subscribers (with any refresh the contest held). A reload needs
+// none of this: a changed vertex is a new one. Callers hold e.mu.
+func (e *Engine) desiredChanged(n *node, now time.Time) {
+	n.desired++
+	if n.contest.contested {
+		e.opts.Logger.Info("no longer contested: its desired state changed", "resource", n.v.ID(), "repairs", n.contest.count)
+	}
+	e.endFight(n, now)
 }
 
 // repaired counts a repair of n. The run that makes it contested reports
@@ -106,7 +150,7 @@ func (e *Engine) isRepair(n *node, out resources.Outcome) bool {
 // contested names it again. Callers hold e.mu.
 func (e *Engine) repaired(n *node, ev *Event, now time.Time) {
 	c := &n.contest
-	became := c.repaired(now, e.opts.Contest)
+	became := c.repaired(now, e.quickStrike(n, ev.Trigger), e.opts.Contest)
 	e.armWitness(n)
 	switch {
 	case became:
@@ -120,6 +164,23 @@ func (e *Engine) repaired(n *node, ev *Event, now time.Time) {
 	}
 }
 
+// quickStrike reports whether the drift the run of n just repaired was
+// seen within the contest gap of n's repair before it: the other writer
+// undid that repair as soon as it was made. Drift a poll found may have
+// come up to a poll interval before, so the gap is wider by that much.
+// Callers hold e.mu.
+func (e *Engine) quickStrike(n *node, trig Trigger) bool {
+	last := n.contest.last
+	if last.IsZero() {
+		return false
+	}
+	gap := e.opts.Contest.Gap
+	if trig == TriggerPoll {
+		gap += n.pollEvery
+	}
+	return n.runSeen.Sub(last) <= gap
+}
+
 // tryCalm ends n's fight once it went Calm without a repair: its witness
 // is closed and, if it was contested, the refreshes it held are released.
 // Callers hold e.mu.
@@ -128,14 +189,27 @@ func (e *Engine) tryCalm(n *node, now time.Time) {
 	if !c.fighting() || now.Before(c.calmAt(e.opts.Contest)) {
 		return
 	}
-	c.closeWitness()
-	delete(e.fights, n)
 	if !c.contested {
+		c.closeWitness()
+		delete(e.fights, n)
 		return
 	}
 	e.opts.Logger.Info("no longer contested: left alone", "resource", n.v.ID(), "repairs", c.count, "for", e.opts.Contest.Calm)
-	held := c.held
+	e.endFight(n, now)
+}
+
+// endFight forgets n's repair history: its witness is closed and, if it
+// was contested, it is no longer and the refreshes it held are released.
+// Callers hold e.mu.
+func (e *Engine) endFight(n *node, now time.Time) {
+	c := &n.contest
+	c.closeWitness()
+	delete(e.fights, n)
+	contested, held := c.contested, c.held
 	*c = contestState{}
+	if !contested {
+		return
+	}
 	e.touch(n)
 	e.changed = true
 	if held {

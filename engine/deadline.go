@@ -32,8 +32,9 @@ func (e *Engine) deadline(v *graph.Vertex) (time.Duration, string) {
 }
 
 // bounded runs each Check and Apply of a resource under a deadline. The
-// context's expiry is what stops the work: the command runner kills the
-// process group of a command still running, D-Bus and HTTP calls return.
+// context's expiry is what stops the work: the command runner stops the
+// process group of a command still running (SIGTERM, then SIGKILL after
+// a grace period), D-Bus and HTTP calls return.
 type bounded struct {
 	resources.Resource
 	d   time.Duration
@@ -60,6 +61,6 @@ func (b bounded) expired(ctx context.Context, op string, err error) error {
 	if err == nil || !errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		return err
 	}
-	return fmt.Errorf("%w: the %s did not finish within %s (%s); what it ran was killed: %v",
+	return fmt.Errorf("%w: the %s did not finish within %s (%s); what it ran was stopped: %v",
 		ErrTimeout, op, b.d, b.why, err)
 }

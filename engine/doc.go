@@ -16,8 +16,10 @@
 //   - A change applied by a vertex refreshes its subscribers; the pending
 //     refresh is cleared only by the subscriber's successful apply.
 //   - In watch mode failures are never permanent: they retry with
-//     exponential backoff and jitter, and a vertex repaired too often in a
-//     short window is reported contested once and backed off.
+//     exponential backoff and jitter, and a vertex whose repairs another
+//     writer keeps undoing as soon as they are made is reported contested
+//     once and backed off (ContestPolicy); drift that comes seconds apart,
+//     or in one burst across many vertices, is repaired each time.
 //   - The engine never imports a concrete resource type: it sees the
 //     resources.Resource contract and the graph only.
 package engine

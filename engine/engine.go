@@ -14,12 +14,15 @@ import (
 type Engine struct {
 	opts Options
 
-	mu    sync.Mutex
-	cond  *sync.Cond // signalled when ready gains work or stopping is set
-	g     *graph.Graph
-	nodes []*node
-	byID  map[string]*node
-	ready readyQueue
+	// swapMu serialises graph swaps, reloads and child manifests loaded
+	// at run time alike, so each builds on the graph the last installed.
+	swapMu sync.Mutex
+	mu     sync.Mutex
+	cond   *sync.Cond // signalled when ready gains work or stopping is set
+	g      *graph.Graph
+	nodes  []*node
+	byID   map[string]*node
+	ready  readyQueue
 	// timed holds dirty vertices waiting for a retry or contest back-off.
 	timed map[*node]struct{}
 	// fights holds the contested vertices and those with a witness armed,
@@ -200,7 +203,7 @@ func (e *Engine) Run(ctx context.Context) (Summary, error) {
 	e.flush()
 	e.emitMu.Lock()
 	defer e.emitMu.Unlock()
-	e.sum.Duration = time.Since(start)
+	e.sum.Start, e.sum.Duration = start, time.Since(start)
 	return e.sum, ctx.Err()
 }
 
@@ -253,8 +256,12 @@ func (e *Engine) mark(n *node, t Trigger) {
 		e.mu.Unlock()
 		return
 	}
+	now := e.opts.Clock.Now()
+	if t == TriggerSource {
+		e.desiredChanged(n, now)
+	}
 	e.markDirty(n, t)
-	e.schedule(n, e.opts.Clock.Now())
+	e.schedule(n, now)
 	blocked := len(e.outbox) > 0
 	e.mu.Unlock()
 	if blocked {

@@ -128,9 +128,16 @@ type fakeProps struct {
 	Sleep string `yaml:"sleep"`
 	// Watch registers the fake with the drift notifier of the test.
 	Watch bool `yaml:"watch"`
+	// Mount registers the fake with the mount source of the test, for
+	// the mount point /fake/mount/NAME.
+	Mount bool `yaml:"mount"`
 	// Input is a path the fake's desired state is read from, watched as
-	// an input (/fake/input/NAME).
+	// an input (/fake/input/NAME): the world's value "input/NAME", when
+	// set, is the desired value instead of Value.
 	Input bool `yaml:"input"`
+	// Poll re-checks the fake at this interval (the poll "poll:INTERVAL"
+	// of the test).
+	Poll string `yaml:"poll"`
 	// Hang makes Check wait until its context ends, like a hung command.
 	Hang bool `yaml:"hang"`
 	// Mirror is a file that holds the fake's value once applied or
@@ -147,6 +154,7 @@ type fake struct {
 	name  string
 	p     fakeProps
 	sleep time.Duration
+	poll  time.Duration
 	w     *world
 }
 
@@ -160,10 +168,14 @@ func init() {
 		if err != nil {
 			return resources.Instance{}, resources.Errorf(spec.KeyPos("sleep"), "sleep: %v", err)
 		}
+		poll, err := time.ParseDuration(orZero(p.Poll))
+		if err != nil {
+			return resources.Instance{}, resources.Errorf(spec.KeyPos("poll"), "poll: %v", err)
+		}
 		worldMu.Lock()
 		w := current
 		worldMu.Unlock()
-		return resources.Instance{Resource: &fake{name: spec.Name, p: p, sleep: d, w: w}, Provider: "memory", Ensure: p.Value, Independent: p.Independent}, nil
+		return resources.Instance{Resource: &fake{name: spec.Name, p: p, sleep: d, poll: poll, w: w}, Provider: "memory", Ensure: p.Value, Independent: p.Independent}, nil
 	}})
 }
 
@@ -175,12 +187,15 @@ func orZero(s string) string {
 }
 
 func (f *fake) Watch() resources.WatchSpec {
-	var spec resources.WatchSpec
+	spec := resources.WatchSpec{Poll: f.poll}
 	if f.p.Watch {
 		spec.Paths = []string{"/fake/" + f.name}
 	}
 	if f.p.Input {
 		spec.Inputs = []string{"/fake/input/" + f.name}
+	}
+	if f.p.Mount {
+		spec.Mounts = []string{"/fake/mount/" + f.name}
 	}
 	return spec
 }
@@ -199,12 +214,12 @@ func (f *fake) Check(ctx context.Context) (resources.Status, error) {
 	}
 	f.w.mu.Lock()
 	failing := f.p.Fail || f.w.failing[f.name]
-	got := f.w.values[f.name]
+	got, want := f.w.values[f.name], f.want()
 	f.w.mu.Unlock()
 	if failing {
 		return resources.Status{}, errors.New("check failed on purpose")
 	}
-	return resources.Status{Ensure: got, Desired: got == f.p.Value, Differences: []resources.Difference{resources.Differs("value", got, f.p.Value)}}, nil
+	return resources.Status{Ensure: got, Desired: got == want, Differences: []resources.Difference{resources.Differs("value", got, want)}}, nil
 }
 
 func (f *fake) Apply(ctx context.Context, req resources.Request) (resources.Change, error) {
@@ -229,17 +244,26 @@ func (f *fake) Apply(ctx context.Context, req resources.Request) (resources.Chan
 		}
 	}
 	if req.Noop {
-		return resources.Change{Changed: true, NoopMessage: "Would have set " + f.p.Value, Refreshed: req.Refresh}, nil
+		return resources.Change{Changed: true, NoopMessage: "Would have set " + f.want(), Refreshed: req.Refresh}, nil
 	}
 	f.w.applies = append(f.w.applies, f.name)
 	if !f.p.Stuck {
-		f.mirror(f.p.Value)
-		f.w.values[f.name] = f.p.Value
+		f.mirror(f.want())
+		f.w.values[f.name] = f.want()
 	}
 	if v, ok := f.w.undo[f.name]; ok {
 		f.w.values[f.name] = v
 	}
 	return resources.Change{Changed: !req.Status.Desired || req.Refresh, Refreshed: req.Refresh}, nil
+}
+
+// want is the fake's desired value: its input's, if it has one and the
+// world sets it, else Value. Callers hold f.w.mu.
+func (f *fake) want() string {
+	if v, ok := f.w.values["input/"+f.name]; ok && f.p.Input {
+		return v
+	}
+	return f.p.Value
 }
 
 // GroupCommit says whether the fake joins commit groups.

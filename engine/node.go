@@ -70,11 +70,15 @@ type node struct {
 	// predecessor is the vertex this one replaces, while it still runs.
 	predecessor *node
 
-	// convergedOnce is set once the vertex converged in this graph; only
-	// then is an apply a repair.
-	convergedOnce bool
-	retry         retryState
-	contest       contestState
+	// desired counts the new desired states that reached the vertex in
+	// this graph without a reload (a source it reads changed); runDesired
+	// is desired when the run under way started. convergedTo is
+	// runDesired+1 of its last successful run, 0 before the first: only an
+	// apply of a desired state the vertex had converged to is a repair.
+	desired, runDesired, convergedTo int
+
+	retry   retryState
+	contest contestState
 	// lastError is the error last reported, so a failure repeating the
 	// same way in watch mode is reported once.
 	lastError string
@@ -87,6 +91,12 @@ type node struct {
 	// since is when the vertex last became dirty, to measure how long a
 	// repair took from the event; runSince is since of the run under way.
 	since, runSince time.Time
+	// seen and runSeen are since and runSince on the engine's clock: when
+	// the drift a repair undoes was seen, for the contest rule.
+	seen, runSeen time.Time
+	// pollEvery is the interval of the vertex's poll, if it has one: drift
+	// a poll finds happened at most that long before.
+	pollEvery time.Duration
 	// parentChanged is set when a parent applied a change during the run
 	// under way, which a failure of that run may not have seen.
 	parentChanged bool
@@ -182,7 +192,7 @@ func (n *node) healthNews(ev *Event, out resources.Outcome) bool {
 // over anything that came first: a vertex's first run in a graph is
 // theirs, even when its watch fired while it was being armed and a worker
 // was free to run it at once.
-func (n *node) markDirty(t Trigger) {
+func (n *node) markDirty(t Trigger, now time.Time) {
 	first := t == TriggerStartup || t == TriggerReload
 	if !n.introduced && !first {
 		return
@@ -193,7 +203,7 @@ func (n *node) markDirty(t Trigger) {
 	if !n.dirty || first || t == TriggerSource {
 		n.dirty = true
 		n.trigger = t
-		n.since = time.Now()
+		n.since, n.seen = time.Now(), now
 		n.afterSeen = 0
 	}
 }

@@ -1,7 +1,9 @@
 package engine_test
 
 import (
+	"fmt"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -205,4 +207,83 @@ func TestWatchLoneRepairDoesNotWaitForAFailingPredecessor(t *testing.T) {
 	if ev := w.next(changedEvent("fake#b")); ev.Trigger != engine.TriggerDrift {
 		t.Fatalf("repair of b = %+v", ev)
 	}
+}
+
+// TestFailOnErrorStartsNothingAfterAFailure holds fail_on_error whatever
+// runs together: independent neighbours, commit groups, groupable
+// resources and parallel manifests, on 1 to 8 workers.
+func TestFailOnErrorStartsNothingAfterAFailure(t *testing.T) {
+	written := map[string]string{
+		"independent":  "{independent: true, value: \"1\"}",
+		"commit group": "{independent: true, commit: true, value: \"1\"}",
+	}
+	for workers := 1; workers <= 8; workers++ {
+		for name, defaults := range written {
+			t.Run(fmt.Sprintf("%s/%d workers", name, workers), func(t *testing.T) {
+				w := newWorld(t)
+				g := load(t, "ccm:\n  fail_on_error: true\n  resources:\n    - fake:\n        - defaults: "+defaults+"\n"+fakes("        ", 12))
+				sum, _ := runOnce(t, g, engine.Options{Workers: workers})
+				if len(w.order()) != 0 || sum.Failed != 1 || sum.Skipped != 12 {
+					t.Fatalf("applied %v after the first resource failed; summary %+v", w.order(), sum)
+				}
+			})
+		}
+		t.Run(fmt.Sprintf("group/%d workers", workers), func(t *testing.T) {
+			w := newWorld(t)
+			g := load(t, "ccm:\n  fail_on_error: true\n  resources:\n    - gfake:\n        - defaults: {key: k, value: \"1\"}\n"+fakes("        ", 12))
+			runOnce(t, g, engine.Options{Workers: workers})
+			if len(w.order()) != 0 {
+				t.Fatalf("applied %v after the first resource failed", w.order())
+			}
+		})
+		t.Run(fmt.Sprintf("parallel/%d workers", workers), func(t *testing.T) {
+			failParallel(t, workers)
+		})
+	}
+}
+
+// failParallel runs a parallel manifest whose first resource fails. Each
+// other resource's check waits until the failure is reported, so each
+// worker but the failing one's takes at most one resource before it (its
+// first check; the check after its apply waits for nothing):
+// any more started means a worker took one after the failure.
+func failParallel(t *testing.T, workers int) {
+	w := newWorld(t)
+	release := make(chan struct{})
+	var mu sync.Mutex
+	started := map[string]bool{}
+	w.checking = func(name string) {
+		mu.Lock()
+		first := name != "broken" && !started[name]
+		started[name] = true
+		mu.Unlock()
+		if first {
+			<-release
+		}
+	}
+	g := load(t, "ccm:\n  fail_on_error: true\n  parallel: true\n  resources:\n    - fake:\n        - defaults: {value: \"1\"}\n"+fakes("        ", 40))
+	opts := engine.Options{Workers: workers, Events: func(ev *engine.Event) {
+		if ev.Failed {
+			close(release)
+		}
+	}}
+	sum, err := engine.New(g, opts).Run(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(started) - 1; n > workers-1 {
+		t.Fatalf("%d resources started beside the failing one on %d workers: some started after the failure", n, workers)
+	}
+	if sum.Failed != 1 || sum.Skipped != 41-len(started) {
+		t.Fatalf("summary %+v", sum)
+	}
+}
+
+// fakes lists a failing fake, then n fakes, as named entries.
+func fakes(indent string, n int) string {
+	s := indent + "- broken: {fail: true}\n"
+	for i := range n {
+		s += fmt.Sprintf("%s- f%02d: {}\n", indent, i)
+	}
+	return s
 }

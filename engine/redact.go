@@ -9,7 +9,7 @@ import (
 // redact hides a sensitive vertex's values in its event: the values of
 // differences derived from content (digests, line counts, diffs), and
 // every value the resource resolved, wherever they appear in its changes,
-// errors and noop message.
+// errors, noop message and health checks' names and output.
 func redact(ev *Event, secrets *resources.Secrets, out resources.Outcome) {
 	// The digests also appear in ErrDesiredStateFailed's message, built
 	// from the check after the apply.
@@ -41,4 +41,7 @@ func redact(ev *Event, secrets *resources.Secrets, out resources.Outcome) {
 		ev.Error[i] = hide(msg)
 	}
 	ev.NoopMessage = hide(ev.NoopMessage)
+	for i, r := range ev.HealthChecks {
+		ev.HealthChecks[i].Name, ev.HealthChecks[i].Output = hide(r.Name), hide(r.Output)
+	}
 }

@@ -13,12 +13,20 @@ type SwapStats struct {
 	Kept, Added, Removed int
 }
 
-// Swap replaces the running graph with g in watch mode. Vertices with the
+// Swap replaces the running graph with g (a reload in watch mode). Vertices with the
 // same ID and fingerprint keep running with their state (cached results,
 // pending refreshes, back-offs, watches); removed ones stop; new or
 // changed ones are watched and start dirty. A changed vertex still running
 // its old version waits for it to finish. Swap never stops unrelated work.
 func (e *Engine) Swap(ctx context.Context, g *graph.Graph) (SwapStats, error) {
+	e.swapMu.Lock()
+	defer e.swapMu.Unlock()
+	return e.swap(ctx, g, TriggerReload)
+}
+
+// swap installs g, its new vertices dirty with trigger t. Callers hold
+// e.swapMu.
+func (e *Engine) swap(ctx context.Context, g *graph.Graph, t Trigger) (SwapStats, error) {
 	e.mu.Lock()
 	old := e.byID
 	keep := make(map[string]*node, len(g.Vertices))
@@ -71,11 +79,15 @@ func (e *Engine) Swap(ctx context.Context, g *graph.Graph) (SwapStats, error) {
 		e.rollbacks.drop(id)
 	}
 	recs := e.readRecords(fresh)
-	// Fresh vertices are armed before their first check, like at startup.
-	err := e.arm(ctx, fresh)
+	var err error
+	if e.opts.Watch {
+		// Fresh vertices are armed before their first check, like at
+		// startup.
+		err = e.arm(ctx, fresh)
+	}
 	e.mu.Lock()
 	e.applyRecords(recs)
-	e.markAll(fresh, TriggerReload)
+	e.markAll(fresh, t)
 	// Kept vertices may have been waiting on a parent that is gone.
 	now := e.opts.Clock.Now()
 	for _, n := range e.nodes {

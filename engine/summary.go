@@ -27,8 +27,14 @@ type Summary struct {
 	Blocked   int
 	Stable    int
 	Refreshed int
+	// Unmet counts the requirements those events name as unmet (the
+	// failed resources that blocked them), as upstream's
+	// requirements_unmet_count.
+	Unmet int
 	// Health counts the health check results of those events, by status.
-	Health   HealthCounts
+	Health HealthCounts
+	// Start is when the run started; it lasted Duration.
+	Start    time.Time
 	Duration time.Duration
 	// last is each resource's last event.
 	last map[string]*Event
@@ -75,6 +81,7 @@ func (s *Summary) count(ev *Event, by int) {
 	if ev.Refreshed {
 		s.Refreshed += by
 	}
+	s.Unmet += by * len(ev.UnmetRequirements)
 	s.Health.add(ev.HealthChecks, by)
 	switch {
 	case ev.RolledBack && ev.Failed:

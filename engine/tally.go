@@ -40,7 +40,7 @@ func (e *Engine) touch(n *node) {
 // markDirty marks n dirty with trigger t and touches it. Callers hold
 // e.mu.
 func (e *Engine) markDirty(n *node, t Trigger) {
-	n.markDirty(t)
+	n.markDirty(t, e.opts.Clock.Now())
 	e.touch(n)
 }
 

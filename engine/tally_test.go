@@ -62,7 +62,7 @@ func TestStateFollowsEveryChangeOfStanding(t *testing.T) {
 	w.agree("the pause ended")
 
 	for range policy.Limit + 1 {
-		w.advance(2 * time.Second)
+		w.advance(quick)
 		w.strike(world)
 	}
 	w.agree("contested")

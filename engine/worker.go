@@ -52,7 +52,7 @@ func (e *Engine) worker(ctx context.Context) {
 func (e *Engine) take(n *node) run {
 	n.queued, n.running, n.dirty, n.blocked = false, true, false, false
 	e.touch(n)
-	n.runSince, n.parentChanged = n.since, false
+	n.runSince, n.runSeen, n.runDesired, n.parentChanged = n.since, n.seen, n.desired, false
 	// A paused vertex is only looked at: its refresh (and any
 	// rollback) waits for resume.
 	paused := e.pauseOf(n, e.opts.Clock.Now()) != nil
@@ -64,6 +64,9 @@ func (e *Engine) take(n *node) run {
 		n.refresh, n.refreshing = false, refresh
 	}
 	e.running++
+	if e.opts.Started != nil {
+		e.opts.Started(n.v.ID())
+	}
 	return run{trig: trig, refresh: refresh, health: plan, undo: undo, noop: e.noop(n) || paused, paused: paused}
 }
 
@@ -128,6 +131,9 @@ func (e *Engine) converge(ctx context.Context, n *node, r run) (ev *Event, out r
 			ev.Skipped = cerr == nil
 			return ev, out, cerr
 		}
+	}
+	if n.v.Pending != nil {
+		return ev, out, e.expand(ctx, n, r.trig)
 	}
 	if e.monitorOnly(n) {
 		ev.HealthCheckOnly = true
@@ -350,7 +356,7 @@ func (e *Engine) failed(n *node, err error, msg string, refresh bool, now time.T
 	unhealthy := errors.Is(err, ErrUnhealthy)
 	n.unhealthy = unhealthy
 	if e.g.FailOnError() && !e.opts.Watch {
-		e.halted = true
+		e.halt()
 	}
 	if !e.opts.Watch {
 		return true
@@ -387,7 +393,7 @@ func (e *Engine) succeeded(n *node, ev *Event, out resources.Outcome, now time.T
 	}
 	n.phase = converged
 	n.unhealthy = false
-	n.convergedOnce = true
+	n.convergedTo = n.runDesired + 1
 	n.lastError, n.errorText = "", ""
 	n.retry.reset()
 	n.wouldChange = e.noop(n) && out.Change.Changed
@@ -438,6 +444,17 @@ func (e *Engine) reportBlocked(n *node, failedBy []string) {
 	}
 	// What waits for n only in written order goes on without it.
 	e.scheduleAll(n.before, e.opts.Clock.Now())
+}
+
+// halt stops a one-shot run after a failure under fail_on_error: what
+// waits in the ready queue, taken by no worker yet, goes back to waiting
+// and is reported not run, however many workers are free and whether or
+// not its manifest runs in parallel. Callers hold e.mu.
+func (e *Engine) halt() {
+	e.halted = true
+	for e.ready.Len() > 0 {
+		heap.Pop(&e.ready).(*node).queued = false
+	}
 }
 
 // reportUnrun reports the vertices a one-shot run never reached: stopped

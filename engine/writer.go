@@ -33,8 +33,9 @@ type naming struct {
 }
 
 // armWitness starts watching who changes n's paths at its second repair
-// within the window: one repair is drift, two may be a fight. Nothing is
-// watched for a vertex that is not fighting. Callers hold e.mu.
+// of an episode (ContestPolicy): one repair is drift, two undone as soon
+// as made may be a fight. Nothing is watched for a vertex that is not
+// fighting. Callers hold e.mu.
 func (e *Engine) armWitness(n *node) {
 	c := &n.contest
 	if c.witness != nil || len(c.repairs) < 2 || len(n.paths) == 0 || e.opts.Watchers.Writers == nil {

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/reactive-ccm/ccm/engine"
 	"github.com/reactive-ccm/ccm/engine/enginetest"
@@ -79,7 +78,7 @@ func TestTheOtherWriterIsNamed(t *testing.T) {
 		Watchers: engine.Watchers{Writers: ws.watch}}
 	w, world := fight(t, fought, opts)
 
-	w.advance(2 * time.Second)
+	w.advance(quick)
 	w.strike(world)
 	if got := ws.opened("/fake/fought"); got != 0 {
 		t.Fatalf("%d witnesses after one repair, want none: one repair is drift", got)
@@ -87,7 +86,7 @@ func TestTheOtherWriterIsNamed(t *testing.T) {
 	w.next(changedEvent("fake#fought"))
 	var contested *engine.Event
 	for i := 2; i <= policy.Limit+1; i++ {
-		w.advance(2 * time.Second)
+		w.advance(quick)
 		w.strike(world)
 		if got := ws.opened("/fake/fought"); got != 1 {
 			t.Fatalf("repair %d: %d witnesses open, want one from the second repair on", i, got)
@@ -140,7 +139,7 @@ func TestAWriterNobodyCouldNameIsUnknown(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			w, world := fight(t, fought, engine.Options{Contest: policy, Watchers: engine.Watchers{Writers: tt.writers}})
 			for range policy.Limit + 1 {
-				w.advance(2 * time.Second)
+				w.advance(quick)
 				w.strike(world)
 			}
 			ev := w.next(func(ev *engine.Event) bool { return ev.Contested })
@@ -158,7 +157,7 @@ func TestAWitnessEndsWithAFightThatNeverBecameAContest(t *testing.T) {
 	ws := newWitnesses(sed)
 	w, world := fight(t, fought, engine.Options{Contest: policy, Watchers: engine.Watchers{Writers: ws.watch}})
 	for range 2 {
-		w.advance(2 * time.Second)
+		w.advance(quick)
 		w.strike(world)
 	}
 	if got := ws.opened("/fake/fought"); got != 1 {

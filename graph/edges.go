@@ -91,6 +91,9 @@ func (g *Graph) resolve(r item, refs map[string]int, errs *resources.ErrorList, 
 	if j, ok := refs[r.value]; ok {
 		return j, true
 	}
+	if j, ok := g.pendingHolder(r.value); ok {
+		return j, true
+	}
 	if g.external == nil {
 		errs.Addf(r.pos, "%s %q: no such resource in the manifest (by name or alias)", kind, r.value)
 		return 0, false

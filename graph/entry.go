@@ -42,6 +42,7 @@ func LoadEntry(e Entry, opts Options) (*Graph, error) {
 	if en == nil {
 		return nil, errs.Err()
 	}
-	g := &Graph{Manifests: []*Manifest{m}}
-	return g.compile([]*entry{en}, map[*Manifest]resources.Templates{m: t}, opts, errs)
+	g := &Graph{Manifests: []*Manifest{m}, loader: &loader{opts: opts}, external: opts.External}
+	g.build(en, t, &errs)
+	return g.compile(errs)
 }

@@ -67,6 +67,9 @@ type Vertex struct {
 	Independent bool
 	// props are the properties as written, for Properties.
 	props *yaml.Node
+	// hidden are the properties of a sensitive resource that Properties
+	// shows as redacted whole (SecretKeys).
+	hidden []string
 	// Control, when set, decides just before each run whether the
 	// resource is managed at all (`control: {if, unless}`); a false answer
 	// reports it skipped.
@@ -77,6 +80,10 @@ type Vertex struct {
 	// HealthCheckOnly runs only the resource's health checks whatever the
 	// engine's mode: its manifest was applied with health_check_only.
 	HealthCheckOnly bool
+	// Pending, on an apply resource, is its child manifest while the
+	// graph holds none of its resources: the engine reads it when the
+	// resource runs (Graph.Expand). Nil otherwise.
+	Pending *PendingChild
 	// External marks a vertex standing for a resource outside the
 	// manifests (Options.External): it gates and refreshes its children,
 	// and its own events are not reported.
@@ -98,8 +105,11 @@ func (v *Vertex) ID() string { return v.Type + "#" + v.Name }
 
 // Properties returns the resource's properties for reports, as upstream
 // CCM's events carry them: as written (the block's defaults merged,
-// templates unresolved), with its name and requested ensure, and the
-// type's secrets redacted. Each call decodes them anew.
+// templates unresolved), with its name and requested ensure, the type's
+// secrets redacted and what the resource reports otherwise
+// (resources.PropertyReporter: a file's content as its digest). A
+// sensitive resource's hidden properties show as redacted whole. Each
+// call decodes them anew.
 func (v *Vertex) Properties() map[string]any {
 	out := map[string]any{}
 	if v.props != nil {
@@ -113,7 +123,15 @@ func (v *Vertex) Properties() map[string]any {
 	if t, ok := resources.Lookup(v.Type); ok && t.Redact != nil {
 		t.Redact(out)
 	}
+	if r, ok := v.Resource.(resources.PropertyReporter); ok {
+		r.ReportProperties(out)
+	}
 	if v.Secrets != nil {
+		for _, k := range v.hidden {
+			if _, ok := out[k]; ok {
+				out[k] = resources.Redacted
+			}
+		}
 		redactValues(out, v.Secrets)
 	}
 	return out
@@ -158,10 +176,15 @@ type Graph struct {
 	after, before [][]int
 	// owns and uses hold each vertex's paths while edges are built.
 	owns, uses [][]string
+	// claims hold each vertex's content claims until they are checked.
+	claims [][]resources.Claim
 	// external resolves references to resources outside the manifests.
 	external func(ref string) (External, error)
-	// opts load the manifests apply resources include.
-	opts Options
+	// loader is what the graph was compiled from.
+	loader *loader
+	// probed maps references into pending child manifests to the chain
+	// of manifests holding them (see pendingHolder); nil until needed.
+	probed map[string]string
 	// built holds the entries built, in vertex order.
 	built []*entry
 }

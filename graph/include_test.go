@@ -1,9 +1,12 @@
 package graph_test
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -115,7 +118,6 @@ func TestApplyErrors(t *testing.T) {
 			"b.yaml":  "ccm: {resources: [{apply: [{c.yaml: {}}]}]}\n",
 			"c.yaml":  "ccm: {resources: [{thing: [{x: {}}]}]}\n",
 		}, "may not apply other manifests: it is applied with allow_apply: false"},
-		{"missing child", map[string]string{"m0.yaml": "ccm: {resources: [{apply: [{gone.yaml: {}}]}]}\n"}, "apply#gone.yaml: reading manifest: open "},
 		{"bad child", map[string]string{
 			"m0.yaml": "ccm: {resources: [{apply: [{b.yaml: {}}]}]}\n",
 			"b.yaml":  "ccm:\n  resources:\n    - thing:\n        - x: {nosuch: 1}\n",
@@ -134,5 +136,147 @@ func TestApplyErrors(t *testing.T) {
 				t.Fatalf("got %v, want %q", err, tt.want)
 			}
 		})
+		t.Run(tt.name+" read at run time", func(t *testing.T) {
+			dir := files(t, tt.files)
+			if _, err := expandAll(t, filepath.Join(dir, "m0.yaml")); err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("got %v, want %q", err, tt.want)
+			}
+		})
+	}
+}
+
+// atRun are options that read child manifests when they run.
+func atRun() graph.Options {
+	o := graph.Data{}.Options()
+	o.Children = graph.ChildrenAtRun
+	return o
+}
+
+// expandAll loads file with children read at run time, then expands the
+// first pending apply resource, as the engine does when it runs, until
+// none is pending; it returns the first error, of the load or a child.
+func expandAll(t *testing.T, file string) (*graph.Graph, error) {
+	t.Helper()
+	g, err := graph.Load([]string{file}, atRun())
+	for err == nil {
+		i := slices.IndexFunc(g.Vertices, func(v *graph.Vertex) bool { return v.Pending != nil })
+		if i < 0 {
+			return g, nil
+		}
+		if g.Vertices[i].Pending.Why != nil {
+			t.Fatalf("%s: pending at run time for a reason: %v", g.Vertices[i].ID(), g.Vertices[i].Pending.Why)
+		}
+		g, err = g.Expand(g.Vertices[i].Pending)
+	}
+	return nil, err
+}
+
+// shape describes a graph by its vertices (ID and fingerprint, in order)
+// and edges, to compare two graphs.
+func shape(g *graph.Graph) string {
+	var b strings.Builder
+	for _, v := range g.Vertices {
+		fmt.Fprintf(&b, "%s %s noop=%v\n", v.ID(), v.Fingerprint, v.Noop)
+	}
+	for _, e := range g.Edges {
+		fmt.Fprintf(&b, "%s -%v-> %s\n", g.Vertices[e.From].ID(), e.Kind, g.Vertices[e.To].ID())
+	}
+	return b.String()
+}
+
+func TestChildrenReadAtRunTimeMakeTheSameGraph(t *testing.T) {
+	dir := files(t, map[string]string{
+		"main.yaml": `
+ccm:
+  resources:
+    - thing:
+        - before: {}
+    - apply:
+        - sub/child.yaml: {data: {greeting: hello}}
+        - quiet.yaml: {noop: true}
+    - thing:
+        - after: {subscribe: [apply#sub/child.yaml], require: ["thing#q1"]}
+`,
+		"sub/child.yaml": "data: {greeting: hi}\nccm: {resources: [{thing: [{'{{ Data.greeting }}-kept': {require: [thing#before, thing#q2]}}]}]}\n",
+		"quiet.yaml":     "ccm: {resources: [{thing: [{q1: {}}]}, {apply: [{deeper.yaml: {}}]}]}\n",
+		"deeper.yaml":    "ccm: {resources: [{thing: [{q2: {}}]}]}\n",
+	})
+	main := filepath.Join(dir, "main.yaml")
+	g, err := graph.Load([]string{main}, atRun())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pending []string
+	for _, v := range g.Vertices {
+		if v.Pending != nil {
+			pending = append(pending, v.ID())
+		}
+	}
+	if strings.Join(pending, " ") != "apply#sub/child.yaml apply#quiet.yaml" || len(g.Vertices) != 4 {
+		t.Fatalf("pending %v of %d vertices: at run time no child is read with the graph", pending, len(g.Vertices))
+	}
+	edges := shape(g)
+	if !strings.Contains(edges, "apply#quiet.yaml -require-> thing#after") {
+		t.Fatalf("a reference into a pending child waits for its apply resource:\n%s", edges)
+	}
+	expanded, err := expandAll(t, main)
+	if err != nil {
+		t.Fatal(err)
+	}
+	atLoad, err := graph.Load([]string{main}, graph.Data{}.Options())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if shape(expanded) != shape(atLoad) {
+		t.Fatalf("children read at run time:\n%s\nread at load:\n%s", shape(expanded), shape(atLoad))
+	}
+}
+
+func TestExpandReadsTheChildAsItIsNow(t *testing.T) {
+	dir := files(t, map[string]string{
+		"main.yaml":  "ccm: {resources: [{apply: [{child.yaml: {}}]}]}\n",
+		"child.yaml": "ccm: {resources: [{thing: [{old: {}}]}]}\n",
+	})
+	g, err := graph.Load([]string{filepath.Join(dir, "main.yaml")}, atRun())
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := g.Vertices[0].Pending
+	if err := os.Remove(filepath.Join(dir, "child.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.Expand(p); err == nil || !strings.Contains(err.Error(), "reading manifest: open "+dir+"/child.yaml: no such file") {
+		t.Fatalf("a missing child: got %v", err)
+	}
+	files := map[string]string{"child.yaml": "ccm: {resources: [{thing: [{new: {}}]}]}\n"}
+	for name, src := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	next, err := g.Expand(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ids := next.Vertices[0].ID() + " " + next.Vertices[1].ID(); ids != "thing#new apply#child.yaml" {
+		t.Fatalf("vertices %s: the child as it is when its apply resource runs", ids)
+	}
+	if next.Vertices[1].Fingerprint == g.Vertices[0].Fingerprint || next.Vertices[1].Pending != nil {
+		t.Fatal("a loaded apply resource replaces its pending one")
+	}
+	if len(g.Vertices) != 1 {
+		t.Fatal("Expand changed the graph it expanded")
+	}
+}
+
+func TestValidatingLeavesAMissingChildPending(t *testing.T) {
+	dir := files(t, map[string]string{"main.yaml": "ccm: {resources: [{apply: [{gone.yaml: {}}]}, {thing: [{x: {require: [apply#gone.yaml]}}]}]}\n"})
+	g, err := graph.Load([]string{filepath.Join(dir, "main.yaml")}, graph.Data{}.Options())
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := g.Vertices[0].Pending
+	if p == nil || !errors.Is(p.Why, fs.ErrNotExist) {
+		t.Fatalf("pending %+v: a child that does not exist yet is read when it runs", p)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/reactive-ccm/ccm/resources"
@@ -25,7 +26,24 @@ type Options struct {
 	// `ccm ensure` of the same session recorded. Its error says why the
 	// reference cannot be resolved. When nil, such references are errors.
 	External func(ref string) (External, error)
+	// Children says when apply resources read their child manifests.
+	Children ChildLoading
 }
+
+// ChildLoading says when apply resources read their child manifests.
+type ChildLoading int
+
+const (
+	// ChildrenAtLoad reads each child manifest that exists with its
+	// parent, so it is checked before anything runs; one that does not
+	// exist yet is read when its apply resource runs (Vertex.Pending).
+	// For validate, graph and watch mode.
+	ChildrenAtLoad ChildLoading = iota
+	// ChildrenAtRun reads every child manifest when its apply resource
+	// runs, as upstream CCM does, so an earlier resource of the same run
+	// may write, fetch or unpack it. For one-shot runs.
+	ChildrenAtRun
+)
 
 // External is a resource outside the manifests that resources may
 // require or subscribe to. Its vertex gates and refreshes its children
@@ -40,36 +58,66 @@ type External struct {
 // a resource that fails to build still takes its place in the graph, so
 // the references and cycles of the others are checked too.
 func Load(files []string, opts Options) (*Graph, error) {
-	g := &Graph{}
-	var errs resources.ErrorList
-	var all []*entry
-	tmpls := map[*Manifest]resources.Templates{}
+	l := &loader{opts: opts, children: map[string]*Manifest{}}
 	for _, f := range files {
 		m, err := ParseManifest(f)
 		if err != nil {
-			errs.Add(resources.Pos{File: f}, err)
+			l.errs.Add(resources.Pos{File: f}, err)
 			continue
 		}
 		m.incl = topLevel(m)
+		l.tops = append(l.tops, m)
+	}
+	return l.compile()
+}
+
+// loader keeps what a graph was compiled from, so that a child manifest
+// read when its apply resource runs joins the graph (Graph.Expand)
+// without the other manifests being read or their data resolved again.
+type loader struct {
+	opts Options
+	// tops are the manifests loaded for their own sake, in order.
+	tops []*Manifest
+	// errs are the errors of the manifests that did not parse.
+	errs resources.ErrorList
+	// children holds the child manifests read so far, by inclusion key
+	// (see childKey).
+	children map[string]*Manifest
+}
+
+// compile builds the graph of the manifests and the children read so far.
+func (l *loader) compile() (*Graph, error) {
+	g, errs := l.build()
+	return g.compile(errs)
+}
+
+// build makes the vertices of the manifests' resources, without edges.
+func (l *loader) build() (*Graph, resources.ErrorList) {
+	g := &Graph{loader: l, external: l.opts.External}
+	errs := slices.Clone(l.errs)
+	var all []*entry
+	tmpls := map[*Manifest]resources.Templates{}
+	for _, m := range l.tops {
 		g.Manifests = append(g.Manifests, m)
 		errs = append(errs, m.nul...)
-		t, blocks, err := opts.prepare(m)
+		t, blocks, err := l.opts.prepare(m)
 		if err != nil {
-			errs.Add(resources.Pos{File: f}, err)
+			errs.Add(resources.Pos{File: m.File}, err)
 			continue
 		}
 		tmpls[m] = t
 		all = append(all, m.entries(blocks, t, &errs)...)
 	}
-	return g.compile(all, tmpls, opts, errs)
-}
-
-// compile builds the entries' resources, their edges and order.
-func (g *Graph) compile(all []*entry, tmpls map[*Manifest]resources.Templates, opts Options, errs resources.ErrorList) (*Graph, error) {
-	g.external, g.opts = opts.External, opts
 	for _, e := range all {
 		g.build(e, tmpls[e.m], &errs)
 	}
+	return g, errs
+}
+
+// compile links the built entries: their references, edges and order,
+// once their claims on files agree.
+func (g *Graph) compile(errs resources.ErrorList) (*Graph, error) {
+	g.checkClaims(&errs)
 	byRef := g.references(g.built, &errs)
 	g.edges(g.built, byRef, &errs)
 	g.index()
@@ -101,8 +149,16 @@ func addCycles(errs *resources.ErrorList, err error) {
 }
 
 // prepare builds a manifest's template environment and finds its resource
-// blocks.
+// blocks, once: a graph compiled again (Graph.Expand) reuses them.
 func (o Options) prepare(m *Manifest) (resources.Templates, *yaml.Node, error) {
+	if m.prep == nil {
+		t, blocks, err := o.prepareOnce(m)
+		m.prep = &prepared{t: t, blocks: blocks, err: err}
+	}
+	return m.prep.t, m.prep.blocks, m.prep.err
+}
+
+func (o Options) prepareOnce(m *Manifest) (resources.Templates, *yaml.Node, error) {
 	var t resources.Templates = resources.Literal{}
 	if o.Templates != nil {
 		var err error
@@ -138,27 +194,32 @@ func (g *Graph) build(e *entry, t resources.Templates, errs *resources.ErrorList
 		spec.Templates = resources.Recording(t, spec.Secrets)
 	}
 	inst, err := e.typ.Build(spec)
-	if err != nil {
+	if err = spec.Secrets.RedactErr(err); err != nil {
 		// A broken resource keeps its place, so the indices of the entries
 		// and the vertices agree: Load fails anyway, after checking the
 		// references and cycles of everything else.
 		errs.Add(e.namePos, err)
 	}
 	checks, err := health.Parse(spec, e.health)
-	if err != nil {
+	if err = spec.Secrets.RedactErr(err); err != nil {
 		errs.Add(e.namePos, err)
 	}
 	spec.Secrets.Seal()
+	var pending *PendingChild
+	child := ""
 	if inst.Include != nil {
-		e.members = g.include(e, inst.Include, errs)
+		e.members, child, pending = g.include(e, inst.Include, errs)
 	}
 	v := &Vertex{
 		Index: len(g.Vertices), Type: e.typ.Name, Name: e.name, Alias: e.alias, Pos: e.namePos,
-		Resource: inst.Resource, Provider: inst.Provider, Ensure: inst.Ensure, Manifest: e.m,
-		Fingerprint: fingerprint(e, t), Independent: inst.Independent && e.control == nil,
+		Resource: inst.Resource, Provider: inst.Provider, Ensure: inst.Ensure, Manifest: e.m, Pending: pending,
+		Fingerprint: fingerprint(e, t, child), Independent: inst.Independent && e.control == nil,
 		Health: checks, Refreshable: e.typ.Subscribes, Rollback: e.rollback,
 		Noop: e.m.incl.noop || (inst.Include != nil && inst.Include.Noop), HealthCheckOnly: e.m.incl.healthOnly,
 		props: e.raw, Secrets: spec.Secrets, Templated: spec.Templated,
+	}
+	if e.sensitive {
+		v.hidden = SecretKeys(*e.typ, e.raw, t)
 	}
 	e.control.attach(v, t, errs)
 	e.index = v.Index
@@ -166,17 +227,20 @@ func (g *Graph) build(e *entry, t resources.Templates, errs *resources.ErrorList
 	g.Vertices = append(g.Vertices, v)
 	g.owns = append(g.owns, inst.Owns)
 	g.uses = append(g.uses, inst.Uses)
+	g.claims = append(g.claims, inst.Claims)
 }
 
-// fingerprint hashes everything that defines the resource's desired state.
-// What it hashes is gathered first and hashed once: writing each field to
-// the hash would copy each to the heap.
-func fingerprint(e *entry, t resources.Templates) string {
+// fingerprint hashes everything that defines the resource's desired state
+// (with child, what an apply resource holds of its child manifest). What
+// it hashes is gathered first and hashed once: writing each field to the
+// hash would copy each to the heap.
+func fingerprint(e *entry, t resources.Templates, child string) string {
 	b := make([]byte, 0, 512)
 	field := func(s string) {
 		b = append(b, s...)
 		b = append(b, 0)
 	}
+	field(child)
 	field(e.typ.Name)
 	field(e.name)
 	field(e.m.Dir)

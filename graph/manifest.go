@@ -34,6 +34,18 @@ type Manifest struct {
 	incl *inclusion
 	// nul lists the keys and values holding a NUL byte.
 	nul resources.ErrorList
+	// prep is the manifest's template environment and resource blocks,
+	// once prepared.
+	prep *prepared
+	// digest identifies the content a child manifest was read with.
+	digest string
+}
+
+// prepared is what Options.prepare found for a manifest.
+type prepared struct {
+	t      resources.Templates
+	blocks *yaml.Node
+	err    error
 }
 
 // ParseManifest reads and parses one manifest file.
@@ -92,30 +104,17 @@ func nulBytes(file string, n *yaml.Node, errs *resources.ErrorList) {
 }
 
 func (m *Manifest) parseTop(root *yaml.Node, errs *resources.ErrorList) {
-	var ccm *yaml.Node
 	for _, p := range pairs(m.File, root, errs) {
-		switch p.key.Value {
-		case "data":
-			m.Data = m.mapping(p, errs)
-		case "hierarchy":
-			m.Hierarchy = m.mapping(p, errs)
-		case "overrides":
-			m.Overrides = m.mapping(p, errs)
-		case "ccm":
-			ccm = p.val
-		default:
-			errs.Addf(pos(m.File, p.key), "unknown top-level key %q; valid keys: ccm, data, hierarchy, overrides", p.key.Value)
+		k := findKey(topKeys, p.key.Value)
+		if k == nil {
+			errs.Addf(pos(m.File, p.key), "unknown top-level key %q; valid keys: %s", p.key.Value, keyNames(topKeys))
+			continue
 		}
+		k.take(m, p, errs)
 	}
-	if ccm == nil {
+	if !hasKey(root, "ccm") {
 		errs.Addf(pos(m.File, root), "manifest has no ccm: section with resources")
-		return
 	}
-	if ccm.Kind != yaml.MappingNode {
-		errs.Addf(pos(m.File, ccm), "ccm: expected a map, got %s", kind(ccm))
-		return
-	}
-	m.parseCCM(ccm, errs)
 }
 
 func (m *Manifest) mapping(p pair, errs *resources.ErrorList) *yaml.Node {
@@ -131,27 +130,12 @@ func (m *Manifest) mapping(p pair, errs *resources.ErrorList) *yaml.Node {
 
 func (m *Manifest) parseCCM(ccm *yaml.Node, errs *resources.ErrorList) {
 	for _, p := range pairs(m.File, ccm, errs) {
-		switch p.key.Value {
-		case "pre_message":
-			m.PreMessage = m.str(p, errs)
-		case "post_message":
-			m.PostMessage = m.str(p, errs)
-		case "fail_on_error":
-			m.FailOnError = m.boolean(p, errs)
-		case "parallel":
-			m.Parallel = m.boolean(p, errs)
-		case "resources":
-			if p.val.Kind != yaml.SequenceNode {
-				errs.Addf(pos(m.File, p.val), "resources: expected a list of resource blocks, got %s", kind(p.val))
-				continue
-			}
-			m.Resources = p.val
-		case "resources_jet_file":
-			m.ResourcesJetFile = m.str(p, errs)
-			m.JetPos = pos(m.File, p.val)
-		default:
-			errs.Addf(pos(m.File, p.key), "unknown ccm key %q; valid keys: fail_on_error, parallel, post_message, pre_message, resources, resources_jet_file", p.key.Value)
+		k := findKey(ccmKeys, p.key.Value)
+		if k == nil {
+			errs.Addf(pos(m.File, p.key), "unknown ccm key %q; valid keys: %s", p.key.Value, keyNames(ccmKeys))
+			continue
 		}
+		k.take(m, p, errs)
 	}
 	switch {
 	case m.Resources != nil && m.ResourcesJetFile != "":
@@ -197,6 +181,7 @@ func (m *Manifest) Templated(t resources.Templates) bool {
 
 // holdsExpr reports whether a scalar of n holds an expression of t.
 func holdsExpr(n *yaml.Node, t resources.Templates) bool {
+	n = deref(n)
 	if n.Kind == yaml.ScalarNode {
 		return t.HasExpr(n.Value)
 	}

@@ -33,7 +33,7 @@ func (p *probe) Apply(context.Context, resources.Request) (resources.Change, err
 func (p *probe) later() (string, error) { return p.tmpl.String(p.Later) }
 
 func init() {
-	resources.Register(resources.Type{Name: "probe", New: func(spec *resources.Spec) (resources.Instance, error) {
+	resources.Register(resources.Type{Name: "probe", Props: probe{}, New: func(spec *resources.Spec) (resources.Instance, error) {
 		p := &probe{tmpl: spec.Templates}
 		if err := spec.Decode(p); err != nil {
 			return resources.Instance{}, err

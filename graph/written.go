@@ -40,18 +40,22 @@ func (g *Graph) writtenOrder() []int {
 // Everything else waits for every vertex of the stage before it, and so,
 // through it, for everything before. Vertices of a parallel manifest, and
 // external ones, take no part. An explicit or automatic edge between two vertices stands for
-// the order edge.
+// the order edge. Under fail_on_error every stage is one vertex: a
+// failure must stop the resources written after it, so none of them may
+// start beside it.
 func (g *Graph) orderEdges() {
 	var prev, stage []int
 	independent := false
+	stopAtFailure := g.FailOnError()
 	for _, v := range g.Order {
 		vx := g.Vertices[v]
 		if vx.External || vx.Manifest.Parallel {
 			continue
 		}
-		if !vx.Independent || !independent {
+		alone := !vx.Independent || stopAtFailure
+		if alone || !independent {
 			prev, stage = stage, nil
-			independent = vx.Independent
+			independent = !alone
 		}
 		stage = append(stage, v)
 		for _, p := range prev {

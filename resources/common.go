@@ -25,10 +25,12 @@ type HealthCheckProps struct {
 	Command   string         `yaml:"command" help:"a Nagios plugin and its arguments, run without a shell: exit 0 OK, 1 WARNING, 2 CRITICAL, other UNKNOWN" cli:"flag=check"`
 	Format    string         `yaml:"format" help:"nagios or goss; inferred from command or goss_rules" enum:"nagios,goss" cli:"-"`
 	GossRules map[string]any `yaml:"goss_rules" help:"Goss rules (service, port, process, file, http, command, ...); any failure is CRITICAL" cli:"-"`
-	Timeout   string         `yaml:"timeout" help:"bounds each try (10s): a plugin's process group is killed, a Goss rule set abandoned; either is UNKNOWN" cli:"flag=check-timeout"`
-	Tries     *int           `yaml:"tries" help:"tries until OK (default 1)" cli:"flag=check-tries"`
-	TrySleep  string         `yaml:"try_sleep" help:"wait between tries (default 1s)" cli:"flag=check-sleep"`
-	Interval  string         `yaml:"interval" help:"in watch mode, this check's own period instead of --health-interval" cli:"-"`
+	Timeout   string         `yaml:"timeout" help:"bounds each try (default 30s): a plugin's process group is stopped (SIGTERM, then SIGKILL after timeout_grace), a Goss rule set abandoned; either is UNKNOWN" cli:"flag=check-timeout"`
+	// TimeoutGrace is ccm's own: upstream never stops a plugin.
+	TimeoutGrace string `yaml:"timeout_grace" help:"after the timeout, how long a plugin's process group has to exit on SIGTERM before SIGKILL (default 5s)" cli:"-"`
+	Tries        *int   `yaml:"tries" help:"tries until OK (default 1)" cli:"flag=check-tries"`
+	TrySleep     string `yaml:"try_sleep" help:"wait between tries (default 1s)" cli:"flag=check-sleep"`
+	Interval     string `yaml:"interval" help:"in watch mode, this check's own period instead of --health-interval" cli:"-"`
 }
 
 // Control is the common control property: expressions deciding before

@@ -91,6 +91,11 @@ func (s *Secrets) Redact(text string) string {
 	return text
 }
 
+// RedactErr returns err with every recorded value left out of its text,
+// keeping its positions: the errors of building a sensitive resource,
+// which quote the literal values they refuse.
+func (s *Secrets) RedactErr(err error) error { return mapErr(err, s.Redact) }
+
 // Recording returns templates that record every value they resolve in s,
 // for a sensitive resource: what its templates produce is what it hides.
 func Recording(t Templates, s *Secrets) Templates { return recording{t, s} }

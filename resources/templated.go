@@ -63,23 +63,27 @@ func (t *Templated) Redact(text string) string {
 
 // RedactErr returns err with the remembered values left out of its text,
 // keeping its positions, or err itself when it holds none of them.
-func (t *Templated) RedactErr(err error) error {
-	if err == nil || t.Redact(err.Error()) == err.Error() {
+func (t *Templated) RedactErr(err error) error { return mapErr(err, t.Redact) }
+
+// mapErr returns err with scrub applied to its text, keeping its
+// positions, or err itself when scrub changes nothing.
+func mapErr(err error, scrub func(string) string) error {
+	if err == nil || scrub(err.Error()) == err.Error() {
 		return err
 	}
 	var list ErrorList
 	if errors.As(err, &list) {
 		out := make(ErrorList, len(list))
 		for i, pe := range list {
-			out[i] = &PosError{Pos: pe.Pos, Msg: t.Redact(pe.Msg)}
+			out[i] = &PosError{Pos: pe.Pos, Msg: scrub(pe.Msg)}
 		}
 		return out
 	}
 	var pe *PosError
 	if errors.As(err, &pe) {
-		return &PosError{Pos: pe.Pos, Msg: t.Redact(pe.Msg)}
+		return &PosError{Pos: pe.Pos, Msg: scrub(pe.Msg)}
 	}
-	return errors.New(t.Redact(err.Error()))
+	return errors.New(scrub(err.Error()))
 }
 
 // leaves appends the strings a resolved value shows as: itself, or every

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"net"
 	"strconv"
 	"time"
 
@@ -20,10 +21,17 @@ func newAgentCmd() *cobra.Command {
 	cmd.Use = "agent [--config FILE] [flags]"
 	cmd.Short = "Run continuously on upstream CCM's agent configuration (" + agent.DefaultPath + ")"
 	cmd.Args = cobra.NoArgs
-	cmd.Flags().StringVar(&config, "config", agent.DefaultPath, "upstream CCM's agent configuration file")
+	cmd.Flags().StringVar(&config, "config", agent.DefaultPath, "upstream CCM's agent configuration file ("+agent.LegacyPath+" when only that exists)")
 	// The agent always watches.
 	_ = cmd.Flags().MarkHidden("watch")
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
+		if !cmd.Flags().Changed("config") {
+			var legacy bool
+			if config, legacy = agent.Locate(agent.DefaultPath, agent.LegacyPath); legacy {
+				fmt.Fprintf(cmd.ErrOrStderr(), "ccm: reading %s: %s does not exist; upstream's packaged unit reads %s, move the file there\n",
+					agent.LegacyPath, agent.DefaultPath, agent.DefaultPath)
+			}
+		}
 		c, err := agent.Read(config)
 		if err != nil {
 			return usage(err)
@@ -51,7 +59,10 @@ func applyAgentConfig(cmd *cobra.Command, c *agent.Config) error {
 		set["health-interval"] = time.Duration(c.HealthCheckInterval).String()
 	}
 	if c.MonitorPort > 0 {
-		set["metrics-listen"] = ":" + strconv.Itoa(c.MonitorPort)
+		// Loopback only: --metrics-listen names another address.
+		set["metrics-listen"] = net.JoinHostPort("127.0.0.1", strconv.Itoa(c.MonitorPort))
+		// Upstream's agent always exports its per-resource series.
+		set["metrics-resources"] = "true"
 	}
 	for name, v := range set {
 		fl := cmd.Flags().Lookup(name)

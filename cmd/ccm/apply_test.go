@@ -126,3 +126,72 @@ func TestNestedApplyHealthCheckOnly(t *testing.T) {
 		t.Fatal("a health-check-only child resource was converged")
 	}
 }
+
+// TestApplyReadsTheChildWhenItRuns is upstream's "write the manifests,
+// then apply them": a child an earlier resource writes (or rewrites) is
+// read when its apply resource runs, and a missing child fails only its
+// apply resource and what requires it.
+func TestApplyReadsTheChildWhenItRuns(t *testing.T) {
+	needRoot(t)
+	dir := t.TempDir()
+	child := "ccm:\n  resources:\n    - exec:\n        - /usr/bin/touch @/from-child:\n            creates: @/from-child\n"
+	writeTree(t, dir, map[string]string{
+		// What the child said before this run: a resource this run no
+		// longer has.
+		"child.yaml": "ccm: {resources: [{exec: [{'/usr/bin/touch @/stale': {creates: @/stale}}]}]}\n",
+		"m.yaml": `
+ccm:
+  resources:
+    - file:
+        - @/child.yaml:
+            ensure: present
+            owner: root
+            group: root
+            mode: "0644"
+            content: "` + strings.ReplaceAll(child, "\n", `\n`) + `"
+    - apply:
+        - child.yaml: {}
+        - missing.yaml: {}
+    - exec:
+        - /usr/bin/touch @/needs-missing:
+            require: [apply#missing.yaml]
+        - /usr/bin/touch @/notified:
+            subscribe: [apply#child.yaml]
+            refreshonly: true
+`,
+	})
+	m := filepath.Join(dir, "m.yaml")
+	if r := ccm(t, "validate", m); r.code != 0 || !strings.Contains(r.stdout, "apply#missing.yaml: not checked: reading manifest: open "+dir+"/missing.yaml: no such file or directory") {
+		t.Fatalf("validate: a missing child is named, not an error: %+v", r)
+	}
+	r := ccm(t, "run", m)
+	if r.code != 1 {
+		t.Fatalf("exit %d, want 1: the missing child fails its apply resource\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	for _, want := range []string{
+		"changed   exec#/usr/bin/touch " + dir + "/from-child",
+		"changed   apply#child.yaml",
+		"failed    apply#missing.yaml: reading manifest: open " + dir + "/missing.yaml: no such file or directory",
+		"skipped   exec#/usr/bin/touch " + dir + "/needs-missing: blocked by failed apply#missing.yaml",
+		"refreshed exec#/usr/bin/touch " + dir + "/notified",
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("missing %q in\n%s", want, r.stdout)
+		}
+	}
+	for name, want := range map[string]bool{"from-child": true, "notified": true, "stale": false, "needs-missing": false} {
+		if _, err := os.Stat(filepath.Join(dir, name)); (err == nil) != want {
+			t.Errorf("%s exists: %v, want %v", name, err == nil, want)
+		}
+	}
+}
+
+func TestApplyWatchLoadsAChildThatAppears(t *testing.T) {
+	needRoot(t)
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{"m.yaml": "ccm: {resources: [{apply: [{later.yaml: {}}]}]}\n"})
+	w := startWatch(t, filepath.Join(dir, "m.yaml"))
+	w.waitFor("the apply resource failing", func(ev engine.Event) bool { return ev.Name == "later.yaml" && ev.Failed })
+	writeTree(t, dir, map[string]string{"later.yaml": "ccm: {resources: [{exec: [{'/usr/bin/touch @/appeared': {creates: @/appeared}}]}]}\n"})
+	w.waitFor("the child's resource", func(ev engine.Event) bool { return strings.HasSuffix(ev.Name, "/appeared") && ev.Changed })
+}

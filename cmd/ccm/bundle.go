@@ -83,7 +83,7 @@ func signFile(cmd *cobra.Command, file, keyFile string) error {
 		return usage(err)
 	}
 	sig := file + bundle.SignatureSuffix
-	if err := os.WriteFile(sig, bundle.Sign(b, key), 0o644); err != nil {
+	if err := os.WriteFile(sig, bundle.Sign(b, key, time.Now()), 0o644); err != nil {
 		return err
 	}
 	fmt.Fprintf(cmd.OutOrStdout(), "signed %s: %s\n", file, sig)

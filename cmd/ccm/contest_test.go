@@ -230,3 +230,87 @@ func TestRefreshesOfAContestedFileWaitForCalm(t *testing.T) {
 		t.Fatalf("the chained exec ran %d times, want %d", got, want)
 	}
 }
+
+// pushed is a manifest whose revision is @REV: a file with the revision
+// inline, a file copied from a source file, and a refreshonly exec
+// subscribed to each.
+const pushed = `
+- file:
+    - @/inline.conf:
+        ensure: present
+        content: "revision @REV\n"
+        owner: root
+        group: root
+        mode: "0644"
+    - @/sourced.conf:
+        ensure: present
+        source: @/src.conf
+        owner: root
+        group: root
+        mode: "0644"
+- exec:
+    - restart-inline:
+        command: /bin/sh -c "echo x >> @/restarts-inline"
+        refreshonly: true
+        subscribe: [file#@/inline.conf]
+    - restart-sourced:
+        command: /bin/sh -c "echo x >> @/restarts-sourced"
+        refreshonly: true
+        subscribe: [file#@/sourced.conf]
+`
+
+// push makes revision rev the desired state, as an operator or a bundle
+// revision does: the source file, then the manifest, each replaced whole.
+func push(t *testing.T, dir string, rev int) {
+	t.Helper()
+	replace := func(name, content string) {
+		tmp := filepath.Join(dir, "."+name)
+		if err := os.WriteFile(tmp, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Rename(tmp, filepath.Join(dir, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	replace("src.conf", fmt.Sprintf("source %d\n", rev))
+	replace("manifest.yaml", strings.ReplaceAll(strings.ReplaceAll(pushed, "@REV", strconv.Itoa(rev)), "@", dir))
+}
+
+// TestNewDesiredStatesAreNeverContested: ten new desired states within a
+// minute, through a manifest reload and a changed source file, are each
+// applied at once and restart the subscribed execs each time; none is
+// counted as a repair, so nothing is contested even when every repair in
+// the window counts.
+func TestNewDesiredStatesAreNeverContested(t *testing.T) {
+	dir := t.TempDir()
+	push(t, dir, 0)
+	w := startWatch(t, "--contest-limit", "3", "--contest-window", "1m", "--contest-gap", "1m", filepath.Join(dir, "manifest.yaml"))
+	w.converged(4)
+	for rev := 1; rev <= 10; rev++ {
+		push(t, dir, rev)
+		applied := map[string]bool{}
+		w.waitFor(fmt.Sprintf("revision %d applied and both execs restarted", rev), func(ev engine.Event) bool {
+			if ev.Contested {
+				t.Fatalf("revision %d: %s reported contested: %+v", rev, ev.Name, ev)
+			}
+			if ev.Changed && !ev.Failed {
+				applied[ev.Name] = true
+			}
+			return len(applied) == 4
+		})
+		if got, want := read(t, filepath.Join(dir, "inline.conf")), fmt.Sprintf("revision %d\n", rev); got != want {
+			t.Fatalf("inline.conf holds %q, want %q", got, want)
+		}
+		if got, want := read(t, filepath.Join(dir, "sourced.conf")), fmt.Sprintf("source %d\n", rev); got != want {
+			t.Fatalf("sourced.conf holds %q, want %q", got, want)
+		}
+		for _, exec := range []string{"restarts-inline", "restarts-sourced"} {
+			if got := count(filepath.Join(dir, exec)); got != rev+1 {
+				t.Fatalf("revision %d: %s ran %d times, want %d: once at start and once per revision", rev, exec, got, rev+1)
+			}
+		}
+	}
+	if strings.Contains(w.logs(), "contested: repaired too often") {
+		t.Fatalf("a contest was logged:\n%s", w.logs())
+	}
+}

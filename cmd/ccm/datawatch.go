@@ -53,7 +53,7 @@ func inputsOf(cmd *cobra.Command, manifests []string, g *graph.Graph, remote fun
 	return inputs{files: append(withIncluded(manifests, g), files...), trees: trees, remote: remote}
 }
 
-// withIncluded is manifests and the manifests they apply.
+// withIncluded is manifests and the manifests they apply, read or not.
 func withIncluded(manifests []string, g *graph.Graph) []string {
 	out := append([]string(nil), manifests...)
 	seen := map[string]bool{}
@@ -66,6 +66,13 @@ func withIncluded(manifests []string, g *graph.Graph) []string {
 		if abs, err := filepath.Abs(m.File); err == nil && !seen[abs] {
 			seen[abs] = true
 			out = append(out, m.File)
+		}
+	}
+	// A child that cannot be read yet is watched for its appearance.
+	for _, v := range g.Vertices {
+		if p := v.Pending; p != nil && !seen[p.File] {
+			seen[p.File] = true
+			out = append(out, p.File)
 		}
 	}
 	return out

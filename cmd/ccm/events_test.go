@@ -53,7 +53,7 @@ func eventScenarios(t *testing.T) []eventScenario {
 }
 
 // allowed reads the corpus allowlist's event entries: deliberate
-// differences the README documents.
+// differences docs/upstream.md documents.
 func allowed(t *testing.T) map[string]bool {
 	f, err := os.Open(filepath.Join(corpusEvents, "..", "allowlist.txt"))
 	if err != nil {

@@ -146,7 +146,7 @@ func BenchmarkFleetRollout(b *testing.B) {
 	start := func(b *testing.B, loc string) []*benchHost {
 		var hosts []*benchHost
 		for i := range rolloutHosts {
-			hosts = append(hosts, startBenchHost(b, env, "--state-dir", b.TempDir(), "--fact", fmt.Sprintf("slot=h%d", i), loc))
+			hosts = append(hosts, startBenchHost(b, env, "--allow-unsigned", "--state-dir", b.TempDir(), "--fact", fmt.Sprintf("slot=h%d", i), loc))
 		}
 		for _, h := range hosts {
 			h.wait(b, "the first convergence")

@@ -117,7 +117,7 @@ func TestFleetBundleFromObjectStore(t *testing.T) {
 	const loc = "obj://ccm/web.tgz"
 	f.publish(dir, loc, motd("one"), "")
 
-	w := f.watch("--state-dir", state, loc)
+	w := f.watch("--allow-unsigned", "--state-dir", state, loc)
 	w.converged(1)
 	if got := read(t, dir+"/motd"); got != "one\n" {
 		t.Fatalf("motd = %q", got)
@@ -155,7 +155,7 @@ func TestFleetBundleFromObjectStore(t *testing.T) {
 		if err := os.WriteFile(dir+"/motd", []byte("tampered\n"), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		r := f.ccm("run", "--state-dir", state, loc)
+		r := f.ccm("run", "--allow-unsigned", "--state-dir", state, loc)
 		if r.code != 0 || !fileIs(dir+"/motd", "four\n", 0o644) {
 			t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
 		}
@@ -183,7 +183,7 @@ func TestFleetRemovedObjectKeepsTheBundleInForce(t *testing.T) {
 	dir := t.TempDir()
 	const loc = "obj://ccm/gone.tgz"
 	f.publish(dir, loc, motd("kept"), "")
-	w := f.watch("--state-dir", t.TempDir(), loc)
+	w := f.watch("--allow-unsigned", "--state-dir", t.TempDir(), loc)
 	w.converged(1)
 	f.deleteObject("ccm", "gone.tgz")
 	eventually(t, "the removal reported", func() bool { return strings.Contains(w.logs(), "removed from its source") })
@@ -268,7 +268,7 @@ func TestFleetStatusOverThreeHosts(t *testing.T) {
 	hosts := []string{"web-1", "web-2", "db-1"}
 	ws := map[string]*watcher{}
 	for _, h := range hosts {
-		ws[h] = f.watch("--state-dir", t.TempDir(), "--report", "nats", "--hostname", h, "--report-heartbeat", "300ms", loc)
+		ws[h] = f.watch("--allow-unsigned", "--state-dir", t.TempDir(), "--report", "nats", "--hostname", h, "--report-heartbeat", "300ms", loc)
 	}
 	for _, h := range hosts {
 		ws[h].converged(1)
@@ -307,7 +307,7 @@ func streamEvents(t *testing.T, js jetstream.JetStream, host string) []map[strin
 	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
 	defer cancel()
-	subject := ccmfleet.SubjectPrefix + ccmfleet.Token(host)
+	subject := ccmfleet.SubjectPrefix + host
 	cons, err := js.OrderedConsumer(ctx, ccmfleet.Stream, jetstream.OrderedConsumerConfig{FilterSubjects: []string{subject}})
 	if err != nil {
 		t.Fatal(err)
@@ -343,7 +343,7 @@ func TestFleetKVDataRerendersFiles(t *testing.T) {
 	f.putKV("data", "common", "data:\n  greeting: hello\n")
 	f.putKV("cfg", "port", "8080")
 	m := manifest(t, dir, appConf)
-	w := f.watch("--state-dir", t.TempDir(), "--hiera", "kv://data/common", m)
+	w := f.watch("--allow-unsigned", "--state-dir", t.TempDir(), "--hiera", "kv://data/common", m)
 	w.converged(1)
 	if got := read(t, dir+"/app.conf"); got != "hello on 8080\n" {
 		t.Fatalf("app.conf = %q", got)
@@ -396,7 +396,7 @@ registration: jetstream
 `), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(bin, "agent", "--config", cfg, "--json", "--state-dir", t.TempDir())
+	cmd := exec.Command(bin, "agent", "--config", cfg, "--json", "--allow-unsigned", "--state-dir", t.TempDir())
 	cmd.Env = f.env
 	w := startCmd(t, cmd)
 	w.converged(1)
@@ -500,13 +500,13 @@ func TestRestartOnABrokenBundleFallsBackToTheLastGoodOne(t *testing.T) {
 	dir, state := t.TempDir(), t.TempDir()
 	const loc = "obj://ccm/fallback.tgz"
 	f.publish(dir, loc, motd("good"), "")
-	f.must("run", "--state-dir", state, loc)
+	f.must("run", "--allow-unsigned", "--state-dir", state, loc)
 
 	f.publish(dir, loc, motd("broken")+"\n- file:\n    - @/x: {ensure: present, colour: red}\n", "")
 	if err := os.WriteFile(dir+"/motd", []byte("tampered\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	w := f.watch("--state-dir", state, loc)
+	w := f.watch("--allow-unsigned", "--state-dir", state, loc)
 	w.converged(1)
 	if !fileIs(dir+"/motd", "good\n", 0o644) {
 		t.Fatalf("motd = %q", read(t, dir+"/motd"))
@@ -518,7 +518,7 @@ func TestRestartOnABrokenBundleFallsBackToTheLastGoodOne(t *testing.T) {
 	eventually(t, "the fixed bundle in force", func() bool { return fileIs(dir+"/motd", "fixed\n", 0o644) })
 	w.stop()
 
-	if r := f.ccm("validate", "--state-dir", t.TempDir(), loc); r.code != 0 {
+	if r := f.ccm("validate", "--allow-unsigned", "--state-dir", t.TempDir(), loc); r.code != 0 {
 		t.Fatalf("validate of the fixed bundle: exit %d\n%s", r.code, r.stderr)
 	}
 }

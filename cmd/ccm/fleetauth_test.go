@@ -49,7 +49,7 @@ func TestFleetAuthenticates(t *testing.T) {
 			f.putKV("data", "common", "data:\n  greeting: hello\n")
 			f.putKV("cfg", "port", "8080")
 			f.publish(dir, "obj://ccm/app.tgz", appConf, "")
-			f.must("run", "--state-dir", t.TempDir(), "--hiera", "kv://data/common", "obj://ccm/app.tgz")
+			f.must("run", "--allow-unsigned", "--state-dir", t.TempDir(), "--hiera", "kv://data/common", "obj://ccm/app.tgz")
 			if got := read(t, dir+"/app.conf"); got != "hello on 8080\n" {
 				t.Fatalf("app.conf = %q", got)
 			}

@@ -70,7 +70,7 @@ func printFleet(w io.Writer, all []fleet.Status, now time.Time) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "HOST\tSTATE\tRESOURCES\tFAILED\tCONTESTED\tREVISION\tCONVERGED\tSEEN")
 	for _, st := range all {
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\n", st.Host, hostState(st, now), st.Resources,
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\n", oneLine(st.Host), hostState(st, now), st.Resources,
 			countNames(st.Failed, st.FailedResources), countNames(st.Contested, st.ContestedResources),
 			revisions(st.Sources), ago(st.LastConverged, now), ago(st.Updated, now))
 	}
@@ -103,7 +103,7 @@ func countNames(n int, names []string) string {
 	if len(shown) > 2 {
 		shown = append(shown[:2:2], "…")
 	}
-	return fmt.Sprintf("%d (%s)", n, strings.Join(shown, ", "))
+	return oneLine(fmt.Sprintf("%d (%s)", n, strings.Join(shown, ", ")))
 }
 
 // revisions lists the remote revisions in force, shortened.
@@ -122,7 +122,7 @@ func revisions(srcs []fleet.Revision) string {
 		}
 		parts = append(parts, s.Source+"@"+rev)
 	}
-	return strings.Join(parts, " ")
+	return oneLine(strings.Join(parts, " "))
 }
 
 func ago(t, now time.Time) string {

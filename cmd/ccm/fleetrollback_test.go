@@ -39,7 +39,7 @@ func TestBundleRevisionThatBreaksItsServiceIsRolledBack(t *testing.T) {
         health_checks: [{command: ` + check + `}]
 `
 	f.publishTree(loc, map[string]string{"manifest.yaml": manifest, "files/app.conf": "port = 8080\n"})
-	w := f.watch("--rollback", "--state-dir", t.TempDir(), loc)
+	w := f.watch("--rollback", "--allow-unsigned", "--state-dir", t.TempDir(), loc)
 	w.converged(2)
 
 	f.publishTree(loc, map[string]string{"manifest.yaml": manifest, "files/app.conf": "port = eighty\n"})

@@ -59,6 +59,11 @@ func newHieraCmd() *cobra.Command {
 	fl.StringArrayVarP(&f.data, "data", "D", nil, "set a data value over the result, KEY=VALUE (a dotted KEY nests)")
 	fl.StringVar(&f.dataFile, "data-file", "", "merge this JSON or YAML map over the result")
 	addSourceFlags(fl)
+	// hiera prints what it reads and changes nothing on the host, so
+	// kv:// data needs no opt-in here.
+	unsignedData := fl.Lookup("allow-unsigned-data")
+	unsignedData.DefValue = "true"
+	_ = unsignedData.Value.Set("true")
 	var ff hieraFlags
 	factsCmd := &cobra.Command{
 		Use:   "facts [FACT=VALUE...]",

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 
 	"github.com/spf13/cobra"
 )
@@ -30,7 +31,7 @@ func setupLogging(cmd *cobra.Command) (*slog.Logger, error) {
 	if err := level.UnmarshalText([]byte(name)); err != nil {
 		return nil, usage(fmt.Errorf("--log-level %q: want debug, info, warn or error", name))
 	}
-	log := slog.New(newLineHandler(os.Stderr, level, underJournal()))
+	log := slog.New(newLineHandler(stderr, level, underJournal()))
 	slog.SetDefault(log)
 	return log, nil
 }
@@ -74,6 +75,13 @@ func newLineHandler(w io.Writer, level slog.Level, journal bool) *lineHandler {
 	return &lineHandler{mu: &sync.Mutex{}, w: w, level: level, journal: journal}
 }
 
+// withWriter is h writing to w.
+func (h *lineHandler) withWriter(w io.Writer) *lineHandler {
+	c := *h
+	c.w = w
+	return &c
+}
+
 func (h *lineHandler) Enabled(_ context.Context, l slog.Level) bool { return l >= h.level }
 
 func (h *lineHandler) Handle(_ context.Context, r slog.Record) error {
@@ -84,7 +92,7 @@ func (h *lineHandler) Handle(_ context.Context, r slog.Record) error {
 	case !r.Time.IsZero():
 		b.WriteString(r.Time.Format(timeFormat) + " ")
 	}
-	fmt.Fprintf(&b, "%-9s %s%s", strings.ToLower(r.Level.String()), r.Message, h.prefix)
+	fmt.Fprintf(&b, "%-9s %s%s", strings.ToLower(r.Level.String()), oneLine(r.Message), h.prefix)
 	r.Attrs(func(a slog.Attr) bool {
 		writeAttr(&b, h.group, a)
 		return true
@@ -129,11 +137,16 @@ func writeAttr(b *strings.Builder, group string, a slog.Attr) {
 	if v.Kind() == slog.KindTime {
 		s = v.Time().Format(time.RFC3339)
 	}
-	if s == "" || strings.ContainsAny(s, " \t\n\"=") {
+	if s == "" || strings.ContainsFunc(s, needsQuote) {
 		s = strconv.Quote(s)
 	}
 	b.WriteString(" " + group + a.Key + "=" + s)
 }
+
+// needsQuote reports whether r in a value makes it need quotes: a space,
+// a quote or = would misplace where the value ends, and quoting escapes
+// characters that are not printable (a newline, an escape sequence).
+func needsQuote(r rune) bool { return r == ' ' || r == '"' || r == '=' || !unicode.IsPrint(r) }
 
 // journalPriority maps a level to a syslog priority (sd-daemon.h).
 func journalPriority(l slog.Level) int {

@@ -38,6 +38,10 @@ func (e *exitError) Error() string {
 }
 func (e *exitError) Unwrap() error { return e.err }
 
+// stdout and stderr are where every command prints, with the control
+// characters of the data it prints escaped (terminalWriter).
+var stdout, stderr = newTerminalWriter(os.Stdout), newTerminalWriter(os.Stderr)
+
 // usage marks err as unusable input (exit 2).
 func usage(err error) error { return &exitError{code: exitBadArgs, err: err} }
 
@@ -59,13 +63,13 @@ func main() {
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.err != nil {
-			fmt.Fprintln(os.Stderr, "ccm:", ee.err)
+			fmt.Fprintln(stderr, "ccm:", ee.err)
 		}
 		os.Exit(ee.code)
 	}
 	// Anything cobra reports itself (unknown flags, wrong arguments) is
 	// unusable input.
-	fmt.Fprintln(os.Stderr, "ccm:", err)
+	fmt.Fprintln(stderr, "ccm:", err)
 	os.Exit(exitBadArgs)
 }
 
@@ -78,12 +82,14 @@ func newRoot(args []string) *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.Version = version()
+	root.Version = versionLine()
+	root.SetOut(stdout)
+	root.SetErr(stderr)
 	root.PersistentFlags().String("log-level", "info", "log level on stderr: debug, info, warn or error")
 	root.PersistentFlags().Bool("debug", false, "same as --log-level debug (upstream CCM's flag)")
 	root.PersistentFlags().Bool("info", false, "same as --log-level info (upstream CCM's flag)")
 	ensure := newEnsureCmd()
-	root.AddCommand(newRunCmd(), newValidateCmd(), newGraphCmd(), newApplyCmd(), newFactsCmd(), newSchemaCmd(), newBundleCmd(), newFleetCmd(), newAgentCmd(),
+	root.AddCommand(newRunCmd(), newValidateCmd(), newGraphCmd(), newApplyCmd(), newFactsCmd(), newSchemaCmd(), newBundleCmd(), newFleetCmd(), newAgentCmd(), newManPagesCmd(),
 		ensure, newSessionCmd(), newHieraCmd())
 	root.AddCommand(newControlCmds()...)
 	if reaches(root, ensure, args) {

@@ -15,12 +15,21 @@ import (
 
 	"github.com/reactive-ccm/ccm/cmd/ccm/internal/ccmbuild"
 	"github.com/reactive-ccm/ccm/engine"
+	"github.com/reactive-ccm/ccm/resources/resourcetest"
 )
 
 // bin is the ccm binary built once for the end-to-end tests.
 var bin string
 
 func TestMain(m *testing.M) {
+	if resourcetest.Attacking() {
+		// This process is an attacker an attack test started as uid 65534.
+		os.Exit(resourcetest.Main(m))
+	}
+	if addr := os.Getenv(impostorEnv); addr != "" {
+		// This process is the NATS server a local user runs.
+		os.Exit(runImpostor(addr, os.Getenv(impostorStoreEnv), os.Getenv(impostorBundleEnv)))
+	}
 	if lib := os.Getenv(watcherEnv); lib != "" {
 		// This process is a watcher BenchmarkWatcherLibrary started.
 		os.Exit(runWatcher(lib, strings.Split(os.Getenv(watcherPathsEnv), ":")))

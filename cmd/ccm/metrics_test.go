@@ -46,17 +46,24 @@ func metric(t *testing.T, body, series string) float64 {
 
 var metricsAddr = regexp.MustCompile(`serving metrics addr=(\S+)`)
 
-func TestMetricsMatchTheEventsThatHappened(t *testing.T) {
-	dir := t.TempDir()
-	w := startWatch(t, "--metrics-listen", "127.0.0.1:0", manifest(t, dir, watched))
+// metricsAt waits for w to log where it serves metrics.
+func (w *watcher) metricsAt() string {
+	w.t.Helper()
 	var addr string
-	eventually(t, "the metrics address in the log", func() bool {
+	eventually(w.t, "the metrics address in the log", func() bool {
 		m := metricsAddr.FindStringSubmatch(w.logs())
 		if m != nil {
 			addr = m[1]
 		}
 		return m != nil
 	})
+	return addr
+}
+
+func TestMetricsMatchTheEventsThatHappened(t *testing.T) {
+	dir := t.TempDir()
+	w := startWatch(t, "--metrics-listen", "127.0.0.1:0", manifest(t, dir, watched))
+	addr := w.metricsAt()
 	// Count what the event stream says happened: the startup, then two
 	// drifts repaired, one of which refreshes the exec.
 	repairs, refreshes := 0, 0
@@ -107,8 +114,39 @@ func TestMetricsMatchTheEventsThatHappened(t *testing.T) {
 	if metric(t, body, "ccm_inotify_watches") == 0 || metric(t, body, "ccm_last_convergence_timestamp_seconds") == 0 {
 		t.Errorf("watches or last convergence missing:\n%s", body)
 	}
-	if strings.Contains(body, "ccm_resource_standing") {
+	if strings.Contains(body, "ccm_resource_standing") || strings.Contains(body, "choria_ccm_") {
 		t.Error("per-resource series without --metrics-resources")
+	}
+}
+
+// TestMetricsHaveUpstreamSeries: with per-resource series, upstream CCM's
+// choria_ccm_* series are there too, counted as upstream counts them.
+func TestMetricsHaveUpstreamSeries(t *testing.T) {
+	dir := t.TempDir()
+	w := startWatch(t, "--metrics-listen", "127.0.0.1:0", "--metrics-resources", manifest(t, dir, `
+- file:
+    - @/motd:
+        ensure: present
+        content: hi
+        owner: root
+        group: root
+        mode: "0644"
+        alias: motd
+        health_checks:
+          - command: /bin/true
+`))
+	w.waitFor("the file", func(ev engine.Event) bool { return ev.Changed && ev.Alias == "motd" })
+	addr := w.metricsAt()
+	body := scrape(t, addr)
+	for series, want := range map[string]float64{
+		`choria_ccm_resource_state_total_count{name="motd",type="file"}`:                             1,
+		`choria_ccm_resource_state_changed_count{name="motd",type="file"}`:                           1,
+		`choria_ccm_resource_apply_duration_seconds_count{name="motd",provider="posix",type="file"}`: 1,
+		`choria_ccm_healthcheck_status_count{check="true",name="motd",status="OK",type="file"}`:      1,
+	} {
+		if got := metric(t, body, series); got != want {
+			t.Errorf("%s = %v, want %v", series, got, want)
+		}
 	}
 }
 

@@ -26,7 +26,7 @@ func TestNoopChangesNothingUnderTheStateDirectory(t *testing.T) {
 	f.putKV("cfg", "port", "8080")
 	const loc = "obj://ccm/app.tgz"
 	f.publish(dir, loc, appConf, "")
-	noop := []string{"run", "--noop", "--report", "nats", "--hostname", "h1", "--hiera", "kv://data/common"}
+	noop := []string{"run", "--allow-unsigned", "--noop", "--report", "nats", "--hostname", "h1", "--hiera", "kv://data/common"}
 
 	states := filepath.Join(t.TempDir(), "state")
 	r := f.ccm(append(noop, "--state-dir", states, loc)...)
@@ -38,7 +38,7 @@ func TestNoopChangesNothingUnderTheStateDirectory(t *testing.T) {
 	}
 	assertEmpty(t, tmp)
 
-	f.must("run", "--state-dir", states, "--hiera", "kv://data/common", loc)
+	f.must("run", "--allow-unsigned", "--state-dir", states, "--hiera", "kv://data/common", loc)
 	if err := os.Chmod(states, 0o750); err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +55,7 @@ func TestNoopChangesNothingUnderTheStateDirectory(t *testing.T) {
 
 	// Without --report: a one-shot run waits for NATS to take its report.
 	f.srv.Stop()
-	r = f.ccm("run", "--noop", "--hiera", "kv://data/common", "--state-dir", states, loc)
+	r = f.ccm("run", "--noop", "--hiera", "kv://data/common", "--allow-unsigned", "--state-dir", states, loc)
 	if r.code != 0 || !strings.Contains(r.stdout, "Would have created the file") || !strings.Contains(r.stderr, "converging from the cached copy") {
 		t.Fatalf("noop from the cache, NATS away: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}

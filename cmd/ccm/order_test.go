@@ -2,6 +2,7 @@ package main_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -88,5 +89,35 @@ func TestValidateAndGraphShowTheWrittenOrder(t *testing.T) {
 	r := ccm(t, "graph", m)
 	if r.code != 0 || !strings.Contains(r.stdout, `n0 -> n1 [label="order", style=dashed, color=gray];`) {
 		t.Fatalf("graph: exit %d\n%s", r.code, r.stdout)
+	}
+}
+
+// TestFailOnErrorStopsAFileGroup is the issue's example: consecutive
+// files, the first of which fails, on every number of workers.
+func TestFailOnErrorStopsAFileGroup(t *testing.T) {
+	for workers := 1; workers <= 8; workers++ {
+		t.Run(fmt.Sprintf("%d workers", workers), func(t *testing.T) {
+			dir := t.TempDir()
+			m := manifest(t, dir, `
+ccm:
+  fail_on_error: true
+  resources:
+    - file:
+        - defaults: {ensure: present, content: x, owner: root, group: root, mode: "0644"}
+        - @/missing/a: {}
+        - @/b: {}
+        - @/c: {}
+        - @/d: {}
+`)
+			r := ccm(t, "run", "--workers", fmt.Sprint(workers), m)
+			if r.code != 1 || !strings.Contains(r.stdout, "0 changed, 1 failed, 3 skipped") {
+				t.Fatalf("exit %d, want 1 with the three files after the failure not run\n%s", r.code, r.stdout)
+			}
+			for _, f := range []string{"b", "c", "d"} {
+				if _, err := os.Stat(filepath.Join(dir, f)); !os.IsNotExist(err) {
+					t.Fatalf("%s was written after the failure", f)
+				}
+			}
+		})
 	}
 }

@@ -101,6 +101,7 @@ func (p *printer) event(ev *engine.Event) {
 // line writes one human line: with the time in watch mode, with the
 // journal's priority prefix under journald.
 func (p *printer) line(priority int, at time.Time, text string) {
+	text = oneLine(text)
 	switch {
 	case p.journal:
 		fmt.Fprintf(p.w, "<%d>%s\n", priority, text)
@@ -260,16 +261,23 @@ func healthLine(ev *engine.Event, st resources.HealthStatus) string {
 	return strings.Join(parts, "; ")
 }
 
-// summaryJSON is upstream CCM's session summary, as a JSON line.
+// summaryJSON is upstream CCM's session summary, as a JSON line. Each
+// resource is counted once, by its last event, so total_resources and
+// unique_resources agree (upstream counts events in total_resources, and
+// a manifest may name a resource twice there).
 type summaryJSON struct {
 	Protocol  string        `json:"protocol"`
+	StartTime time.Time     `json:"start_time"`
+	EndTime   time.Time     `json:"end_time"`
 	Duration  time.Duration `json:"total_duration"`
 	Total     int           `json:"total_resources"`
+	Unique    int           `json:"unique_resources"`
 	Changed   int           `json:"changed_resources"`
 	Failed    int           `json:"failed_resources"`
 	Skipped   int           `json:"skipped_resources"`
 	Stable    int           `json:"stable_resources"`
 	Refreshed int           `json:"refreshed_count"`
+	Unmet     int           `json:"requirements_unmet_count"`
 	// RolledBack is ours: upstream has no rollback.
 	RolledBack int `json:"rolled_back_resources,omitempty"`
 	Checked    int `json:"health_checked_count"`
@@ -277,6 +285,8 @@ type summaryJSON struct {
 	Warning    int `json:"health_check_warning_count"`
 	Critical   int `json:"health_check_critical_count"`
 	Unknown    int `json:"health_check_unknown_count"`
+	// Errors counts the failed resources, rolled back or not.
+	Errors int `json:"total_errors"`
 }
 
 func (p *printer) summary(s engine.Summary, noop bool) {
@@ -285,8 +295,9 @@ func (p *printer) summary(s engine.Summary, noop bool) {
 	if p.json {
 		// As upstream, a noop resource that would change counts as changed.
 		_ = p.enc.Encode(summaryJSON{
-			Protocol: "io.choria.ccm.v1.session.summary", Duration: s.Duration, Total: s.Resources,
-			Changed: s.Changed + s.WouldChange, Failed: s.Failed, Skipped: s.Skipped, Stable: s.Stable, Refreshed: s.Refreshed, RolledBack: s.RolledBack,
+			Protocol: "io.choria.ccm.v1.session.summary", StartTime: s.Start, EndTime: s.Start.Add(s.Duration), Duration: s.Duration,
+			Total: s.Resources, Unique: s.Resources, Changed: s.Changed + s.WouldChange, Failed: s.Failed, Skipped: s.Skipped, Stable: s.Stable,
+			Refreshed: s.Refreshed, Unmet: s.Unmet, RolledBack: s.RolledBack, Errors: s.Failed + s.RolledBack,
 			Checked: s.Health.Checked, OK: s.Health.OK, Warning: s.Health.Warning, Critical: s.Health.Critical, Unknown: s.Health.Unknown,
 		})
 		return

@@ -1,6 +1,7 @@
 package main_test
 
 import (
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -19,11 +20,18 @@ const gnuTime = "/usr/bin/time"
 // time, a small process in between, reports ccm's own.
 func peakRun(tb testing.TB, args ...string) (out []byte, code, kib int) {
 	tb.Helper()
+	return peakRunIn(tb, nil, args...)
+}
+
+// peakRunIn is peakRun with stdin as ccm's standard input.
+func peakRunIn(tb testing.TB, stdin io.Reader, args ...string) (out []byte, code, kib int) {
+	tb.Helper()
 	if _, err := os.Stat(gnuTime); err != nil {
 		tb.Skipf("%s is missing (.ci/test-deps.sh installs it): %v", gnuTime, err)
 	}
 	report := filepath.Join(tb.TempDir(), "peak")
 	cmd := exec.Command(gnuTime, append([]string{"-f", "%M", "-o", report, bin}, args...)...)
+	cmd.Stdin = stdin
 	out, _ = cmd.CombinedOutput()
 	b, err := os.ReadFile(report)
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 	"github.com/reactive-ccm/ccm/graph"
 	"github.com/reactive-ccm/ccm/graph/schema"
 	"github.com/reactive-ccm/ccm/resources"
+	"github.com/reactive-ccm/ccm/resources/document"
 	"github.com/spf13/cobra"
 	"go.yaml.in/yaml/v3"
 )
@@ -63,11 +64,16 @@ func newEnsureAPICmd() *cobra.Command {
 	return groupOf(api, pipe)
 }
 
-// pipeOnce reads and checks one request from r and converges it.
+// pipeOnce reads and checks one request from r and converges it. The
+// request is bounded as a manifest is: at most document.MaxSize bytes,
+// and the same budget for what its YAML aliases expand to.
 func pipeOnce(cmd *cobra.Command, r io.Reader) (*engine.Event, error) {
-	src, err := io.ReadAll(r)
+	src, err := io.ReadAll(io.LimitReader(r, document.MaxSize+1))
 	if err != nil {
 		return nil, err
+	}
+	if len(src) > document.MaxSize {
+		return nil, fmt.Errorf("invalid request: more than %d bytes", document.MaxSize)
 	}
 	typ, props, err := parseRequest(src)
 	if err != nil {
@@ -85,6 +91,9 @@ func pipeOnce(cmd *cobra.Command, r io.Reader) (*engine.Event, error) {
 func parseRequest(src []byte) (string, *yaml.Node, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(src, &doc); err != nil {
+		return "", nil, fmt.Errorf("invalid request: %w", err)
+	}
+	if err := graph.CheckAliases("request", &doc); err != nil {
 		return "", nil, fmt.Errorf("invalid request: %w", err)
 	}
 	var protocol, typ string

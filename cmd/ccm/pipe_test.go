@@ -2,6 +2,7 @@ package main_test
 
 import (
 	"encoding/json"
+	"github.com/santhosh-tekuri/jsonschema/v6"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -81,5 +82,51 @@ func TestPipeDocsExamples(t *testing.T) {
 				t.Fatalf("%+v, want the error %q", resp, tt.want)
 			}
 		})
+	}
+}
+
+// TestResponseSchema: `ccm schema response` has every event field of
+// upstream's resource_ensure_response schema, and holds the responses
+// ccm writes: a change, a failure with its health check, an error.
+func TestResponseSchema(t *testing.T) {
+	r := ccm(t, "schema", "response")
+	doc, err := jsonschema.UnmarshalJSON(strings.NewReader(r.stdout))
+	if r.code != 0 || err != nil {
+		t.Fatalf("exit %d, %v", r.code, err)
+	}
+	var s struct {
+		Definitions map[string]struct{ Properties map[string]any }
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &s); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"protocol", "event_id", "timestamp", "type", "provider", "name", "alias", "requested_ensure", "final_ensure", "duration",
+		"properties", "status", "noop_message", "health_check", "health_check_only", "error", "changed", "refreshed", "failed", "skipped", "noop", "unmet_requirements"} {
+		if _, ok := s.Definitions["transactionEvent"].Properties[k]; !ok {
+			t.Errorf("the event lacks upstream's %q", k)
+		}
+	}
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource("response.json", doc); err != nil {
+		t.Fatal(err)
+	}
+	sch, err := c.Compile("response.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for name, req := range map[string]string{
+		"a change":  `{"protocol": "io.choria.ccm.v1.resource.ensure.request", "type": "exec", "properties": {"name": "/bin/true", "health_checks": [{"command": "/bin/true"}]}}`,
+		"a failure": `{"protocol": "io.choria.ccm.v1.resource.ensure.request", "type": "file", "properties": {"name": "` + dir + `/no/x", "ensure": "present", "content": "x", "owner": "root", "group": "root", "mode": "0644"}}`,
+		"an error":  `{"protocol": "io.choria.ccm.v1.resource.ensure.request", "type": "nosuch", "properties": {"name": "x"}}`,
+	} {
+		out := ccmIn(t, dir, []string{"CCM_SESSION_STORE="}, req, "ensure", "api", "pipe")
+		v, err := jsonschema.UnmarshalJSON(strings.NewReader(out.stdout))
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", name, err, out.stdout)
+		}
+		if err := sch.Validate(v); err != nil {
+			t.Errorf("%s: the schema refuses ccm's response: %v\n%s", name, err, out.stdout)
+		}
 	}
 }

@@ -96,23 +96,18 @@ func (r *renderer) blocks(n *yaml.Node) *yaml.Node {
 	return cp
 }
 
-// block copies one `- TYPE: ...` item, knowing the type's deferred
-// properties and which entries are sensitive (their own flag, or the
-// block's defaults').
+// block copies one `- TYPE: ...` item, knowing which entries are
+// sensitive (their own flag, or the block's defaults').
 func (r *renderer) block(blk *yaml.Node) *yaml.Node {
 	if blk.Kind != yaml.MappingNode || len(blk.Content) != 2 {
 		return r.tree(blk, false)
 	}
 	typ, _ := resources.Lookup(blk.Content[0].Value)
-	hidden := map[string]bool{}
-	for _, p := range typ.Properties() {
-		hidden[p.Name] = p.Deferred
-	}
 	body := deref(blk.Content[1])
 	cp := copyNode(blk)
 	cp.Content[0] = blk.Content[0]
 	if body.Kind == yaml.MappingNode {
-		cp.Content[1] = r.props(body, sensitive(body), hidden)
+		cp.Content[1] = r.props(body, sensitive(body), typ)
 		return cp
 	}
 	defaults := false
@@ -131,24 +126,30 @@ func (r *renderer) block(blk *yaml.Node) *yaml.Node {
 		props := deref(it.Content[1])
 		entry := copyNode(it)
 		entry.Content[0] = it.Content[0]
-		entry.Content[1] = r.props(props, defaults || sensitive(props), hidden)
+		entry.Content[1] = r.props(props, defaults || sensitive(props), typ)
 		items.Content[i] = entry
 	}
 	cp.Content[1] = items
 	return cp
 }
 
-// props copies a resource's properties; when secret, the deferred ones
-// and every templated value are redacted.
-func (r *renderer) props(n *yaml.Node, secret bool, deferred map[string]bool) *yaml.Node {
+// props copies a resource's properties; when secret, those events hide
+// (graph.SecretKeys) are redacted whole.
+func (r *renderer) props(n *yaml.Node, secret bool, typ resources.Type) *yaml.Node {
 	if n.Kind != yaml.MappingNode {
 		return r.tree(n, false)
+	}
+	hidden := map[string]bool{}
+	if secret {
+		for _, k := range graph.SecretKeys(typ, n, r.t) {
+			hidden[k] = true
+		}
 	}
 	cp := copyNode(n)
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], deref(n.Content[i+1])
 		cp.Content[i] = k
-		cp.Content[i+1] = r.tree(v, secret && (deferred[k.Value] || r.templated(v)))
+		cp.Content[i+1] = r.tree(v, hidden[k.Value])
 	}
 	return cp
 }
@@ -175,20 +176,6 @@ func (r *renderer) tree(n *yaml.Node, redact bool) *yaml.Node {
 		cp.Content[i] = r.tree(c, redact && (n.Kind != yaml.MappingNode || i%2 == 1))
 	}
 	return cp
-}
-
-// templated reports whether any string in n holds a template.
-func (r *renderer) templated(n *yaml.Node) bool {
-	n = deref(n)
-	if n.Kind == yaml.ScalarNode {
-		return r.t.HasExpr(n.Value)
-	}
-	for _, c := range n.Content {
-		if r.templated(c) {
-			return true
-		}
-	}
-	return false
 }
 
 // sensitive reports whether a property map says sensitive: true.

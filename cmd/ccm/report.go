@@ -47,7 +47,11 @@ func newReporter(cmd *cobra.Command, f runFlags, log *slog.Logger) (*fleet.Repor
 		}
 		return out
 	}
-	return fleet.New(fleet.Options{Host: host, NATS: rem.nats, Logger: log, Sources: sources, Heartbeat: f.heartbeat, EventsOnly: f.noop}), nil
+	rep, err := fleet.New(fleet.Options{Host: host, NATS: rem.nats, Logger: log, Sources: sources, Heartbeat: f.heartbeat, EventsOnly: f.noop})
+	if err != nil {
+		return nil, usage(err)
+	}
+	return rep, nil
 }
 
 // reportEvents makes opts' events go to rep too.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"os/signal"
 	"syscall"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/reactive-ccm/ccm/engine"
 	"github.com/reactive-ccm/ccm/graph"
+	"github.com/reactive-ccm/ccm/watchers/clock"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -69,14 +71,15 @@ func newRunCmd() *cobra.Command {
 	fl.IntVar(&f.workers, "workers", 0, "resources checked at once (default: max(8, 2 x CPUs))")
 	addSocketFlag(fl)
 	fl.StringVar(&f.metricsAddr, "metrics-listen", "", "serve Prometheus metrics at http://ADDR/metrics in watch mode (e.g. 127.0.0.1:9233; off by default)")
-	fl.BoolVar(&f.metricsPerResource, "metrics-resources", false, "add one series per resource (ccm_resource_standing) to the metrics")
+	fl.BoolVar(&f.metricsPerResource, "metrics-resources", false, "add one series per resource (ccm_resource_standing, and upstream's choria_ccm_* series) to the metrics")
 	addOutputFlags(fl, &f)
 	fl.DurationVar(&f.health, "health-interval", time.Minute, "in watch mode, how often each health check runs by itself, with jitter (0 disables)")
 	fl.BoolVar(&f.monitorOnly, "monitor-only", false, "run only the health checks: check and change nothing else")
 	fl.BoolVar(&f.rollback, "rollback", false, "undo a new desired state of a file or scaffold that makes a subscriber's health checks fail CRITICAL, and hold the last good state")
 	addStateFlag(fl, &f.stateDir)
-	fl.IntVar(&f.contest.Limit, "contest-limit", 5, "in watch mode, repairs within --contest-window that mark a resource contested")
+	fl.IntVar(&f.contest.Limit, "contest-limit", 5, "in watch mode, repairs within --contest-window, each undone within --contest-gap, that mark a resource contested")
 	fl.DurationVar(&f.contest.Window, "contest-window", time.Minute, "window of --contest-limit, and how long a contested resource must be left alone to be calm")
+	fl.DurationVar(&f.contest.Gap, "contest-gap", engine.DefaultContestGap, "in watch mode, a repair undone within this time continues a fight; a longer pause starts the count afresh (set it to --contest-window to count every repair)")
 	fl.DurationVar(&f.contest.Backoff, "contest-backoff", 30*time.Second, "first back-off of a contested resource, doubling up to 10m (or 20 times this) while the fight goes on")
 	fl.StringToStringVar(&f.timeouts, "timeout", nil, "bound each check and apply of a resource type, as TYPE=DURATION (repeatable); a resource's own timeout wins")
 	addReportFlags(fl, &f)
@@ -95,17 +98,24 @@ func runManifests(cmd *cobra.Command, files []string, f runFlags) error {
 	if f.monitorOnly && (f.noop || f.watch) {
 		return usage(errors.New("--monitor-only runs the health checks once: it cannot be combined with --noop or --watch"))
 	}
-	if f.watch && (f.contest.Limit < 1 || f.contest.Window <= 0 || f.contest.Backoff <= 0) {
-		return usage(errors.New("--contest-limit, --contest-window and --contest-backoff must be positive"))
+	if f.watch && (f.contest.Limit < 1 || f.contest.Window <= 0 || f.contest.Gap <= 0 || f.contest.Backoff <= 0) {
+		return usage(errors.New("--contest-limit, --contest-window, --contest-gap and --contest-backoff must be positive"))
 	}
 	f.contest.MaxBackoff = max(10*time.Minute, 20*f.contest.Backoff)
-	for _, name := range []string{"poll", "poll-interval", "recheck", "health-interval", "contest-limit", "contest-window", "contest-backoff", "socket", "metrics-listen", "metrics-resources"} {
+	for _, name := range []string{"poll", "poll-interval", "recheck", "health-interval", "contest-limit", "contest-window", "contest-gap", "contest-backoff", "socket", "metrics-listen", "metrics-resources"} {
 		if cmd.Flags().Changed(name) && !f.watch {
 			return usage(fmt.Errorf("--%s needs --watch", name))
 		}
 	}
 	defer closeSources(cmd, log)
-	g, err := loadOrFallBack(cmd, files, log)
+	// A one-shot run reads each child manifest when its apply resource
+	// runs, as upstream does; watch mode reads those that exist now and
+	// reloads when they change or appear.
+	children := graph.ChildrenAtRun
+	if f.watch {
+		children = graph.ChildrenAtLoad
+	}
+	g, err := loadOrFallBack(cmd, files, children, log)
 	if err != nil {
 		return err
 	}
@@ -123,10 +133,22 @@ func runManifests(cmd *cobra.Command, files []string, f runFlags) error {
 	}
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	out := newPrinter(cmd.OutOrStdout(), f)
+	stdout := cmd.OutOrStdout()
+	var prog *progress
+	if !f.watch {
+		prog = startProgress(stdout, f, len(g.Vertices), log, clock.Real())
+		defer prog.end()
+		stdout = prog.output(stdout)
+		log = prog.logger(log, os.Stderr)
+		slog.SetDefault(log)
+	}
+	out := newPrinter(stdout, f)
 	defer out.flush()
 	opts := engine.Options{Noop: f.noop, Watch: f.watch, Workers: f.workers, Events: out.event, Logger: log,
 		Verbose: f.verbose, Diff: f.diff, MonitorOnly: f.monitorOnly, Rollback: f.rollback, State: dir, StateKey: key, Timeouts: timeouts}
+	if prog != nil {
+		prog.hook(&opts)
+	}
 	rep, err := newReporter(cmd, f, log)
 	if err != nil {
 		return err
@@ -142,6 +164,7 @@ func runManifests(cmd *cobra.Command, files []string, f runFlags) error {
 	}
 	e := engine.New(g, opts)
 	sum, err := e.Run(ctx)
+	prog.end()
 	if rep != nil {
 		flushReport(ctx, rep, e.State(), log)
 	}

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/reactive-ccm/ccm/engine"
 )
@@ -203,5 +204,39 @@ func TestWithoutRootAFailedOwnerLeavesNothingBehind(t *testing.T) {
 	}
 	if _, err := os.Stat(dir + "/made"); !os.IsNotExist(err) {
 		t.Fatalf("the directory was left behind: %v", err)
+	}
+}
+
+// TestJSONSummaryHasUpstreamFields: the summary line carries every field
+// of upstream's SessionSummary, counted as upstream counts them.
+func TestJSONSummaryHasUpstreamFields(t *testing.T) {
+	m := manifest(t, t.TempDir(), `
+- exec:
+    - /bin/false: {}
+    - /bin/true: {require: [exec#/bin/false]}
+    - /bin/echo: {require: [exec#/bin/false]}
+`)
+	r := ccm(t, "run", "--json", m)
+	lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
+	var sum map[string]any
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &sum); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"start_time", "end_time", "total_duration", "total_resources", "unique_resources", "changed_resources", "failed_resources",
+		"skipped_resources", "stable_resources", "refreshed_count", "requirements_unmet_count", "health_checked_count", "health_check_ok_count",
+		"health_check_warning_count", "health_check_critical_count", "health_check_unknown_count", "total_errors"} {
+		if _, ok := sum[k]; !ok {
+			t.Errorf("summary lacks %q: %s", k, lines[len(lines)-1])
+		}
+	}
+	for k, want := range map[string]float64{"total_resources": 3, "unique_resources": 3, "failed_resources": 1, "skipped_resources": 2, "requirements_unmet_count": 2, "total_errors": 1} {
+		if sum[k] != want {
+			t.Errorf("%s = %v, want %v", k, sum[k], want)
+		}
+	}
+	start, err1 := time.Parse(time.RFC3339Nano, sum["start_time"].(string))
+	end, err2 := time.Parse(time.RFC3339Nano, sum["end_time"].(string))
+	if err1 != nil || err2 != nil || end.Before(start) || start.IsZero() {
+		t.Errorf("start_time %v, end_time %v", sum["start_time"], sum["end_time"])
 	}
 }

@@ -20,8 +20,10 @@ import (
 // addSourceFlags registers the flags of remote sources and NATS.
 func addSourceFlags(fl *pflag.FlagSet) {
 	fl.String("context", "", "NATS context for obj:// and kv:// (default $NATS_CONTEXT; else $NATS_URL; else the context CCM)")
-	fl.String("trust", "", "require bundles signed by a key in this file (ed25519 public keys, hex or PEM)")
-	fl.Bool("allow-http", false, "accept plain http:// sources")
+	fl.String("trust", "", "require bundles and https data signed by a key in this file (ed25519 public keys, hex or PEM)")
+	fl.Bool("allow-unsigned", false, "without --trust, run unsigned bundles from NATS (obj://) and use kv:// data: the NATS server is not authenticated")
+	fl.Bool("allow-unsigned-data", false, "use kv:// data (--hiera, kvGet()), which carries no signature, also under --trust")
+	fl.Bool("allow-http", false, "accept plain http:// sources and redirects from https:// to http://")
 	fl.Duration("http-interval", 30*time.Second, "how often watch mode asks an http(s) source whether it changed")
 	fl.String("cache-dir", "", "cache fetched bundles and data here (default STATE-DIR/sources)")
 	if fl.Lookup("state-dir") == nil {
@@ -52,11 +54,15 @@ func remoteOf(cmd *cobra.Command) (*remote, error) {
 	r := &remote{nats: natsconn.NewLazy(natsconn.FromEnv(name), log)}
 	opts := source.Options{NATS: r.nats, Logger: log}
 	opts.AllowHTTP = boolFlag(cmd, "allow-http")
+	opts.AllowUnsigned, opts.AllowUnsignedData = boolFlag(cmd, "allow-unsigned"), boolFlag(cmd, "allow-unsigned-data")
 	opts.HTTPInterval, _ = cmd.Flags().GetDuration("http-interval")
 	// A noop run reads the cache and writes nothing under it.
 	opts.ReadOnly = boolFlag(cmd, "noop")
 	opts.Cache = sync.OnceValues(func() (*state.Dir, error) { return sourceCache(cmd, opts.ReadOnly) })
 	if trust, _ := cmd.Flags().GetString("trust"); trust != "" {
+		if opts.AllowUnsigned {
+			return nil, usage(errors.New("--allow-unsigned contradicts --trust, which requires signed bundles; for kv:// data under --trust, use --allow-unsigned-data"))
+		}
 		if opts.Trust, err = bundle.ReadPublicKeys(trust); err != nil {
 			return nil, usage(err)
 		}
@@ -142,8 +148,8 @@ func localOnly(paths []string) []string {
 // loadOrFallBack compiles the manifests; when they do not compile and a
 // remote bundle has an older revision that did, it starts on that one,
 // reporting why. A compiled graph's bundles are kept as the good ones.
-func loadOrFallBack(cmd *cobra.Command, args []string, log *slog.Logger) (*graph.Graph, error) {
-	g, err := load(cmd, args)
+func loadOrFallBack(cmd *cobra.Command, args []string, children graph.ChildLoading, log *slog.Logger) (*graph.Graph, error) {
+	g, err := loadAs(cmd, args, children)
 	r, rerr := remoteOf(cmd)
 	if rerr != nil {
 		return nil, rerr
@@ -153,7 +159,7 @@ func loadOrFallBack(cmd *cobra.Command, args []string, log *slog.Logger) (*graph
 			return nil, err
 		}
 		var gerr error
-		if g, gerr = load(cmd, args); gerr != nil {
+		if g, gerr = loadAs(cmd, args, children); gerr != nil {
 			return nil, err
 		}
 		log.Error("the newest manifests do not compile; running the last bundles that did until a fixed one is published", "error", err)

@@ -78,3 +78,31 @@ func TestTimeoutFlagIsChecked(t *testing.T) {
 		}
 	}
 }
+
+// TestExecTimeoutLetsAHandlerRun: an exec stopped by its timeout gets
+// SIGTERM first, so a handler cleans up, and its event says how it ended:
+// by SIGTERM, or by SIGKILL once timeout_grace passed.
+func TestExecTimeoutLetsAHandlerRun(t *testing.T) {
+	for _, tc := range []struct{ name, trap, grace, says string }{
+		{"the handler runs", `touch @/cleaned; exit 1`, "1h", "got SIGTERM and exited within the 1h0m0s grace period"},
+		{"SIGTERM ignored", ``, "200ms", "got SIGTERM, then SIGKILL when it had not exited after the 200ms grace period"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			m := manifest(t, dir, `
+- exec:
+    - stopped:
+        command: /bin/sh -c "trap '`+tc.trap+`' TERM; sleep 600 & wait"
+        timeout: 200ms
+        timeout_grace: `+tc.grace+`
+`)
+			r := ccm(t, "run", "--json", m)
+			if r.code != 1 || !strings.Contains(r.stdout, tc.says) {
+				t.Fatalf("exit %d, want 1 and the event saying %q\n%s%s", r.code, tc.says, r.stdout, r.stderr)
+			}
+			if _, err := os.Stat(filepath.Join(dir, "cleaned")); (err == nil) != (tc.trap != "") {
+				t.Fatalf("the handler's file exists: %v", err == nil)
+			}
+		})
+	}
+}

@@ -17,6 +17,7 @@ func newValidateCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			notePending(cmd, g)
 			fmt.Fprintf(cmd.OutOrStdout(), "%d resources, %d edges (%d of written order): ok\n", len(g.Vertices), len(g.Edges), g.OrderEdges())
 			return nil
 		},
@@ -42,16 +43,35 @@ func newGraphCmd() *cobra.Command {
 	return cmd
 }
 
-// load compiles the manifests (paths, obj:// or https:// bundles); any
-// problem in them is unusable input (exit 2), with every problem listed.
+// load compiles the manifests (paths, obj:// or https:// bundles), with
+// the child manifests that exist; any problem in them is unusable input
+// (exit 2), with every problem listed.
 func load(cmd *cobra.Command, args []string) (*graph.Graph, error) {
+	return loadAs(cmd, args, graph.ChildrenAtLoad)
+}
+
+// loadAs is load with children read as given.
+func loadAs(cmd *cobra.Command, args []string, children graph.ChildLoading) (*graph.Graph, error) {
 	files, err := manifestPaths(cmd, args)
 	if err != nil {
 		return nil, err
 	}
-	g, err := graph.Load(files, loadOptions(cmd))
+	opts := loadOptions(cmd)
+	opts.Children = children
+	g, err := graph.Load(files, opts)
 	if err != nil {
 		return nil, usage(err)
 	}
 	return g, nil
+}
+
+// notePending says which child manifests validate could not check: those
+// that cannot be read yet, which their apply resources read when they run
+// (an earlier resource may write them).
+func notePending(cmd *cobra.Command, g *graph.Graph) {
+	for _, v := range g.Vertices {
+		if p := v.Pending; p != nil {
+			fmt.Fprintf(cmd.OutOrStdout(), "%s: %s: not checked: %v; it is read when the apply resource runs\n", v.Pos, v.ID(), p.Why)
+		}
+	}
 }

@@ -3,15 +3,33 @@ package agent
 import (
 	"errors"
 	"fmt"
+	"os"
 	"time"
 
+	"github.com/reactive-ccm/ccm/graph"
 	"github.com/reactive-ccm/ccm/resources"
 	"github.com/reactive-ccm/ccm/resources/document"
 	"go.yaml.in/yaml/v3"
 )
 
-// DefaultPath is where upstream keeps the agent's configuration.
-const DefaultPath = "/etc/choria/ccm/config.yaml"
+// DefaultPath is where upstream's packaged unit (ccm-agent.service) has
+// the agent read its configuration.
+const DefaultPath = "/etc/choria/ccm/agent.yaml"
+
+// LegacyPath is where upstream's docs, and ccm before, kept it; it is
+// still read when DefaultPath does not exist.
+const LegacyPath = "/etc/choria/ccm/config.yaml"
+
+// Locate returns the configuration file to read when none is named: path,
+// or legacy when only legacy exists (legacy is then true).
+func Locate(path, legacy string) (string, bool) {
+	if _, err := os.Lstat(path); err != nil {
+		if _, lerr := os.Lstat(legacy); lerr == nil {
+			return legacy, true
+		}
+	}
+	return path, false
+}
 
 // Upstream's bounds and defaults.
 const (
@@ -33,7 +51,8 @@ type Config struct {
 	// CacheDir is where fetched bundles and data are cached; empty for the
 	// state directory's.
 	CacheDir string `yaml:"cache_dir"`
-	// MonitorPort serves Prometheus metrics when not 0.
+	// MonitorPort serves Prometheus metrics on 127.0.0.1 at this port
+	// when not 0.
 	MonitorPort int    `yaml:"monitor_port"`
 	LogLevel    string `yaml:"log_level"`
 	NATSContext string `yaml:"nats_context"`
@@ -78,6 +97,9 @@ func Parse(file string, b []byte) (*Config, error) {
 	}
 	if len(doc.Content) == 0 {
 		return nil, fmt.Errorf("%w: %s: empty; list at least one manifest source under manifests", ErrConfig, file)
+	}
+	if err := graph.CheckAliases(file, &doc); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
 	}
 	m := doc.Content[0]
 	if err := resources.DecodeDocument(file, "the agent configuration", m, c); err != nil {

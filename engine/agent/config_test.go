@@ -2,6 +2,9 @@ package agent_test
 
 import (
 	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -42,6 +45,17 @@ func TestDefaults(t *testing.T) {
 	}
 }
 
+// aliasBomb nests nine levels of ten aliases: a billion nodes from a few
+// hundred bytes.
+var aliasBomb = func() string {
+	var b strings.Builder
+	b.WriteString("manifests: [/m]\nl0: &l0 [x, x, x, x, x, x, x, x, x, x]\n")
+	for i := 1; i <= 9; i++ {
+		fmt.Fprintf(&b, "l%d: &l%d [%s]\n", i, i, strings.TrimSuffix(strings.Repeat(fmt.Sprintf("*l%d, ", i-1), 10), ", "))
+	}
+	return b.String()
+}()
+
 func TestBadConfigs(t *testing.T) {
 	for _, c := range []struct{ name, src, want string }{
 		{"unknown key", "manifests: [/m]\nintervall: 5m\n", `c.yaml:2:1: unknown property "intervall" for the agent configuration; did you mean "interval"?`},
@@ -54,6 +68,7 @@ func TestBadConfigs(t *testing.T) {
 		{"registration and log level, together", "manifests: [/m]\nlog_level: loud\nregistration: carrier-pigeon\n", "want debug, info, warn or error\nc.yaml:3:15: registration"},
 		{"not a map", "- /m\n", "c.yaml:1:1: the agent configuration must be a map"},
 		{"empty", "", "c.yaml: empty"},
+		{"alias bomb", aliasBomb, "c.yaml:7:45: YAML aliases expand the document too far"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := agent.Parse("c.yaml", []byte(c.src))
@@ -61,5 +76,27 @@ func TestBadConfigs(t *testing.T) {
 				t.Fatalf("err = %v, want one mentioning %q", err, c.want)
 			}
 		})
+	}
+}
+
+// TestLocate: the packaged unit's path, or the one upstream's docs give
+// when only that exists.
+func TestLocate(t *testing.T) {
+	dir := t.TempDir()
+	path, legacy := filepath.Join(dir, "agent.yaml"), filepath.Join(dir, "config.yaml")
+	if got, old := agent.Locate(path, legacy); got != path || old {
+		t.Fatalf("neither exists: %s %v, want %s", got, old, path)
+	}
+	if err := os.WriteFile(legacy, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got, old := agent.Locate(path, legacy); got != legacy || !old {
+		t.Fatalf("only the old one exists: %s %v, want it, noted", got, old)
+	}
+	if err := os.WriteFile(path, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got, old := agent.Locate(path, legacy); got != path || old {
+		t.Fatalf("both exist: %s %v, want %s", got, old, path)
 	}
 }

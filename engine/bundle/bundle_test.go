@@ -6,13 +6,18 @@ import (
 	"compress/gzip"
 	"crypto/ed25519"
 	"crypto/rand"
+	"crypto/sha256"
 	"crypto/x509"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
 	"encoding/pem"
 	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/reactive-ccm/ccm/engine/bundle"
 )
@@ -189,9 +194,14 @@ func TestSignatures(t *testing.T) {
 	if err != nil || len(keys) != 1 || !keys[0].Equal(pub) {
 		t.Fatalf("keys = %v, %v", keys, err)
 	}
-	other, _, _ := ed25519.GenerateKey(rand.Reader)
+	other, otherPriv, _ := ed25519.GenerateKey(rand.Reader)
 	data := []byte("bundle bytes")
-	sig := bundle.Sign(data, priv)
+	when := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
+	sig := bundle.Sign(data, priv, when)
+	legacy := []byte(hex.EncodeToString(ed25519.Sign(priv, data)) + "\n")
+	// A signature whose payload names the trusted key but was made by
+	// another: the key named must be the key that verifies.
+	forged := forge(t, data, otherPriv, pub, when)
 	cases := []struct {
 		name      string
 		data, sig []byte
@@ -204,15 +214,34 @@ func TestSignatures(t *testing.T) {
 		{"tampered", []byte("bundle bytez"), sig, keys, bundle.ErrBadSignature},
 		{"other key", data, sig, []ed25519.PublicKey{other}, bundle.ErrBadSignature},
 		{"garbage signature", data, []byte("zz"), keys, bundle.ErrBadSignature},
+		{"signature without a time", data, legacy, keys, bundle.ErrBadSignature},
+		{"payload names another key", data, forged, keys, bundle.ErrBadSignature},
 		{"one of several keys", data, sig, []ed25519.PublicKey{other, pub}, nil},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			if err := bundle.Verify(c.data, c.sig, c.keys); !errors.Is(err, c.want) {
+			a, err := bundle.Verify(c.data, c.sig, c.keys)
+			if !errors.Is(err, c.want) {
 				t.Fatalf("err = %v, want %v", err, c.want)
+			}
+			if err == nil && len(c.keys) > 0 && (!a.Signed.Equal(when) || a.Key != hex.EncodeToString(pub)) {
+				t.Fatalf("attestation = %+v", a)
 			}
 		})
 	}
+}
+
+// forge makes a signature by priv whose payload names the key named.
+func forge(t *testing.T, data []byte, priv ed25519.PrivateKey, named ed25519.PublicKey, when time.Time) []byte {
+	t.Helper()
+	sum := sha256.Sum256(data)
+	payload, err := json.Marshal(bundle.Attestation{Digest: hex.EncodeToString(sum[:]), Signed: when, Key: hex.EncodeToString(named)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sig := ed25519.Sign(priv, append([]byte("ccm bundle signature\x00"), payload...))
+	b64 := base64.RawURLEncoding
+	return []byte("ccm-sig-1." + b64.EncodeToString(payload) + "." + b64.EncodeToString(sig))
 }
 
 func TestPEMKeys(t *testing.T) {

@@ -10,6 +10,8 @@
 //     creates: absolute names, ".." components, links, devices and other
 //     special entries are refused, and size, entry counts, name lengths
 //     and depths are bounded.
-//   - A signature is ed25519 over the tarball's bytes. Verify refuses an
-//     unsigned or badly signed bundle when keys are given.
+//   - A signature is ed25519 over a statement naming the tarball's SHA-256,
+//     the signing time and the key (Attestation). Verify refuses an
+//     unsigned or badly signed bundle when keys are given, and returns the
+//     statement, whose time lets hosts refuse to go back to an older one.
 package bundle

@@ -4,42 +4,123 @@ import (
 	"bytes"
 	"crypto/ed25519"
 	"crypto/rand"
+	"crypto/sha256"
 	"crypto/x509"
+	"encoding/base64"
 	"encoding/hex"
+	"encoding/json"
 	"encoding/pem"
 	"fmt"
 	"os"
 	"strings"
+	"time"
 )
 
 // SignatureSuffix names a bundle's detached signature file: FILE.sig
 // beside FILE, URL.sig beside URL.
 const SignatureSuffix = ".sig"
 
-// Sign returns the hex-encoded ed25519 signature of bundle.
-func Sign(bundle []byte, key ed25519.PrivateKey) []byte {
-	return []byte(hex.EncodeToString(ed25519.Sign(key, bundle)) + "\n")
+// Attestation is what a signature states about a bundle, all of it
+// covered by the signature: which bytes, when they were signed and by
+// which key. Hosts never go back from the newest Signed time they
+// accepted, so an older signed bundle published again is refused.
+type Attestation struct {
+	// Digest is the hex SHA-256 of the tarball.
+	Digest string `json:"sha256"`
+	// Signed is when the signature was made; it orders revisions.
+	Signed time.Time `json:"signed"`
+	// Key is the hex ed25519 public key that signed.
+	Key string `json:"key"`
 }
 
-// Verify checks sig (as Sign writes it) over bundle against keys. With no
-// keys nothing is required and nil is returned.
-func Verify(bundle, sig []byte, keys []ed25519.PublicKey) error {
+// sigPrefix starts every signature; the version in it lets the format
+// change without a signature of one format being read as another.
+const sigPrefix = "ccm-sig-1."
+
+// sigDomain is prefixed to what is signed, so a ccm bundle signature can
+// never be taken for another protocol's signature by the same key.
+const sigDomain = "ccm bundle signature\x00"
+
+// Sign returns the signature of bundle made with key at now: one line,
+// "ccm-sig-1.PAYLOAD.SIG", PAYLOAD the base64url JSON Attestation and SIG
+// the base64url ed25519 signature of it.
+func Sign(bundle []byte, key ed25519.PrivateKey, now time.Time) []byte {
+	sum := sha256.Sum256(bundle)
+	pub, _ := key.Public().(ed25519.PublicKey)
+	payload, _ := json.Marshal(Attestation{Digest: hex.EncodeToString(sum[:]), Signed: now.UTC(), Key: hex.EncodeToString(pub)})
+	sig := ed25519.Sign(key, append([]byte(sigDomain), payload...))
+	b64 := base64.RawURLEncoding
+	return []byte(sigPrefix + b64.EncodeToString(payload) + "." + b64.EncodeToString(sig) + "\n")
+}
+
+// Inspect reads what sig states without checking it: for listings, never
+// for a decision.
+func Inspect(sig []byte) (Attestation, error) {
+	a, _, _, err := parse(sig)
+	return a, err
+}
+
+// parse splits a signature into its attestation, the payload bytes that
+// were signed and the raw signature.
+func parse(sig []byte) (a Attestation, payload, raw []byte, err error) {
+	line := strings.TrimSpace(string(sig))
+	rest, ok := strings.CutPrefix(line, sigPrefix)
+	if !ok {
+		return a, nil, nil, fmt.Errorf("%w: not a ccm signature (want %s…; an older signature holds no signing time: sign the bundle again with ccm bundle sign)", ErrBadSignature, sigPrefix)
+	}
+	p, s, _ := strings.Cut(rest, ".")
+	b64 := base64.RawURLEncoding
+	payload, perr := b64.DecodeString(p)
+	raw, serr := b64.DecodeString(s)
+	if perr != nil || serr != nil || len(raw) != ed25519.SignatureSize || json.Unmarshal(payload, &a) != nil || a.Signed.IsZero() {
+		return Attestation{}, nil, nil, fmt.Errorf("%w: the signature is damaged", ErrBadSignature)
+	}
+	return a, payload, raw, nil
+}
+
+// Verify checks sig (as Sign writes it) over bundle against keys and
+// returns what it attests. With no keys nothing is required: the zero
+// Attestation and nil are returned.
+func Verify(bundle, sig []byte, keys []ed25519.PublicKey) (Attestation, error) {
 	if len(keys) == 0 {
-		return nil
+		return Attestation{}, nil
 	}
 	if len(bytes.TrimSpace(sig)) == 0 {
-		return ErrUnsigned
+		return Attestation{}, ErrUnsigned
 	}
-	raw, err := hex.DecodeString(string(bytes.TrimSpace(sig)))
-	if err != nil || len(raw) != ed25519.SignatureSize {
-		return fmt.Errorf("%w: the signature is not %d hex-encoded bytes", ErrBadSignature, ed25519.SignatureSize)
+	a, payload, raw, err := parse(sig)
+	if err != nil {
+		return Attestation{}, err
 	}
+	key := trusted(keys, a.Key)
+	if key == nil {
+		return Attestation{}, fmt.Errorf("%w: signed by key %s, which is not trusted", ErrBadSignature, short(a.Key))
+	}
+	if !ed25519.Verify(key, append([]byte(sigDomain), payload...), raw) {
+		return Attestation{}, fmt.Errorf("%w: the signature does not verify with key %s", ErrBadSignature, short(a.Key))
+	}
+	if sum := sha256.Sum256(bundle); hex.EncodeToString(sum[:]) != a.Digest {
+		return Attestation{}, fmt.Errorf("%w: the bundle is not the one signed (its SHA-256 differs)", ErrBadSignature)
+	}
+	return a, nil
+}
+
+// trusted returns the key of keys whose hex form is h, or nil.
+func trusted(keys []ed25519.PublicKey, h string) ed25519.PublicKey {
 	for _, k := range keys {
-		if ed25519.Verify(k, bundle, raw) {
-			return nil
+		if hex.EncodeToString(k) == h {
+			return k
 		}
 	}
-	return fmt.Errorf("%w: no trusted key verifies it", ErrBadSignature)
+	return nil
+}
+
+// short is a key's first 12 hex digits, enough to tell keys apart.
+func short(h string) string {
+	if len(h) > 12 {
+		return h[:12]
+	}
+	return h
 }
 
 // GenerateKey makes a key pair and writes the private key to file (mode

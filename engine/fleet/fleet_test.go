@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"log/slog"
+	"strings"
 	"testing"
 	"time"
 
@@ -55,15 +56,15 @@ func events(t *testing.T, c *natsconn.Conn, host string) []map[string]any {
 	if err != nil {
 		return nil
 	}
-	cons, err := s.OrderedConsumer(ctx, jetstream.OrderedConsumerConfig{FilterSubjects: []string{fleet.SubjectPrefix + fleet.Token(host)}})
+	cons, err := s.OrderedConsumer(ctx, jetstream.OrderedConsumerConfig{FilterSubjects: []string{fleet.SubjectPrefix + host}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	info, err := s.Info(ctx, jetstream.WithSubjectFilter(fleet.SubjectPrefix+fleet.Token(host)))
+	info, err := s.Info(ctx, jetstream.WithSubjectFilter(fleet.SubjectPrefix+host))
 	if err != nil {
 		t.Fatal(err)
 	}
-	n := int(info.State.Subjects[fleet.SubjectPrefix+fleet.Token(host)])
+	n := int(info.State.Subjects[fleet.SubjectPrefix+host])
 	var out []map[string]any
 	if n == 0 {
 		return nil
@@ -96,6 +97,16 @@ func status(t *testing.T, c *natsconn.Conn, host string) (fleet.Status, bool) {
 	return fleet.Status{}, false
 }
 
+// newReporter is fleet.New, failing the test on an error.
+func newReporter(t *testing.T, o fleet.Options) *fleet.Reporter {
+	t.Helper()
+	r, err := fleet.New(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
 func TestReporterPublishesEventsAndStatus(t *testing.T) {
 	srv := natstest.Start(t, natstest.Options{})
 	l := lazy(t, srv)
@@ -103,7 +114,7 @@ func TestReporterPublishesEventsAndStatus(t *testing.T) {
 	if _, err := fleet.Statuses(t.Context(), c); !errors.Is(err, fleet.ErrNoFleet) {
 		t.Fatalf("an empty server: %v", err)
 	}
-	r := fleet.New(fleet.Options{Host: "web.example.com", NATS: l, Heartbeat: time.Hour,
+	r := newReporter(t, fleet.Options{Host: "web.example.com", NATS: l, Heartbeat: time.Hour,
 		Sources: func() []fleet.Revision {
 			return []fleet.Revision{{Source: "obj://ccm/web.tgz", Revision: "SHA-256=abc"}}
 		}})
@@ -141,7 +152,7 @@ func TestReporterKeepsEventsWhileNATSIsAway(t *testing.T) {
 	srv := natstest.Start(t, natstest.Options{})
 	l := lazy(t, srv)
 	c := conn(t, l)
-	r := fleet.New(fleet.Options{Host: "db1", NATS: l, Heartbeat: time.Hour})
+	r := newReporter(t, fleet.Options{Host: "db1", NATS: l, Heartbeat: time.Hour})
 	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan struct{})
 	go func() { r.Run(ctx); close(done) }()
@@ -161,10 +172,15 @@ func TestReporterKeepsEventsWhileNATSIsAway(t *testing.T) {
 	}
 }
 
-func TestTokens(t *testing.T) {
-	for in, want := range map[string]string{"web-1": "web-1", "web.example.com": "web_example_com", "a b*>": "a_b__"} {
-		if got := fleet.Token(in); got != want {
-			t.Errorf("Token(%q) = %q, want %q", in, got, want)
+func TestHostNames(t *testing.T) {
+	for _, ok := range []string{"web-1", "web.1", "web_1", "web1.example.com"} {
+		if err := fleet.CheckHost(ok); err != nil {
+			t.Errorf("CheckHost(%q) = %v", ok, err)
+		}
+	}
+	for _, bad := range []string{"", "a b", "web*", "web>", ".web", "web.", "a..b", "tab\there", "\x1b[31mred", strings.Repeat("a", 256)} {
+		if err := fleet.CheckHost(bad); !errors.Is(err, fleet.ErrHostName) {
+			t.Errorf("CheckHost(%q) = %v, want ErrHostName", bad, err)
 		}
 	}
 }
@@ -175,12 +191,12 @@ func TestEventsOnlyLeavesTheStatusAlone(t *testing.T) {
 	srv := natstest.Start(t, natstest.Options{})
 	l := lazy(t, srv)
 	c := conn(t, l)
-	real := fleet.New(fleet.Options{Host: "web1", NATS: l, Heartbeat: time.Hour})
+	real := newReporter(t, fleet.Options{Host: "web1", NATS: l, Heartbeat: time.Hour})
 	real.Settled(engine.State{Resources: 2, Converged: 2})
 	if err := real.Flush(t.Context()); err != nil {
 		t.Fatal(err)
 	}
-	noop := fleet.New(fleet.Options{Host: "web1", NATS: l, Heartbeat: time.Hour, EventsOnly: true})
+	noop := newReporter(t, fleet.Options{Host: "web1", NATS: l, Heartbeat: time.Hour, EventsOnly: true})
 	noop.Event(&engine.Event{Protocol: engine.EventProtocol, Type: "file", Name: "/etc/motd", Changed: true, Noop: true})
 	noop.Settled(engine.State{Resources: 2, Converged: 1, Failed: 1, FailedIDs: []string{"exec#x"}})
 	if err := noop.Flush(t.Context()); err != nil {

@@ -58,19 +58,21 @@ type Reporter struct {
 	failed bool // the last attempt failed; logged once per outage
 }
 
-// New returns a reporter for opts.Host.
-func New(opts Options) *Reporter {
+// New returns a reporter for opts.Host, which CheckHost must accept.
+func New(opts Options) (*Reporter, error) {
+	if err := CheckHost(opts.Host); err != nil {
+		return nil, err
+	}
 	if opts.Heartbeat <= 0 {
 		opts.Heartbeat = DefaultHeartbeat
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
-	tok := Token(opts.Host)
 	return &Reporter{
-		opts: opts, subject: SubjectPrefix + tok, key: tok, kick: make(chan struct{}, 1),
+		opts: opts, subject: SubjectPrefix + opts.Host, key: opts.Host, kick: make(chan struct{}, 1),
 		status: Status{Host: opts.Host, Heartbeat: opts.Heartbeat}, dirty: true,
-	}
+	}, nil
 }
 
 // queued is an event waiting to be published.

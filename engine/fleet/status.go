@@ -1,6 +1,8 @@
 package fleet
 
 import (
+	"errors"
+	"fmt"
 	"strings"
 	"time"
 )
@@ -62,14 +64,21 @@ func (s Status) Stale(now time.Time) bool {
 	return now.Sub(s.Updated) > 3*hb
 }
 
-// Token makes a host name usable as a NATS subject token and key: dots,
-// wildcards, spaces and other characters NATS reserves become '_'.
-func Token(host string) string {
-	return strings.Map(func(r rune) rune {
-		switch {
-		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '_':
-			return r
-		}
-		return '_'
-	}, host)
+// ErrHostName is returned for a host name that cannot name a host in
+// subjects and keys.
+var ErrHostName = errors.New("fleet: bad host name")
+
+// CheckHost refuses a host name that is not usable as it is as a NATS
+// subject suffix and key: letters, digits, '-', '_', and dots between
+// them, at most 255 bytes. Names are never rewritten, so two hosts can
+// never end up under one key (web.1 and web_1 stay apart).
+func CheckHost(host string) error {
+	ok := host != "" && len(host) <= 255 && !strings.HasPrefix(host, ".") && !strings.HasSuffix(host, ".") && !strings.Contains(host, "..")
+	for _, r := range host {
+		ok = ok && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.')
+	}
+	if !ok {
+		return fmt.Errorf("%w: %q: use letters, digits, '-', '_' and dots between them (at most 255 bytes); set one with --hostname", ErrHostName, host)
+	}
+	return nil
 }

@@ -6,5 +6,6 @@
 // converged, and build information.
 //
 // Cardinality is low by default: labels are resource types and standings
-// only. Per-resource series (Options.PerResource) are opt-in.
+// only. Per-resource series (Options.PerResource) are opt-in; upstream
+// CCM's choria_ccm_* series, per resource, come with them.
 package metrics

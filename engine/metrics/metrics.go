@@ -25,16 +25,20 @@ type Source interface {
 // Options configure the metrics.
 type Options struct {
 	// PerResource adds ccm_resource_standing{resource,standing}: one
-	// series per resource.
+	// series per resource, and upstream CCM's per-resource choria_ccm_*
+	// series.
 	PerResource bool
 	// Version is reported by ccm_build_info.
 	Version string
+	// Limits bound Serve's clients; the zero value is DefaultLimits.
+	Limits Limits
 }
 
 // Metrics holds the counters fed by engine observations and the
 // collectors read at scrape time.
 type Metrics struct {
-	reg *prometheus.Registry
+	reg    *prometheus.Registry
+	limits Limits
 
 	checks, applies *prometheus.HistogramVec
 	latency         *prometheus.HistogramVec
@@ -43,6 +47,8 @@ type Metrics struct {
 	contests        *prometheus.CounterVec
 	retries         *prometheus.CounterVec
 	failures        *prometheus.CounterVec
+	// upstream is nil without per-resource series.
+	upstream *upstream
 }
 
 // durationBuckets span a file check (tens of microseconds) to a package
@@ -51,7 +57,10 @@ var durationBuckets = []float64{.0001, .00025, .0005, .001, .0025, .005, .01, .0
 
 // New registers ccm's metrics, the Go runtime's and the process's.
 func New(src Source, opts Options) *Metrics {
-	m := &Metrics{reg: prometheus.NewRegistry()}
+	m := &Metrics{reg: prometheus.NewRegistry(), limits: opts.Limits}
+	if m.limits == (Limits{}) {
+		m.limits = DefaultLimits
+	}
 	byType := []string{"type"}
 	m.checks = histogram("ccm_check_duration_seconds", "Time spent checking a resource's state, by resource type.", byType)
 	m.applies = histogram("ccm_apply_duration_seconds", "Time spent applying a change (or, in noop and paused, deciding one), by resource type.", byType)
@@ -67,6 +76,10 @@ func New(src Source, opts Options) *Metrics {
 		buildInfo(opts.Version),
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	if opts.PerResource {
+		m.upstream = newUpstream()
+		m.reg.MustRegister(m.upstream.collectors()...)
+	}
 	return m
 }
 
@@ -101,6 +114,9 @@ func (m *Metrics) Observe(o engine.Observation) {
 	if o.Repaired() {
 		m.repairs.WithLabelValues(t).Inc()
 		m.latency.WithLabelValues(t).Observe(ev.Timestamp.Sub(o.Since).Seconds())
+	}
+	if m.upstream != nil {
+		m.upstream.observe(ev)
 	}
 	for _, c := range []struct {
 		on  bool

@@ -20,7 +20,7 @@ type Summary struct {
 	Skipped   int           `json:"skipped_resources"`
 	Stable    int           `json:"stable_resources"`
 	Refreshed int           `json:"refreshed_count"`
-	// Unmet counts events skipped because a required resource failed.
+	// Unmet counts the requirements events name as unmet, as upstream.
 	Unmet  int `json:"requirements_unmet_count"`
 	Errors int `json:"total_errors"`
 }
@@ -45,9 +45,7 @@ func Summarize(es Events) Summary {
 		if ev.Refreshed {
 			s.Refreshed++
 		}
-		if len(ev.UnmetRequirements) > 0 {
-			s.Unmet++
-		}
+		s.Unmet += len(ev.UnmetRequirements)
 		switch {
 		case ev.Failed:
 			s.Failed++

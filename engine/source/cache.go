@@ -27,6 +27,10 @@ type Revision struct {
 	// Cached is set when the revision was read from the cache because the
 	// source could not be reached.
 	Cached bool
+	// VerifiedBy is the hex key its signature was verified with, empty
+	// when it was not verified; Signed is when it was signed.
+	VerifiedBy string
+	Signed     time.Time
 }
 
 // record is a revision as the cache stores it in current.json.
@@ -35,6 +39,10 @@ type record struct {
 	Fetched time.Time `json:"fetched"`
 	// Manifest is the manifest's path inside the bundle directory.
 	Manifest string `json:"manifest,omitempty"`
+	// VerifiedBy and Signed are the revision's; trust belongs to the bytes,
+	// so a run that requires signatures reads them before using a copy.
+	VerifiedBy string    `json:"verified_by,omitempty"`
+	Signed     time.Time `json:"signed,omitzero"`
 }
 
 // cache is one source's directory under the state directory's "sources":
@@ -93,7 +101,7 @@ func (c cache) read(data bool) (Revision, error) {
 		if err != nil {
 			return Revision{}, err
 		}
-		rev := Revision{ID: r.ID, Fetched: r.Fetched}
+		rev := Revision{ID: r.ID, Fetched: r.Fetched, VerifiedBy: r.VerifiedBy, Signed: r.Signed}
 		rev.Data, err = c.from.ReadFile(dataEntry)
 		return rev, err
 	}
@@ -122,14 +130,15 @@ func bundleAt(d *state.Dir, name, dir string) (Revision, error) {
 	if err != nil {
 		return Revision{}, err
 	}
-	rev := Revision{ID: r.ID, Fetched: r.Fetched, Manifest: filepath.Join(d.Path(), dir, r.Manifest)}
+	rev := Revision{ID: r.ID, Fetched: r.Fetched, Manifest: filepath.Join(d.Path(), dir, r.Manifest), VerifiedBy: r.VerifiedBy, Signed: r.Signed}
 	_, err = os.Stat(rev.Manifest)
 	return rev, err
 }
 
-// storeBundle extracts tgz and swaps it in as the bundle in force.
-func (c cache) storeBundle(id string, tgz []byte, lim bundle.Limits) (Revision, error) {
-	rev := Revision{ID: id, Fetched: time.Now()}
+// storeBundle extracts tgz and swaps it in as the bundle in force, with
+// what its signature attests (zero when it was not verified).
+func (c cache) storeBundle(id string, tgz []byte, a bundle.Attestation, lim bundle.Limits) (Revision, error) {
+	rev := Revision{ID: id, Fetched: time.Now(), VerifiedBy: a.Key, Signed: a.Signed}
 	tmp, err := os.MkdirTemp(c.d.Path(), extractPrefix)
 	if err != nil {
 		return rev, err
@@ -148,7 +157,7 @@ func (c cache) storeBundle(id string, tgz []byte, lim bundle.Limits) (Revision, 
 		return rev, fmt.Errorf("source: putting the bundle in place: %w", err)
 	}
 	rev.Manifest = filepath.Join(c.d.Path(), bundleEntry, rel)
-	return rev, c.d.WriteJSON(recordFile, record{ID: id, Fetched: rev.Fetched, Manifest: rel})
+	return rev, c.d.WriteJSON(recordFile, record{ID: id, Fetched: rev.Fetched, Manifest: rel, VerifiedBy: a.Key, Signed: a.Signed})
 }
 
 // swapIn puts the directory fresh at path: a rename when path is free, an
@@ -164,10 +173,10 @@ func swapIn(fresh, path string) error {
 
 // storeData writes data, then the record: a crash in between leaves an
 // older ID, which only makes the next fetch download again.
-func (c cache) storeData(id string, data []byte) (Revision, error) {
-	rev := Revision{ID: id, Fetched: time.Now(), Data: data}
+func (c cache) storeData(id string, data []byte, a bundle.Attestation) (Revision, error) {
+	rev := Revision{ID: id, Fetched: time.Now(), Data: data, VerifiedBy: a.Key, Signed: a.Signed}
 	if err := c.d.WriteFile(dataEntry, data); err != nil {
 		return rev, err
 	}
-	return rev, c.d.WriteJSON(recordFile, record{ID: id, Fetched: rev.Fetched})
+	return rev, c.d.WriteJSON(recordFile, record{ID: id, Fetched: rev.Fetched, VerifiedBy: a.Key, Signed: a.Signed})
 }

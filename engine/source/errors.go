@@ -10,6 +10,14 @@ var (
 	// ErrUnavailable is returned when a source can be neither fetched nor
 	// read from the cache.
 	ErrUnavailable = errors.New("source: unavailable")
+	// ErrUntrusted is returned for a source, or a cached copy, that the
+	// trust rules do not let ccm use.
+	ErrUntrusted = errors.New("source: untrusted")
+	// ErrDowngrade is returned for a signed revision older than the newest
+	// one the host accepted.
+	ErrDowngrade = errors.New("source: older than the revision accepted")
+	// errSuperseded cancels a fetch that a newer change made obsolete.
+	errSuperseded = errors.New("source: superseded by a newer change")
 	// errUnchanged is a conditional fetch finding the revision held.
 	errUnchanged = errors.New("source: unchanged")
 )

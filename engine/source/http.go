@@ -114,6 +114,23 @@ func (h *httpSource) signature(ctx context.Context) ([]byte, error) {
 	return sig, err
 }
 
+// noDowngrade refuses a redirect to anything but https://, then asks next
+// (http's default policy when nil).
+func noDowngrade(next func(*http.Request, []*http.Request) error) func(*http.Request, []*http.Request) error {
+	return func(req *http.Request, via []*http.Request) error {
+		if req.URL.Scheme != string(HTTPS) {
+			return fmt.Errorf("%w: %s redirects to %s, which is not https (allow with --allow-http)", ErrUntrusted, via[0].URL.Redacted(), req.URL.Redacted())
+		}
+		if next != nil {
+			return next(req, via)
+		}
+		if len(via) >= 10 {
+			return errors.New("stopped after 10 redirects")
+		}
+		return nil
+	}
+}
+
 // watch polls: every interval, with jitter, it asks the Source to look,
 // which makes a conditional request.
 func (h *httpSource) watch(ctx context.Context, changed func()) error {

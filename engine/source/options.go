@@ -26,7 +26,15 @@ type Options struct {
 	// Trust lists the keys bundles must be signed with; empty requires no
 	// signature.
 	Trust []ed25519.PublicKey
-	// AllowHTTP accepts plain http:// sources.
+	// AllowUnsigned uses unsigned bundles from NATS (obj://) and kv://
+	// values when Trust is empty; without it they are refused, since the
+	// NATS server is not authenticated.
+	AllowUnsigned bool
+	// AllowUnsignedData uses kv:// values (--hiera, kvGet()), which carry
+	// no signature, also when Trust is set.
+	AllowUnsignedData bool
+	// AllowHTTP accepts plain http:// sources, and redirects from https://
+	// to http://.
 	AllowHTTP bool
 	// HTTPInterval is the poll interval of HTTP sources; default 30s.
 	HTTPInterval time.Duration
@@ -63,6 +71,11 @@ func (o Options) withDefaults() Options {
 	}
 	if o.HTTPClient == nil {
 		o.HTTPClient = &http.Client{Timeout: time.Minute}
+	}
+	if !o.AllowHTTP {
+		c := *o.HTTPClient
+		c.CheckRedirect = noDowngrade(c.CheckRedirect)
+		o.HTTPClient = &c
 	}
 	if o.Logger == nil {
 		o.Logger = slog.Default()

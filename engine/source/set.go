@@ -111,6 +111,9 @@ func (s *Set) source(loc Location, data bool) (*Source, error) {
 		}
 		return src, nil
 	}
+	if err := s.opts.admit(loc, data); err != nil {
+		return nil, err
+	}
 	src := newSource(loc, data, &s.opts)
 	err := src.load(s.ctx)
 	if err != nil && !errors.Is(err, ErrGone) {

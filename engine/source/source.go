@@ -46,7 +46,7 @@ func newSource(loc Location, data bool, opts *Options) *Source {
 	case KV:
 		s.b = &keyValue{loc: loc, conn: conn}
 	default:
-		s.b = &httpSource{loc: loc, client: opts.HTTPClient, interval: opts.HTTPInterval, max: opts.MaxBytes, signed: !data && len(opts.Trust) > 0}
+		s.b = &httpSource{loc: loc, client: opts.HTTPClient, interval: opts.HTTPInterval, max: opts.MaxBytes, signed: opts.signed(loc)}
 	}
 	return s
 }
@@ -79,15 +79,20 @@ func (s *Source) load(ctx context.Context) error {
 			s.set(rev)
 			return nil
 		}
-		s.refused = b.id
+		s.refused = refusal(b)
 		s.log.Error("refused", "revision", b.id, "error", err)
 	}
 	rev, cerr := s.cache.read(s.data)
+	if cerr == nil {
+		cerr = s.usable(rev)
+	}
 	switch {
 	case cerr != nil && errors.Is(err, ErrGone):
 		return err
 	case errors.Is(cerr, fs.ErrNotExist):
 		return fmt.Errorf("%w: %s: %w; and nothing is cached", ErrUnavailable, s.loc, err)
+	case errors.Is(cerr, ErrUntrusted):
+		return fmt.Errorf("%w: %s: %w; and %w", ErrUnavailable, s.loc, err, cerr)
 	case cerr != nil:
 		return fmt.Errorf("%w: %s: %w; and the cached copy is unreadable: %v", ErrUnavailable, s.loc, err, cerr)
 	}
@@ -119,13 +124,20 @@ func (s *Source) first(ctx context.Context) (blob, error) {
 
 // accept verifies a fetched blob and caches it as the revision in force.
 func (s *Source) accept(b blob) (Revision, error) {
-	if s.data {
-		return s.cache.storeData(b.id, b.data)
-	}
-	if err := bundle.Verify(b.data, b.sig, s.opts.Trust); err != nil {
+	a, err := s.verify(b)
+	if err != nil {
 		return Revision{}, err
 	}
-	return s.cache.storeBundle(b.id, b.data, bundle.Limits{})
+	var rev Revision
+	if s.data {
+		rev, err = s.cache.storeData(b.id, b.data, a)
+	} else {
+		rev, err = s.cache.storeBundle(b.id, b.data, a, bundle.Limits{})
+	}
+	if err != nil {
+		return rev, err
+	}
+	return rev, s.cache.raise(a)
 }
 
 // set puts rev in force.
@@ -156,6 +168,10 @@ func (s *Source) fallBack() bool {
 	}
 	good, err := s.cache.readGood()
 	if err != nil || (ok && good.ID == cur.ID) {
+		return false
+	}
+	if err := s.usable(good); err != nil {
+		s.log.Warn("the newest bundle does not compile, and the last one that did is not usable", "error", err)
 		return false
 	}
 	good.Cached = true

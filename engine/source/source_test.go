@@ -50,11 +50,17 @@ func (e *env) lazy() *natsconn.Lazy {
 	return l
 }
 
+// set is a set trusting keys, or with none taking unsigned bundles and
+// data from NATS.
 func (e *env) set(trust ...ed25519.PublicKey) *source.Set {
-	return source.NewSet(e.t.Context(), source.Options{
-		Cache: cacheIn(e.cache), Trust: trust, NATS: e.nats, ConnectWait: 500 * time.Millisecond,
-		Logger: slog.New(slog.NewTextHandler(e.logs, nil)),
-	})
+	return e.setWith(source.Options{Trust: trust, AllowUnsigned: len(trust) == 0})
+}
+
+// setWith is a set with o's trust rules, caching in e's cache.
+func (e *env) setWith(o source.Options) *source.Set {
+	o.Cache, o.NATS, o.ConnectWait = cacheIn(e.cache), e.nats, 500*time.Millisecond
+	o.Logger = slog.New(slog.NewTextHandler(e.logs, nil))
+	return source.NewSet(e.t.Context(), o)
 }
 
 // cacheIn caches under a state directory at dir.
@@ -227,7 +233,7 @@ func TestSignedBundles(t *testing.T) {
 	}
 
 	const loc = "obj://b/app.tgz"
-	e.push(loc, good, bundle.Sign(good, priv))
+	e.push(loc, good, bundle.Sign(good, priv, time.Now()))
 	set := e.set(pub)
 	m, err := set.Manifest(loc)
 	if err != nil || read(t, m) != "signed\n" {
@@ -236,7 +242,7 @@ func TestSignedBundles(t *testing.T) {
 	n := make(notified, 1)
 	set.Watch(t.Context(), n.notify)
 	tampered := bundleOf(t, "tampered\n")
-	e.push(loc, tampered, bundle.Sign(good, priv))
+	e.push(loc, tampered, bundle.Sign(good, priv, time.Now()))
 	eventually(t, "the tampered bundle to be refused", func() bool {
 		return strings.Contains(e.logs.String(), "refused a new revision") && strings.Contains(e.logs.String(), "bad signature")
 	})
@@ -452,7 +458,7 @@ func TestReadOnlySetWritesNoCache(t *testing.T) {
 	e.push(loc, bundleOf(t, "fetched\n"), nil)
 	readOnly := func() *source.Set {
 		return source.NewSet(t.Context(), source.Options{
-			Cache: func() (*state.Dir, error) { return state.OpenReadOnly(e.cache) }, ReadOnly: true,
+			Cache: func() (*state.Dir, error) { return state.OpenReadOnly(e.cache) }, ReadOnly: true, AllowUnsigned: true,
 			NATS: e.nats, ConnectWait: 500 * time.Millisecond, Logger: slog.New(slog.NewTextHandler(e.logs, nil)),
 		})
 	}

@@ -3,6 +3,7 @@ package source
 import (
 	"context"
 	"errors"
+	"sync"
 	"time"
 
 	"github.com/reactive-ccm/ccm/engine/natsconn"
@@ -13,7 +14,11 @@ import (
 // revision put in force. Failures back off; nothing here ends the process.
 func (s *Source) run(ctx context.Context, notify func()) {
 	kick := make(chan struct{}, 1)
+	var fetching inflight
 	look := func() {
+		if s.loc.NATS() {
+			fetching.supersede()
+		}
 		select {
 		case kick <- struct{}{}:
 		default:
@@ -35,7 +40,13 @@ func (s *Source) run(ctx context.Context, notify func()) {
 		case <-retry:
 		}
 		retry = nil
-		changed, err := s.refresh(ctx)
+		fctx, done := fetching.start(ctx)
+		changed, err := s.refresh(fctx)
+		done()
+		if err != nil && errors.Is(context.Cause(fctx), errSuperseded) {
+			// A newer change is pending in kick: fetch that one.
+			continue
+		}
 		if err != nil {
 			d := backoff(failures)
 			failures++
@@ -47,6 +58,37 @@ func (s *Source) run(ctx context.Context, notify func()) {
 		if changed {
 			notify()
 		}
+	}
+}
+
+// inflight is the fetch under way, which a NATS source's next change
+// supersedes: an object replaced while it is read loses its chunks, and
+// reading it would wait out the whole fetch timeout.
+type inflight struct {
+	mu     sync.Mutex
+	cancel context.CancelCauseFunc
+}
+
+// start returns the context of a new fetch and the function that ends it.
+func (f *inflight) start(ctx context.Context) (context.Context, func()) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	f.mu.Lock()
+	f.cancel = cancel
+	f.mu.Unlock()
+	return ctx, func() {
+		f.mu.Lock()
+		f.cancel = nil
+		f.mu.Unlock()
+		cancel(nil)
+	}
+}
+
+// supersede cancels the fetch under way, if any.
+func (f *inflight) supersede() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.cancel != nil {
+		f.cancel(errSuperseded)
 	}
 }
 
@@ -74,12 +116,12 @@ func (s *Source) refresh(ctx context.Context) (bool, error) {
 		return false, err
 	}
 	s.present()
-	if b.id == s.refused {
+	if refusal(b) == s.refused {
 		return false, nil
 	}
 	rev, err := s.accept(b)
 	if err != nil {
-		s.refused = b.id
+		s.refused = refusal(b)
 		s.log.Error("refused a new revision; the revision in force stays", "revision", b.id, "error", err)
 		return false, nil
 	}

@@ -1,6 +1,11 @@
 package schema
 
-import "github.com/reactive-ccm/ccm/resources"
+import (
+	"maps"
+
+	"github.com/reactive-ccm/ccm/graph"
+	"github.com/reactive-ccm/ccm/resources"
+)
 
 // draft is the JSON Schema dialect generated.
 const draft = "http://json-schema.org/draft-07/schema#"
@@ -10,6 +15,7 @@ const draft = "http://json-schema.org/draft-07/schema#"
 func Manifest() map[string]any {
 	defs := map[string]any{
 		"manifest":  manifestTop(),
+		"ccm":       ccmSection(),
 		"resources": map[string]any{"type": "array", "minItems": 1, "items": ref("block")},
 		"block":     block(types()),
 	}
@@ -27,41 +33,37 @@ func Manifest() map[string]any {
 	}
 }
 
+// manifestTop is the manifest as a map. Its keys, and those of ccm:, are
+// the loader's own declarations (graph.TopKeys, graph.CCMKeys).
 func manifestTop() map[string]any {
-	hierarchy := map[string]any{
-		"type":                 "object",
-		"additionalProperties": false,
-		"properties": map[string]any{
-			"order": map[string]any{"type": "array", "items": map[string]any{"type": "string"}, "description": "override names, in order; templates that resolve empty skip an entry"},
-			"merge": map[string]any{"type": "string", "pattern": "^([Ff][Ii][Rr][Ss][Tt]|[Dd][Ee][Ee][Pp])$", "description": "first (the default): the first match, shallowly; deep: every match, maps merged and lists concatenated"},
-		},
+	top := section(graph.TopKeys())
+	top["required"] = []any{"ccm"}
+	return top
+}
+
+// ccmSection is the ccm: section, which needs resources or a Jet file.
+func ccmSection() map[string]any {
+	ccm := section(graph.CCMKeys())
+	ccm["oneOf"] = []any{
+		map[string]any{"required": []any{"resources"}},
+		map[string]any{"required": []any{"resources_jet_file"}},
 	}
-	ccm := map[string]any{
-		"type":                 "object",
-		"additionalProperties": false,
-		"properties": map[string]any{
-			"pre_message":        map[string]any{"type": "string", "description": "printed before the run"},
-			"post_message":       map[string]any{"type": "string", "description": "printed after a run without errors"},
-			"fail_on_error":      map[string]any{"type": "boolean", "description": "stop the run at the first failure"},
-			"resources":          ref("resources"),
-			"resources_jet_file": map[string]any{"type": "string", "description": "a Jet template rendering the resources list, relative to the manifest"},
-		},
-		"oneOf": []any{
-			map[string]any{"required": []any{"resources"}},
-			map[string]any{"required": []any{"resources_jet_file"}},
-		},
+	return ccm
+}
+
+// section is a map with exactly keys.
+func section(keys []graph.SectionKey) map[string]any {
+	props := map[string]any{}
+	for _, k := range keys {
+		if k.Ref != "" {
+			props[k.Name] = ref(k.Ref)
+			continue
+		}
+		s := maps.Clone(k.Schema)
+		s["description"] = k.Help
+		props[k.Name] = s
 	}
-	return map[string]any{
-		"type":                 "object",
-		"additionalProperties": false,
-		"required":             []any{"ccm"},
-		"properties": map[string]any{
-			"data":      map[string]any{"type": []any{"object", "null"}, "description": "hiera data for templates"},
-			"hierarchy": hierarchy,
-			"overrides": map[string]any{"type": []any{"object", "null"}, "additionalProperties": map[string]any{"type": []any{"object", "null"}}, "description": "data merged over data, keyed by hierarchy entries"},
-			"ccm":       ccm,
-		},
-	}
+	return map[string]any{"type": "object", "additionalProperties": false, "properties": props}
 }
 
 // block is one resources item: `- TYPE: ...` with exactly one type.

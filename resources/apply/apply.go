@@ -25,7 +25,7 @@ type props struct {
 	Provider    string         `yaml:"provider" help:"the provider: ccmmanifest" enum:"ccmmanifest"`
 }
 
-// New builds an apply resource; the graph loads its child manifest.
+// New builds an apply resource; the graph reads its child manifest.
 func New(spec *resources.Spec) (resources.Instance, error) {
 	var p props
 	var errs resources.ErrorList

@@ -1,10 +1,12 @@
 // Package apply is the apply resource: a manifest that applies another
-// (upstream CCM's nested manifests). The graph loads the child manifest
-// with its parent, so the child's resources run where the apply resource
-// is written, in the same engine and session: references cross between
-// the manifests, `subscribe: [apply#child.yaml]` refreshes when any child
-// resource changed, and in watch mode the child is watched and reloaded
-// like the parent.
+// (upstream CCM's nested manifests). The graph reads the child manifest
+// when the apply resource runs in a one-shot run (with its parent when it
+// exists, for validate and watch mode; see graph.ChildLoading); once
+// read, the child's resources run where the apply resource is written, in
+// the same engine and session: references cross between the manifests,
+// `subscribe: [apply#child.yaml]` refreshes when any child resource
+// changed, and in watch mode the child is watched and reloaded like the
+// parent.
 //
 // Guarantees:
 //   - noop on an apply resource only strengthens: a child of a noop

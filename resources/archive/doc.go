@@ -3,12 +3,20 @@
 // unzip.
 //
 // Guarantees:
-//   - The archive is written to a temporary file in its own directory, owned
-//     by the requested owner and group before any content is written, its
-//     SHA-256 verified, then renamed into place: a partial or corrupt
-//     download never appears at the archive's path.
+//   - The archive is downloaded into a stage beside it that only root can
+//     enter, as a root-owned 0600 file, its SHA-256 verified, then given to
+//     the requested owner and group and moved into place: a partial or
+//     corrupt download never appears at the archive's path, and no one else
+//     can touch it before.
+//   - What is extracted is what was verified: before each extraction the
+//     archive is copied, hashed as it is copied, into a root-owned 0600
+//     file in a stage only root can enter, and tar or unzip reads that
+//     copy, whoever rewrites the archive meanwhile.
+//   - An archive whose owner is not root never yields a file owned by root,
+//     setuid or setgid: what it unpacks is given to the owner and group,
+//     and a device, FIFO or socket in it is refused, nothing extracted.
 //   - Extraction runs tar or unzip without a shell, under a timeout that
-//     kills the tool's whole process group.
+//     stops the tool's whole process group (SIGTERM, then SIGKILL).
 //   - Credentials (the password, header values, the URL's userinfo and
 //     query) never appear in errors, reasons or noop messages.
 //   - Decisions follow the seed's decision table and matrix; see state.go

@@ -36,11 +36,12 @@ func dropHeadersOffHost(req *http.Request, via []*http.Request) error {
 	return nil
 }
 
-// download fetches the archive into a temporary file beside it, owned by
-// the requested owner and group before any content is written, verifies
-// the checksum, and renames it into place. On any failure the temporary
-// file is removed and the archive's path is left as it was.
-func (a *archive) download(ctx context.Context) error {
+// download fetches the archive into a stage beside it that only root can
+// enter, as a root-owned 0600 file, verifies the checksum, gives it to the
+// requested owner and group, and moves it into place. Until then no one
+// else can read or write a byte of it. On any failure the stage is removed
+// and the archive's path is left as it was.
+func (a *archive) download(ctx context.Context) (err error) {
 	uid, gid, err := ids.Resolve(a.p.Owner, a.p.Group)
 	if err != nil {
 		return err
@@ -65,23 +66,34 @@ func (a *archive) download(ctx context.Context) error {
 		return err
 	}
 	defer dir.Close()
-	tmp, err := dir.CreateTemp(base)
+	stage, err := dir.MkdirStage()
 	if err != nil {
 		return err
 	}
-	if err := a.fill(ctx, tmp, body, uid, gid); err != nil {
+	defer func() { err = errors.Join(err, stage.Remove()) }()
+	tmp, err := stage.CreateTemp(base)
+	if err != nil {
+		return err
+	}
+	if err := a.fill(ctx, tmp, body); err != nil {
 		return errors.Join(err, tmp.Abort())
 	}
-	return tmp.Commit()
+	if err := tmp.Chown(uid, gid); err != nil {
+		return errors.Join(fmt.Errorf("setting the owner of %s: %w", a.name, err), tmp.Abort())
+	}
+	if err := tmp.Commit(); err != nil {
+		return err
+	}
+	return stage.MoveIn()
 }
 
-// fill gives the temporary file its owner before any content, then writes
-// the body into it, synced, and verifies the checksum.
-func (a *archive) fill(ctx context.Context, tmp *safepath.Temp, body io.Reader, uid, gid int) error {
-	if err := tmp.Chown(uid, gid); err != nil {
-		return fmt.Errorf("setting the owner of %s: %w", tmp.Name(), err)
-	}
+// fill writes the body into the temporary file, synced, and verifies the
+// checksum of what it wrote.
+func (a *archive) fill(ctx context.Context, tmp *safepath.Temp, body io.Reader) error {
 	sum, err := copyAndHash(tmp, body)
+	if err == nil {
+		err = tmp.Sync()
+	}
 	if err != nil {
 		if cause := context.Cause(ctx); cause != nil {
 			err = cause
@@ -125,14 +137,10 @@ func (a *archive) get(ctx context.Context, stall *time.Timer) (io.ReadCloser, er
 	return progressReader{resp.Body, stall, a.stallTimeout}, nil
 }
 
-// copyAndHash writes r to f, syncs f, and returns the SHA-256 of what
-// was written.
-func copyAndHash(f *safepath.Temp, r io.Reader) (string, error) {
+// copyAndHash writes r to w and returns the SHA-256 of what was written.
+func copyAndHash(w io.Writer, r io.Reader) (string, error) {
 	h := sha256.New()
-	_, err := io.Copy(io.MultiWriter(f, h), r)
-	if err == nil {
-		err = f.Sync()
-	}
+	_, err := io.Copy(io.MultiWriter(w, h), r)
 	return hex.EncodeToString(h.Sum(nil)), err
 }
 

@@ -6,39 +6,53 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/reactive-ccm/ccm/resources/internal/command"
+	"github.com/reactive-ccm/ccm/resources/internal/ids"
 	"github.com/reactive-ccm/ccm/resources/internal/safepath"
 	"golang.org/x/sys/unix"
 )
 
 // extract unpacks the archive into extract_parent, creating it (0755) when
-// missing. Both are reached by a safe walk. tar or unzip gets the archive
-// as an open descriptor (verified against the checksum first) and unpacks
-// it into a stage inside extract_parent that only root can enter, so no
-// link anyone plants in extract_parent is followed by the tool; what it
-// unpacked is then moved into extract_parent from descriptor to
+// missing. Both are reached by a safe walk. The archive is first copied,
+// hashed as it is copied, to a root-owned 0600 file in a stage only root
+// can enter, and the checksum checked: tar or unzip reads that copy, so
+// what is extracted is exactly what was verified, whoever can write the
+// archive. The tool unpacks into a second such stage inside
+// extract_parent, so no link anyone plants in extract_parent is followed;
+// for an owner other than root, what it unpacked is then given to that
+// owner (disown); then it is moved into extract_parent from descriptor to
 // descriptor (safepath.Stage). The tool runs without a shell and is
 // killed, with its whole process group, when the timeout expires; a
 // failed extraction leaves extract_parent as it was.
 func (a *archive) extract(ctx context.Context) (err error) {
+	uid, gid, err := ids.Resolve(a.p.Owner, a.p.Group)
+	if err != nil {
+		return fmt.Errorf("%w: %w", ErrExtract, err)
+	}
 	dir, err := a.links.MkdirAll(a.p.ExtractParent, 0o755)
 	if err != nil {
 		return fmt.Errorf("%w: creating %s: %w", ErrExtract, a.p.ExtractParent, err)
 	}
 	defer dir.Close()
-	src, err := a.openVerified(ctx)
+	src, err := a.privateCopy(ctx, dir)
 	if err != nil {
 		return fmt.Errorf("%w: %w", ErrExtract, err)
 	}
-	defer src.Close()
+	defer func() { err = errors.Join(err, src.close()) }()
 	stage, err := dir.MkdirStage()
 	if err != nil {
 		return fmt.Errorf("%w: %w", ErrExtract, err)
 	}
 	defer func() { err = errors.Join(err, stage.Remove()) }()
-	if err := a.unpack(ctx, stage.FdPath(), src); err != nil {
+	if err := a.unpack(ctx, stage.FdPath(), src.File); err != nil {
 		return err
+	}
+	if uid != 0 {
+		if err := disown(stage, uid, gid); err != nil {
+			return fmt.Errorf("%w: %s into %s for %s: %w", ErrExtract, a.name, a.p.ExtractParent, a.p.Owner, err)
+		}
 	}
 	if err := stage.MoveIn(); err != nil {
 		return fmt.Errorf("%w: %s into %s: %w", ErrExtract, a.name, a.p.ExtractParent, err)
@@ -65,10 +79,56 @@ func (a *archive) unpack(ctx context.Context, dir string, src *os.File) error {
 	return nil
 }
 
-// openVerified opens the archive for the extraction tool and, with a
-// checksum set, checks what that descriptor holds: what is extracted is
-// what was verified.
-func (a *archive) openVerified(ctx context.Context) (*os.File, error) {
+// copied is the private copy of the archive the tool reads: File reads it
+// from the start; close removes it.
+type copied struct {
+	*os.File
+	tmp  *safepath.Temp
+	hold *safepath.Stage
+}
+
+func (c copied) close() error {
+	return errors.Join(c.File.Close(), c.tmp.Abort(), c.hold.Remove())
+}
+
+// privateCopy copies the archive into a root-owned 0600 file in a stage of
+// dir only root can enter, hashing the bytes as it copies them, and checks
+// them against the checksum. No one but root can change the copy, so the
+// bytes verified are the bytes extracted, even when the archive's owner
+// rewrites the archive in place meanwhile.
+func (a *archive) privateCopy(ctx context.Context, dir *safepath.Dir) (_ copied, err error) {
+	from, err := a.openArchive()
+	if err != nil {
+		return copied{}, err
+	}
+	defer from.Close()
+	hold, err := dir.MkdirStage()
+	if err != nil {
+		return copied{}, err
+	}
+	c := copied{hold: hold}
+	if c.tmp, err = hold.CreateTemp(filepath.Base(a.name)); err != nil {
+		return copied{}, errors.Join(err, hold.Remove())
+	}
+	defer func() {
+		if err != nil {
+			err = errors.Join(err, c.tmp.Abort(), hold.Remove())
+		}
+	}()
+	sum, err := copyAndHash(c.tmp, ctxReader{ctx, from})
+	if err != nil {
+		return copied{}, fmt.Errorf("copying %s: %w", a.name, err)
+	}
+	if a.p.Checksum != "" && sum != a.p.Checksum {
+		return copied{}, fmt.Errorf("%w: %s does not hold what its checksum says (it changed since it was checked): expected %q got %q; nothing was extracted",
+			ErrChecksumMismatch, a.name, a.p.Checksum, sum)
+	}
+	c.File, err = c.tmp.Reopen()
+	return c, err
+}
+
+// openArchive opens the archive, a regular file, for reading.
+func (a *archive) openArchive() (*safepath.File, error) {
 	dir, base, err := a.links.OpenParent(a.name)
 	if err != nil {
 		return nil, err
@@ -78,31 +138,33 @@ func (a *archive) openVerified(ctx context.Context) (*os.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := a.verify(ctx, f); err != nil {
+	st, err := f.Stat()
+	if err == nil && st.Mode&unix.S_IFMT != unix.S_IFREG {
+		err = fmt.Errorf("%s is a %s, not an archive file", a.name, kindOf(st.Mode))
+	}
+	if err != nil {
 		return nil, errors.Join(err, f.Close())
 	}
-	return f.Detach(), nil
+	return f, nil
 }
 
-// verify checks a regular file against the checksum and rewinds it.
-func (a *archive) verify(ctx context.Context, f *safepath.File) error {
-	st, err := f.Stat()
-	if err != nil {
-		return err
-	}
-	if st.Mode&unix.S_IFMT != unix.S_IFREG {
-		return fmt.Errorf("%s is a %s, not an archive file", a.name, kindOf(st.Mode))
-	}
-	if a.p.Checksum == "" {
-		return nil
-	}
-	sum, err := sha256Of(ctx, f)
-	if err != nil {
-		return err
-	}
-	if sum != a.p.Checksum {
-		return fmt.Errorf("%w: %s changed since it was verified: expected %q got %q", ErrChecksumMismatch, a.name, a.p.Checksum, sum)
-	}
-	_, err = f.Seek(0, 0)
-	return err
+// disown gives everything the tool unpacked in stage to uid and gid, as if
+// that user had extracted it: whatever the members say, nothing comes out
+// owned by root, setuid or setgid. Only files, directories and symlinks
+// may come out: a device, FIFO or socket is refused and nothing is
+// extracted. The stage is root's alone, so nothing changes under the walk.
+func disown(stage *safepath.Stage, uid, gid int) error {
+	return stage.Walk(func(in *safepath.Dir, name, rel string, _ bool) error {
+		st, err := in.Stat(name)
+		if err != nil {
+			return err
+		}
+		switch st.Mode & unix.S_IFMT {
+		case unix.S_IFLNK:
+			return in.SetLinkOwner(name, uid, gid)
+		case unix.S_IFREG, unix.S_IFDIR:
+			return in.SetAttrs(name, uid, gid, st.Mode&0o7777&^(unix.S_ISUID|unix.S_ISGID))
+		}
+		return fmt.Errorf("%s is a %s: an archive extracted for a user other than root may hold only files, directories and symlinks", rel, kindOf(st.Mode))
+	})
 }

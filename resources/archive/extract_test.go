@@ -42,7 +42,7 @@ func TestExtractionRefusesAFIFO(t *testing.T) {
 	}
 	a := buildArchive(t, name, "url: http://127.0.0.1:1/app.tar\nextract_parent: "+filepath.Join(dir, "out"))
 	err := a.extract(t.Context())
-	if !errors.Is(err, ErrExtract) || !strings.Contains(err.Error(), "is a special file, not an archive file") {
+	if !errors.Is(err, ErrExtract) || !strings.Contains(err.Error(), "is a FIFO, not an archive file") {
 		t.Fatalf("got %v", err)
 	}
 }

@@ -32,10 +32,15 @@ type exec struct {
 	path                         string
 	returns                      []int
 	timeout                      time.Duration
-	refreshOnly, logOutput       bool
-	// sensitive keeps logoutput's lines out of the log: a command's output
-	// can carry what it was given (as Puppet, which redacts it too).
-	sensitive bool
+	// grace is how long a stopped command has after SIGTERM; 0 for the
+	// runner's default.
+	grace                  time.Duration
+	refreshOnly, logOutput bool
+	// secrets is set for a sensitive exec. It keeps logoutput's lines out
+	// of the log, since a command's output can carry what it was given (as
+	// Puppet, which redacts it too), and records each program run, which
+	// the runner's errors name apart from the rest of the command line.
+	secrets *resources.Secrets
 	// links says which symlinks on the way to creates may be followed
 	// besides root's own.
 	links safepath.Policy
@@ -63,7 +68,7 @@ func New(spec *resources.Spec) (resources.Instance, error) {
 	e := &exec{
 		id: spec.ID(), argv: argvs[provider],
 		path: p.Path, returns: p.Returns, refreshOnly: p.RefreshOnly, logOutput: p.LogOutput,
-		sensitive: spec.Secrets != nil,
+		secrets: spec.Secrets,
 	}
 	if e.argv == nil {
 		e.argv = posixArgv
@@ -76,6 +81,11 @@ func New(spec *resources.Spec) (resources.Instance, error) {
 	if spec.Has("timeout") {
 		if e.timeout, err = parseTimeout(p.Timeout); err != nil {
 			errs.Addf(spec.KeyPos("timeout"), "timeout: %v", err)
+		}
+	}
+	if spec.Has("timeout_grace") {
+		if e.grace, err = parseTimeout(p.TimeoutGrace); err != nil {
+			errs.Addf(spec.KeyPos("timeout_grace"), "timeout_grace: %v", err)
 		}
 	}
 	if len(e.returns) == 0 {

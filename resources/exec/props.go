@@ -20,13 +20,15 @@ type props struct {
 	Environment []string `yaml:"environment" ccm:"deferred" help:"KEY=VALUE variables added to PATH, LANG and LC_ALL; nothing else is inherited" cli:"short=e"`
 	Path        string   `yaml:"path" help:"colon-separated absolute directories where the program is looked up, and the child's PATH"`
 	Returns     []int    `yaml:"returns" help:"exit codes that mean success (default 0)"`
-	Timeout     string   `yaml:"timeout" help:"duration after which the command's process group is killed, such as 30s or 5m" cli:"default=1m"`
-	Creates     string   `yaml:"creates" ccm:"deferred" help:"clean absolute path; the command does not run while it exists"`
-	OnlyIf      string   `yaml:"onlyif" ccm:"deferred" help:"guard command: run only if it exits 0" cli:"flag=exec-if"`
-	Unless      string   `yaml:"unless" ccm:"deferred" help:"guard command: run only if it exits non-zero" cli:"flag=exec-unless"`
-	RefreshOnly bool     `yaml:"refreshonly" help:"run only when a subscribed resource changed" cli:"flag=refresh-only"`
-	LogOutput   bool     `yaml:"logoutput" help:"log each line of the command's output"`
-	Provider    string   `yaml:"provider" help:"posix (no shell, the default) or shell (/bin/sh -c)" enum:"posix,shell"`
+	Timeout     string   `yaml:"timeout" help:"duration after which the command's process group is stopped (SIGTERM, then SIGKILL after timeout_grace), such as 30s or 5m" cli:"default=1m"`
+	// TimeoutGrace is ccm's own: upstream never stops a command.
+	TimeoutGrace string `yaml:"timeout_grace" help:"after the timeout, how long the command's process group has to exit on SIGTERM before SIGKILL (default 5s)"`
+	Creates      string `yaml:"creates" ccm:"deferred" help:"clean absolute path; the command does not run while it exists"`
+	OnlyIf       string `yaml:"onlyif" ccm:"deferred" help:"guard command: run only if it exits 0" cli:"flag=exec-if"`
+	Unless       string `yaml:"unless" ccm:"deferred" help:"guard command: run only if it exits non-zero" cli:"flag=exec-unless"`
+	RefreshOnly  bool   `yaml:"refreshonly" help:"run only when a subscribed resource changed" cli:"flag=refresh-only"`
+	LogOutput    bool   `yaml:"logoutput" help:"log each line of the command's output"`
+	Provider     string `yaml:"provider" help:"posix (no shell, the default) or shell (/bin/sh -c)" enum:"posix,shell"`
 	// FollowSymlinks lists symlinks on the way to creates that may be
 	// followed although someone other than root controls them.
 	FollowSymlinks []string `yaml:"follow_symlinks" help:"symlinks on the way to creates that may be followed although a user other than root controls them"`

@@ -30,7 +30,8 @@ func (e *exec) guardTimeout() time.Duration {
 
 // run resolves cmd and the exec's cwd and environment, and runs it with the
 // exec's path under timeout (none when zero: the engine's deadline
-// bounds it). A timeout kills the command's whole process group. The exit
+// bounds it). A timeout stops the command's whole process group: SIGTERM,
+// then SIGKILL after the exec's timeout_grace. The exit
 // code is returned; an error means it could not run to an exit: not found,
 // killed, timed out, or a template failed.
 func (e *exec) run(ctx context.Context, cmd resources.Deferred, logOutput bool, timeout time.Duration) (int, error) {
@@ -42,9 +43,10 @@ func (e *exec) run(ctx context.Context, cmd resources.Deferred, logOutput bool, 
 	if err != nil {
 		return 0, err
 	}
+	e.secrets.Add(prog)
 	// Only the exit code and, with logoutput, the lines are used: keeping
 	// the output would hold all a chatty command prints in memory.
-	c := command.Cmd{Name: prog, Args: args, Path: e.path, Timeout: timeout, Discard: true}
+	c := command.Cmd{Name: prog, Args: args, Path: e.path, Timeout: timeout, Grace: e.grace, Discard: true}
 	if e.cwd.IsSet() {
 		if c.Dir, err = e.cwd.Resolve(); err != nil {
 			return 0, err
@@ -59,7 +61,7 @@ func (e *exec) run(ctx context.Context, cmd resources.Deferred, logOutput bool, 
 	}
 	var hidden atomic.Int64
 	switch {
-	case logOutput && e.sensitive:
+	case logOutput && e.secrets != nil:
 		c.OnLine = func(string, string) { hidden.Add(1) }
 		defer func() {
 			slog.InfoContext(ctx, "output not logged: the exec is sensitive", "resource", e.id, "lines", hidden.Load())

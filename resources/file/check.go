@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"io/fs"
 	"math"
 
 	"github.com/reactive-ccm/ccm/resources"
@@ -105,11 +106,36 @@ func (v *view) hashTarget(ctx context.Context) (digest, error) {
 // from its start: through the quick view's descriptor, or opened in the
 // full view's directory. O_NONBLOCK keeps a FIFO swapped in after the
 // stat from blocking the open.
-func (v *view) openTarget() (io.ReadCloser, error) {
+func (v *view) openTarget() (*target, error) {
 	if v.file != nil {
-		return io.NopCloser(io.NewSectionReader(v.file, 0, math.MaxInt64)), nil
+		return &target{Reader: io.NewSectionReader(v.file, 0, math.MaxInt64), f: v.file}, nil
 	}
-	return v.dir.Open(v.base, unix.O_RDONLY|unix.O_NONBLOCK)
+	f, err := v.dir.Open(v.base, unix.O_RDONLY|unix.O_NONBLOCK)
+	if err != nil {
+		return nil, err
+	}
+	return &target{Reader: f, f: f, own: true}, nil
+}
+
+// target is the file a view observed, open for reading. Closing it
+// records its permission bits as they are once it was read, no bits when
+// they cannot be known.
+type target struct {
+	io.Reader
+	f *safepath.File
+	// own is set when closing the target closes f.
+	own  bool
+	perm fs.FileMode
+}
+
+func (t *target) Close() error {
+	if st, err := t.f.Stat(); err == nil {
+		t.perm = fs.FileMode(st.Mode & 0o777)
+	}
+	if t.own {
+		return t.f.Close()
+	}
+	return nil
 }
 
 // look opens the parent directory and observes the path in it. A symlink

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"slices"
 
 	"github.com/reactive-ccm/ccm/resources"
@@ -14,8 +15,9 @@ import (
 
 // contentDifference describes how the file in v differs from the wanted
 // content: digests, and for text within textdiff's bounds the lines added
-// and removed and a unified diff. It runs only on drift, with the view
-// the check opened; a text within those bounds is read once, for its
+// and removed and a unified diff, unless the file is, was when read, or
+// is to be private (textdiff.Private). It runs only on drift, with the
+// view the check opened; a text within those bounds is read once, for its
 // digest and its lines.
 func (f *file) contentDifference(ctx context.Context, v *view) (resources.Difference, error) {
 	want, err := f.content.digest(ctx, f.links)
@@ -23,11 +25,15 @@ func (f *file) contentDifference(ctx context.Context, v *view) (resources.Differ
 		return resources.Difference{}, err
 	}
 	var haveText, wantText []byte
+	private := textdiff.Private(fs.FileMode(v.o.mode), fs.FileMode(f.mode))
 	if v.o.size <= textdiff.MaxInput && want.size <= textdiff.MaxInput {
 		target, err := v.openTarget()
 		if haveText, err = readText(target, err, v.o.size); err != nil {
 			return resources.Difference{}, err
 		}
+		// Made private between the stat and the read: what was read may be
+		// what only its owner was meant to see.
+		private = private || textdiff.Private(target.perm)
 		r, err := f.content.open(f.links)
 		if wantText, err = readText(r, err, want.size); err != nil {
 			return resources.Difference{}, err
@@ -38,7 +44,11 @@ func (f *file) contentDifference(ctx context.Context, v *view) (resources.Differ
 		have, err := v.hashTarget(ctx)
 		return textdiff.Content(have.sum, want.sum, nil, nil), err
 	}
-	return textdiff.Content(sha256.Sum256(haveText), want.sum, haveText, wantText), nil
+	d := textdiff.Content(sha256.Sum256(haveText), want.sum, haveText, wantText)
+	if private {
+		d.Diff = ""
+	}
+	return d, nil
 }
 
 // readText reads a text of about size bytes, at most textdiff.MaxInput; a

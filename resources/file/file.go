@@ -37,6 +37,8 @@ type file struct {
 	validate *validatecmd.Command
 	// mine is the file last written, for the check after the write.
 	mine written
+	// sensitive hides the content whole in reports, digest included.
+	sensitive bool
 }
 
 var (
@@ -65,6 +67,7 @@ func New(spec *resources.Spec) (resources.Instance, error) {
 	f := &file{
 		path: spec.Name, ensure: p.Ensure,
 		owner: p.Owner, group: p.Group, mode: p.Mode, force: p.Force, links: links,
+		sensitive: spec.Secrets != nil,
 	}
 	switch {
 	case p.Ensure == Directory:
@@ -78,6 +81,9 @@ func New(spec *resources.Spec) (resources.Instance, error) {
 		v, err := validatecmd.Parse(p.Validate)
 		if err != nil {
 			return resources.Instance{}, resources.Errorf(spec.KeyPos("validate"), "validate: %v", err)
+		}
+		if f.sensitive {
+			v = v.Quiet()
 		}
 		f.validate = &v
 	}
@@ -93,7 +99,25 @@ func New(spec *resources.Spec) (resources.Instance, error) {
 	if p.Ensure != Absent {
 		inst.Owns = []string{f.path}
 	}
+	if what := claimed(spec, p.Ensure); what != "" {
+		inst.Claims = []resources.Claim{{Path: f.path, Whole: true, What: what}}
+	}
 	return inst, nil
+}
+
+// claimed says how the resource decides its path's whole content, or ""
+// when it leaves the content alone (ensure: present without content or
+// source), so that resources editing lines of the file may share it.
+func claimed(spec *resources.Spec, ensure string) string {
+	switch {
+	case ensure != Present:
+		return "ensure: " + ensure
+	case spec.Has("content"):
+		return "content"
+	case spec.Has("source"):
+		return "source"
+	}
+	return ""
 }
 
 // Watch asks for events on the path itself and, for source, on the source

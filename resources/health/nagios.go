@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/reactive-ccm/ccm/resources"
 	"github.com/reactive-ccm/ccm/resources/internal/command"
@@ -22,7 +23,8 @@ func newNagios(s settings, line string) (*check, error) {
 	if s.name == "" {
 		s.name = defaultName(line)
 	}
-	c := command.Cmd{Name: prog, Args: args, Timeout: s.timeout}
+	// Twice what is kept: the output is trimmed before it is clipped.
+	c := command.Cmd{Name: prog, Args: args, Timeout: s.timeout, Grace: s.grace, MaxOutput: 2 * maxOutput}
 	return &check{settings: s, try: func(ctx context.Context) resources.HealthResult {
 		return runPlugin(ctx, c)
 	}}, nil
@@ -40,7 +42,11 @@ func runPlugin(ctx context.Context, c command.Cmd) resources.HealthResult {
 	if len(out) == 0 {
 		out = bytes.TrimSpace(res.Stderr)
 	}
-	return resources.HealthResult{Status: statusOf(res.ExitCode), Output: clip(string(out))}
+	text := clip(string(out))
+	if res.Truncated && !strings.HasSuffix(text, "…") {
+		text += "…"
+	}
+	return resources.HealthResult{Status: statusOf(res.ExitCode), Output: text}
 }
 
 // statusOf maps a plugin's exit code to its status.

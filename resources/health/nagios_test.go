@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"github.com/reactive-ccm/ccm/resources"
+	"github.com/reactive-ccm/ccm/resources/health"
 	"github.com/reactive-ccm/ccm/watchers/clock"
 )
 
@@ -143,5 +145,39 @@ func TestCancelledWhileWaitingIsUnknown(t *testing.T) {
 	res := <-done
 	if res.Status != resources.HealthUnknown || res.Tries != 1 || !strings.Contains(res.Output, "interrupted") {
 		t.Errorf("result %+v, want UNKNOWN after 1 try, saying it was interrupted", res)
+	}
+}
+
+// TestNagiosOutputIsCapped: a plugin printing without end costs a few
+// kilobytes, not what it prints (upstream kept 2.1 GB of /dev/zero).
+func TestNagiosOutputIsCapped(t *testing.T) {
+	p := script(t, t.TempDir(), "check_chatty", "head -c 20000000 /dev/zero | tr '\\0' x")
+	checks := mustParse(t, "- {command: "+p+"}")
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	res := run(t, checks[0])
+	runtime.ReadMemStats(&after)
+	if res.Status != resources.HealthOK || len(res.Output) > 4<<10+len("…") || !strings.HasSuffix(res.Output, "…") {
+		t.Fatalf("result %s with %d bytes of output, want OK with the first 4 KiB marked cut", res.Status, len(res.Output))
+	}
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 4<<20 {
+		t.Fatalf("the check allocated %d bytes for 20 MB of output", grew)
+	}
+}
+
+// TestNagiosHasADefaultTimeout: a check without a timeout is stopped at
+// the default, handler first.
+func TestNagiosHasADefaultTimeout(t *testing.T) {
+	defer health.SetDefaultTimeout(200 * time.Millisecond)()
+	dir := t.TempDir()
+	marker := filepath.Join(dir, "cleaned")
+	p := script(t, dir, "check_hang", "trap 'touch "+marker+"; exit 2' TERM; sleep 300 & wait")
+	checks := mustParse(t, "- {command: "+p+"}")
+	res := run(t, checks[0])
+	if res.Status != resources.HealthUnknown || !strings.Contains(res.Output, "timed out after 200ms; its process group got SIGTERM and exited within the 5s grace period") {
+		t.Fatalf("result %+v, want UNKNOWN: stopped by SIGTERM at the default timeout", res)
+	}
+	if _, err := os.Stat(marker); err != nil {
+		t.Fatal("the plugin's SIGTERM handler did not run")
 	}
 }

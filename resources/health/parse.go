@@ -23,14 +23,25 @@ const (
 	defaultTrySleep = time.Second
 )
 
+// DefaultTimeout bounds each try of a check that sets no timeout (ccm's
+// own: upstream has no default), so a plugin that hangs cannot hold its
+// resource forever.
+const DefaultTimeout = 30 * time.Second
+
+// defaultTimeout is DefaultTimeout, shortened by tests.
+var defaultTimeout = DefaultTimeout
+
 // props is one health_checks entry as written; templates in its strings
 // are resolved when the manifest loads, like upstream's.
 type props resources.HealthCheckProps
 
 // settings are what every format shares once validated.
 type settings struct {
-	name     string
-	timeout  time.Duration
+	name    string
+	timeout time.Duration
+	// grace is how long a plugin stopped by its timeout has after
+	// SIGTERM; 0 for the runner's default.
+	grace    time.Duration
 	tries    int
 	trySleep time.Duration
 	interval time.Duration
@@ -111,7 +122,7 @@ func (p *props) format(spec *resources.Spec) (string, error) {
 
 // settings applies the defaults and checks the numbers and durations.
 func (p *props) settings(spec *resources.Spec) (settings, error) {
-	s := settings{name: p.Name, tries: defaultTries, trySleep: defaultTrySleep}
+	s := settings{name: p.Name, timeout: defaultTimeout, tries: defaultTries, trySleep: defaultTrySleep}
 	if p.Tries != nil {
 		if *p.Tries < 1 {
 			return s, fmt.Errorf("%w: tries: %d must be at least 1", ErrBadCheck, *p.Tries)
@@ -124,6 +135,7 @@ func (p *props) settings(spec *resources.Spec) (settings, error) {
 		zeroOK     bool
 	}{
 		{"timeout", p.Timeout, &s.timeout, false},
+		{"timeout_grace", p.TimeoutGrace, &s.grace, false},
 		{"try_sleep", p.TrySleep, &s.trySleep, true},
 		{"interval", p.Interval, &s.interval, false},
 	} {

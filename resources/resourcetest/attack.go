@@ -1,9 +1,11 @@
 package resourcetest
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -13,6 +15,7 @@ import (
 	"sync/atomic"
 	"syscall"
 	"testing"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -25,14 +28,19 @@ const Nobody = 65534
 const attackEnv = "CCM_TEST_ATTACK"
 
 // Main runs the tests or, in a copy of the test binary started by
-// AsNobody or Race, the attack step it was asked for. Packages with attack
-// tests call it from TestMain: os.Exit(resourcetest.Main(m)).
+// AsNobody, Race or Hold, the attack step it was asked for. Packages with
+// attack tests call it from TestMain: os.Exit(resourcetest.Main(m)).
 func Main(m *testing.M) int {
 	if op := os.Getenv(attackEnv); op != "" {
 		return attack(op, os.Args[1:])
 	}
 	return m.Run()
 }
+
+// Attacking reports whether this process is a copy of the test binary
+// started to run an attack step, for a TestMain with work to do before
+// the tests (building a binary) that an attacker must skip.
+func Attacking() bool { return os.Getenv(attackEnv) != "" }
 
 // NobodyHome returns a new directory owned by Nobody, as a user's home
 // is, that Nobody can reach. It skips the test unless run as root.
@@ -58,20 +66,22 @@ func NobodyHome(t testing.TB) string {
 	return home
 }
 
-// AsNobody runs one attack step as Nobody, failing the test when it fails:
-// "symlink TARGET LINK", "mkdir DIR", "write FILE TEXT", "rename FROM TO",
-// "fifo PATH".
-func AsNobody(t testing.TB, op string, args ...string) {
+// AsNobody runs one attack step as Nobody, failing the test when it fails,
+// and returns what it printed: "symlink TARGET LINK", "mkdir DIR", "write
+// FILE TEXT", "rename FROM TO", "fifo PATH", and those of fileAttack.
+func AsNobody(t testing.TB, op string, args ...string) string {
 	t.Helper()
 	out, err := nobodyCmd(op, args).CombinedOutput()
 	if err != nil {
 		t.Fatalf("as uid %d: %s %s: %v\n%s", Nobody, op, strings.Join(args, " "), err, out)
 	}
+	return string(out)
 }
 
 // Race starts an attack loop as Nobody until stop is called; stop returns
 // how many times it acted. "exchange A B" swaps A and B atomically
-// (renameat2 RENAME_EXCHANGE), so each path is always either one.
+// (renameat2 RENAME_EXCHANGE), so each path is always either one;
+// "rewrite FILE A B" is one of fileAttack's.
 func Race(t testing.TB, op string, args ...string) (stop func() int) {
 	t.Helper()
 	cmd := nobodyCmd(op, args)
@@ -103,6 +113,43 @@ func Race(t testing.TB, op string, args ...string) (stop func() int) {
 	return stop
 }
 
+// Hold starts an attack as Nobody that acquires something and keeps it
+// until stop is called: "connect ADDR N" opens N TCP connections to ADDR
+// and sends nothing on them. It returns once the attacker holds what it
+// could get, with how much that is (the connections opened).
+func Hold(t testing.TB, op string, args ...string) (held int, stop func()) {
+	t.Helper()
+	cmd := nobodyCmd(op, args)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	stopped := false
+	stop = func() {
+		t.Helper()
+		if stopped {
+			return
+		}
+		stopped = true
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		if err := cmd.Wait(); err != nil {
+			t.Errorf("attack %s: %v\n%s", op, err, errb.String())
+		}
+	}
+	t.Cleanup(stop)
+	line, readErr := bufio.NewReader(out).ReadString('\n')
+	if held, err = strconv.Atoi(strings.TrimSpace(line)); err != nil {
+		stop()
+		t.Fatalf("attack %s: %q (%v), %v\n%s", op, line, readErr, err, errb.String())
+	}
+	return held, stop
+}
+
 // nobodyCmd runs this test binary again as Nobody; /proc/self/exe reaches
 // it even though the build directory is private to root.
 func nobodyCmd(op string, args []string) *exec.Cmd {
@@ -128,8 +175,10 @@ func attack(op string, args []string) int {
 		err = unix.Mkfifo(args[0], 0o644)
 	case op == "exchange" && len(args) == 2:
 		err = exchange(args[0], args[1])
+	case op == "connect" && len(args) == 2:
+		err = connect(args[0], args[1])
 	default:
-		err = fmt.Errorf("unknown attack %s %v", op, args)
+		err = fileAttack(op, args)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -140,23 +189,59 @@ func attack(op string, args []string) int {
 
 // exchange swaps a and b until SIGTERM, then prints how many times.
 func exchange(a, b string) error {
+	return untilTerm(func() (bool, error) {
+		err := unix.Renameat2(unix.AT_FDCWD, a, unix.AT_FDCWD, b, unix.RENAME_EXCHANGE)
+		if errors.Is(err, unix.ENOENT) {
+			// The code under attack replaces one of them: not there for
+			// an instant.
+			return false, nil
+		}
+		return err == nil, err
+	})
+}
+
+// untilTerm runs act again and again until SIGTERM, then prints how many
+// times it acted.
+func untilTerm(act func() (acted bool, err error)) error {
 	var done atomic.Bool
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, syscall.SIGTERM)
 	go func() { <-sig; done.Store(true) }()
 	n := 0
 	for !done.Load() {
-		err := unix.Renameat2(unix.AT_FDCWD, a, unix.AT_FDCWD, b, unix.RENAME_EXCHANGE)
-		if errors.Is(err, unix.ENOENT) {
-			// The code under attack replaces one of them: not there for
-			// an instant.
-			continue
-		}
+		acted, err := act()
 		if err != nil {
 			return err
 		}
-		n++
+		if acted {
+			n++
+		}
 	}
 	fmt.Println(n)
+	return nil
+}
+
+// connect opens n connections to addr, prints how many it opened, and
+// holds them until SIGTERM.
+func connect(addr, n string) error {
+	count, err := strconv.Atoi(n)
+	if err != nil {
+		return err
+	}
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, syscall.SIGTERM)
+	var conns []net.Conn
+	for range count {
+		c, err := net.DialTimeout("tcp", addr, 5*time.Second)
+		if err != nil {
+			break
+		}
+		conns = append(conns, c)
+	}
+	fmt.Println(len(conns))
+	<-sig
+	for _, c := range conns {
+		c.Close()
+	}
 	return nil
 }

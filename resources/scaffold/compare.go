@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 
 	"github.com/reactive-ccm/ccm/resources"
@@ -161,6 +162,9 @@ func fileDifference(r *rendering, rel string, subs *safepath.Subdirs) resources.
 	}
 	d := textdiff.Content(sha256.Sum256(have), sha256.Sum256(rendered), have, rendered)
 	d.Property = rel
+	if textdiff.Private(fs.FileMode(st.Mode), fs.FileMode(want.perm)) {
+		d.Diff = ""
+	}
 	return d
 }
 

@@ -9,7 +9,7 @@
 // delimiters, skip_empty, _partials, render and write) while giving:
 //   - checks that never write to the target;
 //   - post commands run without a shell, with a plain environment and a
-//     timeout that kills their process group (the library's own post
+//     timeout that stops their process group (the library's own post
 //     runner has neither);
 //   - atomic, synced writes, and content and permission bits compared, so
 //     a chmod of a rendered file is drift too;

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/sys/unix"
 )
@@ -31,7 +33,7 @@ func describe(pid int) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	name := field(status, "Name:")
+	name := printable(field(status, "Name:"))
 	uid, _, _ := strings.Cut(field(status, "Uid:"), "\t")
 	cmd := commandLine(dir, buf[:])
 	if cmd == "" {
@@ -67,11 +69,26 @@ func commandLine(dir string, buf []byte) string {
 	}
 	// Arguments are NUL-separated; newlines and tabs inside a script
 	// would break a log line.
-	line := strings.Join(strings.Fields(string(bytes.ReplaceAll(raw, []byte{0}, []byte{' '}))), " ")
+	words := strings.Fields(string(bytes.ReplaceAll(raw, []byte{0}, []byte{' '})))
+	for i, w := range words {
+		words[i] = printable(w)
+	}
+	line := strings.Join(words, " ")
 	if r := []rune(line); len(r) > maxCommand {
 		line = string(r[:maxCommand-1]) + "…"
 	}
 	return line
+}
+
+// printable quotes s, Go style, when it holds a character that is not
+// printable: whoever runs a program chooses its name and arguments, and
+// an escape sequence in them must not reach root's terminal, the journal
+// or the fleet's reports as one.
+func printable(s string) string {
+	if strings.ContainsFunc(s, func(r rune) bool { return !unicode.IsPrint(r) }) || !utf8.ValidString(s) {
+		return strconv.Quote(s)
+	}
+	return s
 }
 
 // field returns the value of a "Key:\tvalue" line of a /proc status file.

@@ -254,3 +254,16 @@ func TestMarksFollowTheWitnesses(t *testing.T) {
 		t.Fatalf("writer %q after the group was opened again", got)
 	}
 }
+
+// TestEscapeSequencesInACommandLineAreQuoted: uid 65534 names its program
+// with an escape sequence (retitling root's terminal); the description
+// quotes it.
+func TestEscapeSequencesInACommandLineAreQuoted(t *testing.T) {
+	_, w, path := fought(t)
+	p := shell(t, 65534, "x=\x1b]0;owned\x07; echo theirs > "+path+"; echo done; read x")
+	p.expect(t, "done")
+	got := w.Writer()
+	if strings.ContainsAny(got, "\x1b\x07") || !strings.Contains(got, `"x=\x1b]0;owned\a;"`) {
+		t.Fatalf("writer %q, want the escape sequence quoted", got)
+	}
+}

@@ -1,6 +1,7 @@
 // Package command runs external programs for resources: never through a
 // shell unless the caller runs one explicitly, with a replaced environment,
-// and with a timeout that kills the program's whole process group.
+// and with a timeout that stops the program's whole process group: SIGTERM
+// first, so it may clean up, then SIGKILL after a grace period.
 package command
 
 import (
@@ -21,6 +22,11 @@ import (
 // DefaultPath is the search path programs run with when none is given.
 const DefaultPath = "/usr/bin:/bin:/usr/sbin:/sbin:/usr/local/bin:/usr/local/sbin"
 
+// DefaultGrace is how long a program stopped by its timeout (or its
+// context) has to exit after SIGTERM before its process group gets
+// SIGKILL, when Cmd.Grace is zero.
+const DefaultGrace = 5 * time.Second
+
 // Cmd describes one program run.
 type Cmd struct {
 	// Name is the program: an absolute path, or a name looked up in Path.
@@ -33,9 +39,13 @@ type Cmd struct {
 	Env []string
 	// Path is the colon-separated search path; DefaultPath when empty.
 	Path string
-	// Timeout bounds the run; when it expires the whole process group is
-	// killed. Zero means no bound beyond ctx.
+	// Timeout bounds the run; when it expires (or ctx ends) the whole
+	// process group gets SIGTERM, then SIGKILL if it has not exited after
+	// Grace. Zero means no bound beyond ctx.
 	Timeout time.Duration
+	// Grace is how long the program has to exit after SIGTERM;
+	// DefaultGrace when zero.
+	Grace time.Duration
 	// Stdin is fed to the program when set.
 	Stdin io.Reader
 	// ExtraFiles are open files the program gets as descriptors 3, 4...
@@ -47,6 +57,10 @@ type Cmd struct {
 	// while OnLine still sees every line. For callers that want only the
 	// exit code or the lines, so a chatty program costs no memory.
 	Discard bool
+	// MaxOutput, when positive, keeps at most this many bytes of each of
+	// stdout and stderr; the rest is read and dropped, so a program that
+	// prints without end costs no memory (Result.Truncated says so).
+	MaxOutput int
 }
 
 // Result is what a run produced.
@@ -54,14 +68,18 @@ type Result struct {
 	ExitCode int
 	Stdout   []byte
 	Stderr   []byte
+	// Truncated is set when MaxOutput dropped output.
+	Truncated bool
 }
 
-// ErrTimeout is returned when a run was killed because its timeout expired.
+// ErrTimeout is returned when a run was stopped because its timeout expired.
 var ErrTimeout = errors.New("timed out")
 
 // Run executes c and waits for it. A non-zero exit is not an error: it is
 // reported in Result.ExitCode. Errors mean the program could not be started,
-// was killed by a signal, or timed out.
+// was killed by a signal, or was stopped by its timeout or ctx; then the
+// error says whether it exited on SIGTERM within the grace period or was
+// killed with SIGKILL after it.
 func Run(ctx context.Context, c Cmd) (Result, error) {
 	path := c.Path
 	if path == "" {
@@ -85,31 +103,26 @@ func Run(ctx context.Context, c Cmd) (Result, error) {
 	cmd.Env = append([]string{"PATH=" + path, "LANG=C", "LC_ALL=C"}, c.Env...)
 	cmd.Stdin = c.Stdin
 	cmd.ExtraFiles = c.ExtraFiles
-	// A process group of its own lets a timeout kill the program's children
-	// too; killing only the direct child leaves grandchildren holding pipes.
+	// A process group of its own lets a timeout stop the program's
+	// children too; stopping only the direct child leaves grandchildren
+	// holding pipes.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	cmd.WaitDelay = 2 * time.Second
+	stop := newStopper(c.Grace)
+	defer stop.done()
+	cmd.Cancel = func() error { return stop.start(cmd.Process.Pid) }
+	// The streams stay open while a grandchild holds them: give up on
+	// them a little after the group was killed.
+	cmd.WaitDelay = stop.grace + 2*time.Second
 
-	var stdout, stderr *bytes.Buffer
-	if !c.Discard {
-		stdout, stderr = new(bytes.Buffer), new(bytes.Buffer)
-	}
-	var lines sync.Mutex
-	cmd.Stdout = sink(stdout, "stdout", c.OnLine, &lines)
-	cmd.Stderr = sink(stderr, "stderr", c.OnLine, &lines)
+	out := newOutput(c)
+	cmd.Stdout, cmd.Stderr = out.stdout, out.stderr
 	err = cmd.Run()
-	flush(cmd.Stdout)
-	flush(cmd.Stderr)
-	res := Result{ExitCode: cmd.ProcessState.ExitCode()}
-	if !c.Discard {
-		res.Stdout, res.Stderr = stdout.Bytes(), stderr.Bytes()
-	}
+	res := out.result(cmd.ProcessState.ExitCode())
 	if runCtx.Err() != nil && ctx.Err() == nil {
-		return res, fmt.Errorf("%s %w after %s; its process group was killed", c.Name, ErrTimeout, c.Timeout)
+		return res, fmt.Errorf("%s %w after %s; %s", c.Name, ErrTimeout, c.Timeout, stop.outcome())
 	}
 	if ctx.Err() != nil {
-		return res, fmt.Errorf("%s: %w", c.Name, ctx.Err())
+		return res, fmt.Errorf("%s: %w; %s", c.Name, ctx.Err(), stop.outcome())
 	}
 	var exitErr *exec.ExitError
 	if errors.As(err, &exitErr) {
@@ -150,26 +163,82 @@ func lookPath(name, path string) (string, error) {
 // newlines cannot grow memory without bound.
 const maxLine = 64 << 10
 
-// lineWriter hands complete lines to a callback, keeping the output in
-// buf unless buf is nil.
-type lineWriter struct {
-	buf    *bytes.Buffer
-	stream string
-	onLine func(stream, line string)
-	mu     *sync.Mutex
-	part   []byte
+// output collects what a run prints, as Cmd asks.
+type output struct {
+	stdout, stderr io.Writer
+	bufs           [2]*capped
+	lines          sync.Mutex
+}
+
+func newOutput(c Cmd) *output {
+	o := &output{}
+	if !c.Discard {
+		o.bufs = [2]*capped{{max: c.MaxOutput}, {max: c.MaxOutput}}
+	}
+	o.stdout = o.sink(o.bufs[0], "stdout", c.OnLine)
+	o.stderr = o.sink(o.bufs[1], "stderr", c.OnLine)
+	return o
 }
 
 // sink is where one stream goes: buf, the line callback, both, or, with
 // neither, nowhere (os/exec then connects the stream to /dev/null).
-func sink(buf *bytes.Buffer, stream string, onLine func(string, string), mu *sync.Mutex) io.Writer {
+func (o *output) sink(buf *capped, stream string, onLine func(string, string)) io.Writer {
 	switch {
 	case onLine != nil:
-		return &lineWriter{buf: buf, stream: stream, onLine: onLine, mu: mu}
+		w := &lineWriter{stream: stream, onLine: onLine, mu: &o.lines}
+		if buf != nil {
+			w.buf = buf
+		}
+		return w
 	case buf != nil:
 		return buf
 	}
 	return nil
+}
+
+// result hands over the output kept, once the run is over.
+func (o *output) result(code int) Result {
+	flush(o.stdout)
+	flush(o.stderr)
+	res := Result{ExitCode: code}
+	if o.bufs[0] != nil {
+		res.Stdout, res.Stderr = o.bufs[0].Bytes(), o.bufs[1].Bytes()
+		res.Truncated = o.bufs[0].dropped || o.bufs[1].dropped
+	}
+	return res
+}
+
+// capped keeps what is written to it up to max bytes (all when max is
+// zero) and drops the rest, still taking it, so the program never blocks.
+// It holds its buffer rather than embed it: a bytes.Buffer's ReadFrom
+// would let io.Copy fill it past max.
+type capped struct {
+	buf     bytes.Buffer
+	max     int
+	dropped bool
+}
+
+func (c *capped) Write(p []byte) (int, error) {
+	keep := p
+	if c.max > 0 && c.buf.Len()+len(p) > c.max {
+		keep = p[:max(0, c.max-c.buf.Len())]
+		c.dropped = true
+	}
+	c.buf.Write(keep)
+	return len(p), nil
+}
+
+// Bytes returns what was kept.
+func (c *capped) Bytes() []byte { return c.buf.Bytes() }
+
+// lineWriter hands complete lines to a callback, keeping the output in
+// buf unless buf is nil.
+type lineWriter struct {
+	buf    io.Writer
+	stream string
+	onLine func(stream, line string)
+	mu     *sync.Mutex
+	part   []byte
 }
 
 func (w *lineWriter) Write(p []byte) (int, error) {

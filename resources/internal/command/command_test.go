@@ -1,10 +1,14 @@
 package command_test
 
 import (
+	"errors"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/reactive-ccm/ccm/resources/internal/command"
 )
@@ -106,5 +110,46 @@ func BenchmarkChattyCommand(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestTimeoutStopsWithSIGTERMThenSIGKILL: a program stopped by its
+// timeout gets SIGTERM, so a handler may clean up, and SIGKILL only when
+// it is still there after the grace period; the error says which.
+func TestTimeoutStopsWithSIGTERMThenSIGKILL(t *testing.T) {
+	tests := []struct {
+		name, script string
+		grace        time.Duration
+		cleaned      bool
+		want         string
+	}{
+		{"a handler runs", `trap 'echo cleaned > "$0"; exit 3' TERM; sleep 1000 & wait`, time.Hour, true,
+			"timed out after 100ms; its process group got SIGTERM and exited within the 1h0m0s grace period"},
+		{"SIGTERM ignored", `trap '' TERM; sleep 1000`, 100 * time.Millisecond, false,
+			"timed out after 100ms; its process group got SIGTERM, then SIGKILL when it had not exited after the 100ms grace period"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			marker := filepath.Join(t.TempDir(), "cleaned")
+			_, err := command.Run(t.Context(), command.Cmd{Name: "sh", Args: []string{"-c", tt.script, marker}, Timeout: 100 * time.Millisecond, Grace: tt.grace})
+			if !errors.Is(err, command.ErrTimeout) || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("error %v, want %q", err, tt.want)
+			}
+			if _, serr := os.Stat(marker); (serr == nil) != tt.cleaned {
+				t.Fatalf("the handler's file exists: %v, want %v", serr == nil, tt.cleaned)
+			}
+		})
+	}
+}
+
+// TestMaxOutputKeepsTheStartOnly: a program printing without end is read
+// to its end and only the start of its output kept.
+func TestMaxOutputKeepsTheStartOnly(t *testing.T) {
+	res, err := command.Run(t.Context(), command.Cmd{Name: "sh", Args: []string{"-c", "head -c 10000000 /dev/zero"}, MaxOutput: 4096})
+	if err != nil || res.ExitCode != 0 {
+		t.Fatalf("run: exit %d, %v", res.ExitCode, err)
+	}
+	if len(res.Stdout) != 4096 || !res.Truncated {
+		t.Fatalf("kept %d bytes (truncated %v), want the first 4096", len(res.Stdout), res.Truncated)
 	}
 }

@@ -31,6 +31,32 @@ func TestSetAttrs(t *testing.T) {
 	})
 }
 
+// SetLinkOwner changes a symlink itself, never its target, and refuses
+// anything but a symlink.
+func TestSetLinkOwner(t *testing.T) {
+	needRoot(t)
+	dir := tree(t)
+	resourcetest.WriteFile(t, filepath.Join(dir, "victim"), "root's", 0o644)
+	symlink(t, filepath.Join(dir, "victim"), filepath.Join(dir, "real", "link"), 0)
+	d := openDir(t, filepath.Join(dir, "real"))
+	if err := d.SetLinkOwner("link", nobody, nobody); err != nil {
+		t.Fatal(err)
+	}
+	var st unix.Stat_t
+	if err := unix.Lstat(filepath.Join(dir, "real", "link"), &st); err != nil || st.Uid != nobody || st.Gid != nobody {
+		t.Fatalf("the link: uid %d gid %d (%v), want nobody's", st.Uid, st.Gid, err)
+	}
+	if err := unix.Stat(filepath.Join(dir, "victim"), &st); err != nil || st.Uid != 0 {
+		t.Fatalf("the link's target: uid %d (%v), want root's still", st.Uid, err)
+	}
+	if err := d.SetLinkOwner("file", nobody, nobody); err == nil {
+		t.Fatal("a regular file given away as a link")
+	}
+	if st := stat(t, d, "file"); st.Uid != 0 {
+		t.Fatalf("the file refused now belongs to %d", st.Uid)
+	}
+}
+
 func TestSetAttrsHardLinked(t *testing.T) {
 	needRoot(t)
 	dir := tree(t)

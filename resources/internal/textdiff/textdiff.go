@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"io/fs"
 	"unicode/utf8"
 
 	"github.com/reactive-ccm/ccm/resources"
@@ -61,4 +62,17 @@ func count(ops []op) (added, removed int) {
 		}
 	}
 	return added, removed
+}
+
+// Private reports whether content with any of these permission bits is
+// for its owner and group only (no read for others): its diff is left
+// out, so --diff never prints on a terminal, in the journal or in an
+// event what only they may read.
+func Private(perms ...fs.FileMode) bool {
+	for _, p := range perms {
+		if p&0o004 == 0 {
+			return true
+		}
+	}
+	return false
 }

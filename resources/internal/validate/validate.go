@@ -26,7 +26,7 @@ const contentPath = "/dev/fd/3"
 // maxOutput bounds the part of the command's output an error carries.
 const maxOutput = 2 << 10
 
-// Timeout bounds a validate command; on expiry its process group is killed.
+// Timeout bounds a validate command; on expiry its process group is stopped.
 const Timeout = time.Minute
 
 var (
@@ -41,6 +41,8 @@ type Command struct {
 	prog string
 	args []string
 	raw  string
+	// quiet leaves the command's output out of a refusal.
+	quiet bool
 }
 
 // Parse splits line into words as exec's posix provider does (no shell)
@@ -56,6 +58,13 @@ func Parse(line string) (Command, error) {
 	return Command{prog: prog, args: args, raw: line}, nil
 }
 
+// Quiet returns c with its output left out of a refusal, for a sensitive
+// resource: a checker may quote the content it refuses.
+func (c Command) Quiet() Command {
+	c.quiet = true
+	return c
+}
+
 // Run runs the command on the new content, given as an open file: %s
 // becomes /dev/fd/3, the file's descriptor in the command, so nothing can
 // swap the file between the check and its use. A non-zero exit wraps
@@ -65,11 +74,14 @@ func (c Command) Run(ctx context.Context, content *os.File) error {
 	for i, a := range c.args {
 		args[i] = strings.ReplaceAll(a, Placeholder, contentPath)
 	}
-	res, err := command.Run(ctx, command.Cmd{Name: c.prog, Args: args, Timeout: Timeout, ExtraFiles: []*os.File{content}})
+	res, err := command.Run(ctx, command.Cmd{Name: c.prog, Args: args, Timeout: Timeout, ExtraFiles: []*os.File{content}, Discard: c.quiet})
 	if err != nil {
 		return fmt.Errorf("validate %q: %w", c.raw, err)
 	}
-	if res.ExitCode != 0 {
+	switch {
+	case res.ExitCode != 0 && c.quiet:
+		return fmt.Errorf("%w: %q exited with code %d (output not shown: the resource is sensitive)", ErrRefused, c.raw, res.ExitCode)
+	case res.ExitCode != 0:
 		out := bytes.TrimSpace(append(res.Stderr, res.Stdout...))
 		if len(out) > maxOutput {
 			out = append(out[:maxOutput:maxOutput], "…"...)

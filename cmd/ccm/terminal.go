@@ -1,0 +1,108 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"unicode/utf8"
+)
+
+// terminalWriter passes what ccm prints on with every control character
+// but newline and tab escaped (\x1b, \u009b), and every byte that is not
+// UTF-8 (\xff): names of files found on the host, another user's command
+// line, a fleet host's name and a command's output are data ccm did not
+// write, and a terminal acts on the escape sequences they may hold
+// (retitling the window, rewriting what is shown, answering back on
+// stdin). JSON and YAML already escape them, apart from C1 controls in
+// JSON strings, whose \u escape means the same to a JSON reader. A
+// character split between two writes is held until the next.
+type terminalWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+	// held is the start of a character the last write ended in.
+	held []byte
+}
+
+func newTerminalWriter(w io.Writer) *terminalWriter { return &terminalWriter{w: w} }
+
+func (t *terminalWriter) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	b := p
+	if len(t.held) > 0 {
+		b = append(t.held, p...)
+		t.held = nil
+	}
+	if n := partialTail(b); n > 0 {
+		t.held = append([]byte(nil), b[len(b)-n:]...)
+		b = b[:len(b)-n]
+	}
+	if safe(b) {
+		_, err := t.w.Write(b)
+		return len(p), err
+	}
+	_, err := io.WriteString(t.w, escapeControls(b))
+	return len(p), err
+}
+
+// safe reports whether b is printable ASCII, newlines and tabs: what ccm
+// prints almost always, passed on as it is.
+func safe(b []byte) bool {
+	for _, c := range b {
+		if (c < 0x20 && c != '\n' && c != '\t') || c >= 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+// partialTail is the length of the start of a UTF-8 character that b
+// ends in, 0 when it ends in a whole one.
+func partialTail(b []byte) int {
+	for n := 1; n <= min(len(b), utf8.UTFMax-1); n++ {
+		c := b[len(b)-n]
+		if c < 0x80 {
+			return 0
+		}
+		if utf8.RuneStart(c) {
+			if utf8.FullRune(b[len(b)-n:]) {
+				return 0
+			}
+			return n
+		}
+	}
+	return 0
+}
+
+// escapeControls writes b with its control characters and bytes that are
+// not UTF-8 escaped, newlines and tabs kept.
+func escapeControls(b []byte) string {
+	var s strings.Builder
+	for len(b) > 0 {
+		r, size := utf8.DecodeRune(b)
+		switch {
+		case r == utf8.RuneError && size == 1:
+			fmt.Fprintf(&s, `\x%02x`, b[0])
+		case r == '\n' || r == '\t':
+			s.WriteRune(r)
+		case r < 0x20 || r == 0x7f:
+			fmt.Fprintf(&s, `\x%02x`, r)
+		case r >= 0x80 && r < 0xa0:
+			fmt.Fprintf(&s, `\u%04x`, r)
+		default:
+			s.Write(b[:size])
+		}
+		b = b[size:]
+	}
+	return s.String()
+}
+
+// oneLine keeps text that must stay one line (an event line, a log
+// message, a cell of a table) on one: a newline inside it, from an error
+// or a name, would start a line of its own, which a reader, or the
+// journal reading a priority prefix (<0>) at its start, would take for
+// ccm's; a tab would shift a table's columns.
+func oneLine(text string) string { return lineBreaks.Replace(text) }
+
+var lineBreaks = strings.NewReplacer("\n", `\n`, "\t", `\t`)
