@@ -146,6 +146,11 @@ type node struct {
 	// until counted; touched is set while it waits to be counted again.
 	standing status.Standing
 	touched  bool
+	// skipped is set while the last run was skipped by control: the
+	// resource is not managed on this host.
+	skipped bool
+	// told is what Options.Announce was last told of the vertex.
+	told told
 }
 
 // takeHealthPlan says which checks the coming run owes and clears the

@@ -62,6 +62,9 @@ func (e *Engine) swap(ctx context.Context, g *graph.Graph, t Trigger) (SwapStats
 		f.refresh = o.refresh || o.refreshing
 	}
 	e.rejudge()
+	for _, n := range gone {
+		e.retire(n)
+	}
 	var forget []string
 	for _, n := range gone {
 		if _, still := e.byID[n.v.ID()]; n.undo != nil && !still {

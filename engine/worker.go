@@ -292,7 +292,9 @@ func (e *Engine) finish(n *node, ev *Event, out resources.Outcome, err error, re
 		notable = n.healthNews(ev, out) && (ev.Changed || ev.Skipped || healthChanged)
 	}
 	e.settleUndo(n, ev, out, err, refresh, !n.ran, now)
+	n.skipped = err == nil && ev.Skipped
 	after := e.standingOf(n, now, false)
+	e.announce(n, now)
 	ev.Standing = after
 	if after != before && before != status.Pending {
 		ev.PreviousStanding = before

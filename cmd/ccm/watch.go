@@ -15,7 +15,9 @@ import (
 	"github.com/reactive-ccm/ccm/engine"
 	"github.com/reactive-ccm/ccm/engine/control"
 	"github.com/reactive-ccm/ccm/engine/fleet"
+	"github.com/reactive-ccm/ccm/engine/source"
 	"github.com/reactive-ccm/ccm/graph"
+	"github.com/reactive-ccm/ccm/resources"
 	"github.com/reactive-ccm/ccm/watchers/inotify"
 	"github.com/reactive-ccm/ccm/watchers/mountinfo"
 	"github.com/reactive-ccm/ccm/watchers/poll"
@@ -79,6 +81,23 @@ func watch(ctx context.Context, cmd *cobra.Command, files []string, g *graph.Gra
 			srv.Publish(ev)
 		}
 	}
+	reg, err := registryOf(cmd)
+	if err != nil {
+		return err
+	}
+	var r *reloader
+	opts.Watchers.Lookups = func(l *resources.Lookups, notify func()) func() {
+		return reg.Watch(l, func() {
+			notify()
+			// What a resource read while loading needs a reload.
+			if l.Loaded() != "" {
+				r.forceNow()
+			}
+		})
+	}
+	if opts.Announce != nil {
+		go reg.Run(ctx)
+	}
 	d := &watchDaemon{srcs: srcs, started: started}
 	if err := serveMetrics(ctx, f, d, &opts, log); err != nil {
 		return err
@@ -92,9 +111,14 @@ func watch(ctx context.Context, cmd *cobra.Command, files []string, g *graph.Gra
 	if err != nil {
 		return err
 	}
-	r := &reloader{cmd: cmd, files: files, engine: e, log: log, srcs: srcs, remote: rem, pending: make(chan struct{}, 1), now: make(chan struct{}, 1), sdn: sdn, gc: gc, reported: func(error) {}}
+	r = &reloader{cmd: cmd, files: files, engine: e, log: log, srcs: srcs, remote: rem, pending: make(chan struct{}, 1), now: make(chan struct{}, 1), sdn: sdn, gc: gc,
+		reported: func(error) {}, applied: func([]source.Status) {}}
 	if rep != nil {
 		r.reported = rep.Reloaded
+		r.applied = func(in []source.Status) {
+			revs, _ := fleetRevisions(in)
+			rep.Applied(revs)
+		}
 		go rep.Run(ctx)
 	}
 	d.Engine, d.reload = e, r
@@ -203,8 +227,10 @@ type reloader struct {
 	// files are the manifest arguments: paths, obj:// or https:// bundles.
 	files  []string
 	remote *remote
-	// reported hears the outcome of every reload: nil or why it failed.
+	// reported hears the outcome of every reload: nil or why it failed;
+	// applied, after one that compiled, the source revisions it loaded.
 	reported func(error)
+	applied  func([]source.Status)
 	engine   *engine.Engine
 	log      *slog.Logger
 	srcs     *sources
@@ -272,6 +298,15 @@ func (r *reloader) requestNow() {
 	}
 }
 
+// forceNow asks for a reload at once, even if the inputs look unchanged:
+// what a template read from the registry while loading changed.
+func (r *reloader) forceNow() {
+	r.mu.Lock()
+	r.forced = true
+	r.mu.Unlock()
+	r.requestNow()
+}
+
 // force asks for a reload even if the inputs look unchanged (SIGHUP).
 func (r *reloader) force() {
 	r.mu.Lock()
@@ -325,6 +360,18 @@ func (r *reloader) due() bool {
 func (r *reloader) reload(ctx context.Context) {
 	r.gc.loading()
 	defer r.gc.loaded()
+	loading := r.remote.sources.InForce()
+	remote := r.remote.sources.Sum()
+	// A remote revision that arrives while this load reads the sources
+	// would count as loaded when the inputs are hashed after it: look again.
+	defer func() {
+		if !bytes.Equal(remote, r.remote.sources.Sum()) {
+			r.mu.Lock()
+			r.forced = true
+			r.mu.Unlock()
+			r.requestNow()
+		}
+	}()
 	paths, err := manifestPaths(r.cmd, r.files)
 	var g *graph.Graph
 	if err == nil {
@@ -349,6 +396,7 @@ func (r *reloader) reload(ctx context.Context) {
 	r.mu.Unlock()
 	r.count(true)
 	r.reported(nil)
+	r.applied(loading)
 	r.remote.sources.MarkGood()
 	r.log.Info("reloaded manifests", "kept", st.Kept, "added", st.Added, "removed", st.Removed)
 }
