@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/reactive-ccm/ccm/graph/internal/yamlbudget"
+	"github.com/reactive-ccm/ccm/graph/internal/yamlmerge"
 	"github.com/reactive-ccm/ccm/resources"
 	"go.yaml.in/yaml/v3"
 )
@@ -47,6 +48,9 @@ func JetResources(m *Manifest, t resources.Templates) (*yaml.Node, error) {
 		return nil, fmt.Errorf("the rendered resources are not valid YAML: %w", err)
 	}
 	if err := yamlbudget.Check(file, &doc); err != nil {
+		return nil, err
+	}
+	if err := yamlmerge.Expand(file, &doc); err != nil {
 		return nil, err
 	}
 	if len(doc.Content) == 0 || deref(doc.Content[0]).Kind != yaml.SequenceNode || len(deref(doc.Content[0]).Content) == 0 {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/reactive-ccm/ccm/graph/internal/yamlbudget"
+	"github.com/reactive-ccm/ccm/graph/internal/yamlmerge"
 	"github.com/reactive-ccm/ccm/resources"
 	"github.com/reactive-ccm/ccm/resources/document"
 	"go.yaml.in/yaml/v3"
@@ -63,6 +64,9 @@ func parseManifest(file string, src []byte) (*Manifest, error) {
 		return nil, syntaxError(file, src, err)
 	}
 	if err := yamlbudget.Check(file, &doc); err != nil {
+		return nil, err
+	}
+	if err := yamlmerge.Expand(file, &doc); err != nil {
 		return nil, err
 	}
 	abs, err := filepath.Abs(file)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -22,7 +23,7 @@ func (s *Spec) Decode(dst any) error {
 	if t := reflect.TypeOf(dst).Elem(); s.props != nil && t != s.props {
 		panic(fmt.Sprintf("resources: %s decodes into %s but declares %s as its Props", s.Type, t, s.props))
 	}
-	return decodeStruct(s.Props, reflect.ValueOf(dst).Elem(), s.ID(), s.NodePos, s.decodeField)
+	return decodeStruct(s.Props, reflect.ValueOf(dst).Elem(), s.ID(), s.common, s.NodePos, s.decodeField)
 }
 
 // DecodeDocument fills the struct dst points to from the YAML mapping m
@@ -34,14 +35,15 @@ func DecodeDocument(file, what string, m *yaml.Node, dst any) error {
 	if m.Kind != yaml.MappingNode {
 		return ErrorList{Errorf(pos(m), "%s must be a map of settings, got %s", what, describe(m))}
 	}
-	return decodeStruct(m, reflect.ValueOf(dst).Elem(), what, pos, func(n *yaml.Node, _ field, v reflect.Value) error {
+	return decodeStruct(m, reflect.ValueOf(dst).Elem(), what, commonKeys{}, pos, func(n *yaml.Node, _ field, v reflect.Value) error {
 		return decodeValue(n, v)
 	})
 }
 
 // decodeStruct decodes the mapping m into the struct v field by field with
-// value, collecting every problem at its position.
-func decodeStruct(m *yaml.Node, v reflect.Value, id string, pos func(*yaml.Node) Pos, value func(*yaml.Node, field, reflect.Value) error) error {
+// value, collecting every problem at its position; common says which
+// common properties an unknown key may have meant.
+func decodeStruct(m *yaml.Node, v reflect.Value, id string, common commonKeys, pos func(*yaml.Node) Pos, value func(*yaml.Node, field, reflect.Value) error) error {
 	fields := fieldsOf(v.Type())
 	var errs ErrorList
 	keys := KeysOf(m)
@@ -53,7 +55,7 @@ func decodeStruct(m *yaml.Node, v reflect.Value, id string, pos func(*yaml.Node)
 		}
 		f, ok := fields[k.Value]
 		if !ok {
-			errs.Addf(pos(k), "%s", unknownKeyMsg(id, k.Value, fields))
+			errs.Addf(pos(k), "%s", unknownKeyMsg(id, k.Value, fields, common.names()))
 			continue
 		}
 		if err := value(val, f, v.FieldByIndex(f.index)); err != nil {
@@ -114,17 +116,24 @@ func structFields(t reflect.Type) map[string]field {
 	return out
 }
 
-func unknownKeyMsg(id, key string, fields map[string]field) string {
+// unknownKeyMsg says that key is not a property of id, suggesting the
+// property, its type's own or a common one, that it may be a misspelling
+// of, or else listing them all: the type's own, then the common ones.
+func unknownKeyMsg(id, key string, fields map[string]field, common []string) string {
 	names := make([]string, 0, len(fields))
 	for n := range fields {
 		names = append(names, n)
 	}
 	sort.Strings(names)
 	msg := fmt.Sprintf("unknown property %q for %s", key, id)
-	if near := closest(key, names); near != "" {
+	if near := closest(key, append(slices.Clip(names), common...)); near != "" {
 		return msg + fmt.Sprintf("; did you mean %q?", near)
 	}
-	return msg + "; valid properties: " + strings.Join(names, ", ")
+	msg += "; valid properties: " + strings.Join(names, ", ")
+	if len(common) > 0 {
+		msg += "; and those every resource takes: " + strings.Join(common, ", ")
+	}
+	return msg
 }
 
 // closest returns the candidate within a small edit distance of key.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/reactive-ccm/ccm/graph/internal/yamlbudget"
+	"github.com/reactive-ccm/ccm/graph/internal/yamlmerge"
 	"github.com/reactive-ccm/ccm/resources"
 	"github.com/reactive-ccm/ccm/resources/document"
 	"go.yaml.in/yaml/v3"
@@ -27,6 +28,9 @@ func Parse(file string, b []byte) (Source, error) {
 		return src, resources.Errorf(resources.Pos{File: file}, "invalid YAML or JSON: %v", err)
 	}
 	if err := yamlbudget.Check(file, &doc); err != nil {
+		return src, err
+	}
+	if err := yamlmerge.Expand(file, &doc); err != nil {
 		return src, err
 	}
 	if len(doc.Content) == 0 {
