@@ -38,17 +38,12 @@ type node struct {
 	// does not look at each of them again every time one finishes.
 	afterSeen int
 
-	// dirty means the real state may differ from the last check; trigger
-	// says why it first became dirty.
-	dirty   bool
+	// life is where the vertex stands in the scheduler: fresh, idle,
+	// dirty, queued, running, ... (see life); it changes only through
+	// life.move. trigger says why it was first marked since its last run.
+	life    life
 	trigger Trigger
-	// introduced is set by the vertex's first mark from startup or a
-	// reload; until then other triggers are dropped, since that first
-	// check, which looks at the host as it is, follows anyway.
-	introduced bool
-	queued     bool
-	running    bool
-	phase      phase
+	phase   phase
 	// refresh is a pending refresh from a subscribed vertex that changed.
 	refresh bool
 	// refreshing is set while a run consumes a pending refresh; it is
@@ -60,10 +55,6 @@ type node struct {
 	// unprepared names, in noop, a vertex this one waits for (directly or
 	// through others) that would have changed; "" when none.
 	unprepared string
-	// blocked is set once the vertex was reported blocked, until it runs.
-	blocked bool
-	// removed is set when a reload dropped the vertex while it ran.
-	removed bool
 	// successor is the vertex replacing this one after a reload; it waits
 	// until this one stops running.
 	successor *node
@@ -138,8 +129,8 @@ type node struct {
 	// paths are the paths its watch names, for a witness of who changes
 	// them.
 	paths []string
-	// heapIndex is the node's index in the ready heap.
-	heapIndex int
+	// queueIndex is the node's index in the work queue's ready heap.
+	queueIndex int
 	// index is the vertex's place in the graph, for State's lists.
 	index int
 	// standing is the vertex's standing as Engine.tally counts it, ""
@@ -193,26 +184,30 @@ func (n *node) healthNews(ev *Event, out resources.Outcome) bool {
 // theirs, even when its watch fired while it was being armed and a worker
 // was free to run it at once.
 func (n *node) markDirty(t Trigger, now time.Time) {
-	first := t == TriggerStartup || t == TriggerReload
-	if !n.introduced && !first {
+	ev := mark
+	if t == TriggerStartup || t == TriggerReload {
+		ev = introduce
+	}
+	was := n.life
+	if n.life.move(ev) == was && !was.marked() {
+		// Fresh, so dropped until introduced; or gone.
 		return
 	}
-	n.introduced = true
 	// A changed source is a new desired state and wins over drift seen
 	// first: its change is the one to judge, and to roll back.
-	if !n.dirty || first || t == TriggerSource {
-		n.dirty = true
-		n.trigger = t
-		n.since, n.seen = time.Now(), now
-		n.afterSeen = 0
+	if was.marked() && ev == mark && t != TriggerSource {
+		return
 	}
+	n.trigger = t
+	n.since, n.seen = time.Now(), now
+	n.afterSeen = 0
 }
 
 // parentsConverged reports whether every parent is clean and converged, so
 // the vertex may run; blockedBy lists failed (or blocked) ancestors' ids.
 func (n *node) parentsConverged() bool {
 	for _, p := range n.parents {
-		if p.dirty || p.running || p.phase != converged {
+		if p.life != idle || p.phase != converged {
 			return false
 		}
 	}
@@ -223,7 +218,7 @@ func (n *node) parentsConverged() bool {
 func (n *node) failedParents() []string {
 	var out []string
 	for _, p := range n.parents {
-		if p.phase == failed || p.blocked {
+		if p.phase == failed || p.life == blocked {
 			out = append(out, p.v.ID())
 		}
 	}
@@ -254,9 +249,9 @@ func (n *node) runnable(now time.Time) bool {
 // dueBarOrder reports whether the vertex may run at now but for the
 // vertices written before it.
 func (n *node) dueBarOrder(now time.Time) bool {
-	return n.dirty && !n.running && !n.queued && !n.removed &&
-		(n.predecessor == nil || !n.predecessor.running) &&
-		!n.retry.waiting(now) && !n.contest.waiting(now) && n.parentsConverged()
+	return (n.life == dirty || n.life == blocked) &&
+		(n.predecessor == nil || !n.predecessor.life.busy()) &&
+		!n.waiting(now) && n.parentsConverged()
 }
 
 // afterFinished reports whether every vertex written before n that it
@@ -276,6 +271,11 @@ func (n *node) afterFinished(now time.Time) bool {
 // pending reports whether the vertex runs or will run without a further
 // event: dirty, and neither blocked nor waiting on a back-off.
 func (n *node) pending(now time.Time) bool {
-	return n.running || n.queued ||
-		(n.dirty && !n.blocked && !n.removed && !n.retry.waiting(now) && !n.contest.waiting(now))
+	return n.life == queued || n.life.busy() || (n.life == dirty && !n.waiting(now))
+}
+
+// waiting reports whether a retry or contest back-off holds the vertex
+// back at now.
+func (n *node) waiting(now time.Time) bool {
+	return n.retry.waiting(now) || n.contest.waiting(now)
 }

@@ -162,7 +162,7 @@ func (e *Engine) applyRecords(recs map[*node]rollbackRecord) {
 func (e *Engine) rejudge() {
 	for _, n := range e.nodes {
 		for j := range n.judges {
-			if !j.removed {
+			if !j.life.gone() {
 				continue
 			}
 			delete(n.judges, j)

@@ -59,7 +59,7 @@ func (e *Engine) count(now time.Time) {
 	t.paused = paused
 	for _, n := range t.touched {
 		n.touched = false
-		if !n.removed {
+		if !n.life.gone() {
 			e.recount(n, now)
 		}
 	}

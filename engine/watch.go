@@ -208,11 +208,11 @@ func (e *Engine) nextWake() time.Time {
 	// once: skipping it as past would leave it for the hour. A waiting
 	// vertex runs once no back-off holds it; a fighting one is calm once
 	// idle (finish wakes the loop when a run of one ends).
-	for n := range e.timed {
+	for n := range e.queue.waiting {
 		soonest(later(n.retry.until, n.contest.until))
 	}
 	for n := range e.fights {
-		if !n.dirty && !n.running {
+		if n.life == idle {
 			soonest(n.contest.calmAt(e.opts.Contest))
 		}
 	}
@@ -233,19 +233,12 @@ func (e *Engine) wakeExpired() {
 	e.mu.Lock()
 	now := e.opts.Clock.Now()
 	e.endPauses(now)
-	for n := range e.timed {
-		if n.removed || !n.dirty {
-			delete(e.timed, n)
-			continue
-		}
-		if !n.retry.waiting(now) && !n.contest.waiting(now) {
-			delete(e.timed, n)
-			e.schedule(n, now)
-		}
+	for _, n := range e.queue.expired(now) {
+		e.schedule(n, now)
 	}
 	// A fighting vertex left alone, with no check pending, is calm.
 	for n := range e.fights {
-		if !n.dirty && !n.running {
+		if n.life == idle {
 			e.tryCalm(n, now)
 		}
 	}
@@ -263,7 +256,7 @@ func (e *Engine) WaitIdle(ctx context.Context) error {
 		e.flush()
 		e.emitMu.Lock()
 		e.mu.Lock()
-		quiet := e.running == 0 && e.ready.Len() == 0
+		quiet := e.queue.idle()
 		flushed := len(e.outbox) == 0
 		changed := e.idle
 		e.mu.Unlock()
