@@ -376,10 +376,12 @@ func retryNow(children []*node, now time.Time) {
 	}
 }
 
-// scheduleAll schedules the dirty vertices of nodes. Callers hold e.mu.
+// scheduleAll schedules the marked vertices of nodes; a queued one whose
+// parent failed since it was queued leaves the queue, reported blocked.
+// Callers hold e.mu.
 func (e *Engine) scheduleAll(nodes []*node, now time.Time) {
 	for _, c := range nodes {
-		if c.life.marked() && c.life != queued {
+		if c.life.marked() {
 			e.schedule(c, now)
 		}
 	}
