@@ -13,7 +13,7 @@ import (
 func vertices(n int, commit bool) []*node {
 	out := make([]*node, n)
 	for i := range out {
-		out[i] = &node{v: &graph.Vertex{Type: "file", Name: fmt.Sprint(i)}, pos: i, commitGroups: commit, life: dirty, queueIndex: -1}
+		out[i] = &node{v: &graph.Vertex{Type: "file", Name: fmt.Sprint(i)}, links: links{pos: i}, commitGroups: commit, life: dirty, queueIndex: -1}
 	}
 	return out
 }

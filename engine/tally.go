@@ -27,6 +27,14 @@ type tally struct {
 	paused bool
 }
 
+// counted is a vertex's place in the tally.
+type counted struct {
+	// standing is the vertex's standing as Engine.tally counts it, ""
+	// until counted; touched is set while it waits to be counted again.
+	standing status.Standing
+	touched  bool
+}
+
 // touch notes that n's standing may have changed: whatever sets its
 // phase, dirty, blocked, unhealthy, held or contested state calls it.
 // Callers hold e.mu.

@@ -9,6 +9,18 @@ import (
 	"github.com/reactive-ccm/ccm/watchers/clock"
 )
 
+// watchState is what a vertex's watch registered.
+type watchState struct {
+	// unwatch drops the vertex's watch registrations.
+	unwatch func()
+	// paths are the paths its watch names, for a witness of who changes
+	// them.
+	paths []string
+	// pollEvery is the interval of the vertex's poll, if it has one: drift
+	// a poll finds happened at most that long before.
+	pollEvery time.Duration
+}
+
 // arm registers every node's watches with the shared sources and waits
 // until they are armed, so nothing between a first check and its watch
 // goes unseen.
