@@ -17,6 +17,8 @@ have nsenter           || need+=(util-linux)
 have dbus-daemon       || need+=(dbus)
 [ -x /lib/systemd/systemd ] || need+=(systemd)
 have git               || need+=(git)
+# rpm: the packaging test lists the .rpm make dist builds.
+have rpm               || need+=(rpm)
 # GNU time: the tests read ccm's own peak memory through it.
 [ -x /usr/bin/time ]   || need+=(time)
 # check_http, the Nagios plugin upstream's monitoring docs use.

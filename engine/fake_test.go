@@ -128,6 +128,9 @@ type fakeProps struct {
 	Sleep string `yaml:"sleep"`
 	// Watch registers the fake with the drift notifier of the test.
 	Watch bool `yaml:"watch"`
+	// Mount registers the fake with the mount source of the test, for
+	// the mount point /fake/mount/NAME.
+	Mount bool `yaml:"mount"`
 	// Input is a path the fake's desired state is read from, watched as
 	// an input (/fake/input/NAME): the world's value "input/NAME", when
 	// set, is the desired value instead of Value.
@@ -190,6 +193,9 @@ func (f *fake) Watch() resources.WatchSpec {
 	}
 	if f.p.Input {
 		spec.Inputs = []string{"/fake/input/" + f.name}
+	}
+	if f.p.Mount {
+		spec.Mounts = []string{"/fake/mount/" + f.name}
 	}
 	return spec
 }

@@ -71,6 +71,11 @@ type Options struct {
 	// Observe, when set, sees every run, reported or quiet, for metrics.
 	// It is called with the engine's lock held and must not block.
 	Observe func(Observation)
+	// Started, when set, is told of every run as it begins, with the
+	// vertex's ID, so a progress display can say what is running (each
+	// run then ends in a call of Observe). It is called with the
+	// engine's lock held and must not block.
+	Started func(id string)
 	// Timeouts bound each check and each apply of a resource type
 	// ("exec", "package"), replacing the type's default; a resource's own
 	// timeout property still wins.
@@ -108,6 +113,8 @@ type Watchers struct {
 	Trees func(root string, notify func()) (cancel func())
 	// Units watches a systemd unit.
 	Units func(unit string, notify func()) (cancel func())
+	// Mounts watches what is mounted at a mount point.
+	Mounts func(path string, notify func()) (cancel func())
 	// Poll calls notify every interval, with jitter.
 	Poll func(interval time.Duration, notify func()) (cancel func())
 	// Ready returns once every source is armed, so no change between a

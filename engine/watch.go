@@ -52,7 +52,7 @@ func (e *Engine) watch(ctx context.Context, n *node) error {
 	if interval == resources.PollDefault || (interval > 0 && e.opts.ForcePoll) {
 		interval = e.opts.PollInterval
 	}
-	watched := len(spec.Paths)+len(spec.Trees)+len(spec.Units)+len(spec.Inputs)+len(spec.InputTrees) > 0
+	watched := len(spec.Paths)+len(spec.Trees)+len(spec.Units)+len(spec.Mounts)+len(spec.Inputs)+len(spec.InputTrees) > 0
 	switch {
 	case watched && (e.opts.ForcePoll || w.Paths == nil):
 		// Without an event source every watched thing is polled; one
@@ -73,6 +73,9 @@ func (e *Engine) watch(ctx context.Context, n *node) error {
 		}
 		for _, u := range spec.Units {
 			cancels = append(cancels, e.unitWatch(u, drift, poll))
+		}
+		for _, m := range spec.Mounts {
+			cancels = append(cancels, e.mountWatch(m, drift, poll))
 		}
 	}
 	if interval > 0 && w.Poll != nil {
@@ -99,6 +102,14 @@ func (e *Engine) watch(ctx context.Context, n *node) error {
 func (e *Engine) unitWatch(unit string, drift, poll func()) func() {
 	if w := e.opts.Watchers; w.Units != nil {
 		return w.Units(unit, drift)
+	}
+	return e.opts.Watchers.Poll(e.opts.PollInterval, poll)
+}
+
+// mountWatch watches a mount point, polling when no mount source is set.
+func (e *Engine) mountWatch(path string, drift, poll func()) func() {
+	if w := e.opts.Watchers; w.Mounts != nil {
+		return w.Mounts(path, drift)
 	}
 	return e.opts.Watchers.Poll(e.opts.PollInterval, poll)
 }

@@ -72,7 +72,7 @@ func startWatching(t *testing.T, g *graph.Graph, opts engine.Options) *watching 
 	// Periodic work is fired by hand: a poll every d is the path "poll:d".
 	opts.Watchers = engine.Watchers{Paths: w.src.watch, Poll: func(d time.Duration, fn func()) func() {
 		return w.src.watch("poll:"+d.String(), fn, nil)
-	}, Writers: opts.Watchers.Writers, Flush: opts.Watchers.Flush}
+	}, Mounts: opts.Watchers.Mounts, Writers: opts.Watchers.Writers, Flush: opts.Watchers.Flush}
 	w.e = engine.New(g, opts)
 	ctx, cancel := context.WithCancel(t.Context())
 	w.cancel = cancel
@@ -180,6 +180,33 @@ func TestWatchRepairsDriftAndRefreshesSubscribers(t *testing.T) {
 	if world.refreshes["restart"] != before+1 {
 		t.Fatalf("refreshes = %d, want %d", world.refreshes["restart"], before+1)
 	}
+}
+
+// TestWatchRoutesMountPoints: a mount point goes to the mount source,
+// whose notification is drift; without one it is polled.
+func TestWatchRoutesMountPoints(t *testing.T) {
+	t.Run("to the mount source", func(t *testing.T) {
+		world := newWorld(t)
+		mounts := &notifier{}
+		w := startWatching(t, load(t, "- fake:\n    - data: {value: mounted, mount: true}\n"),
+			engine.Options{Watchers: engine.Watchers{Mounts: func(p string, fn func()) func() { return mounts.watch(p, fn, nil) }}})
+		w.next(changedEvent("fake#data"))
+		world.set("data", "unmounted")
+		mounts.fire("/fake/mount/data")
+		if ev := w.next(changedEvent("fake#data")); ev.Trigger != engine.TriggerDrift || world.get("data") != "mounted" {
+			t.Fatalf("repair %+v, value %q", ev, world.get("data"))
+		}
+	})
+	t.Run("polled without one", func(t *testing.T) {
+		world := newWorld(t)
+		w := startWatching(t, load(t, "- fake:\n    - data: {value: mounted, mount: true}\n"), engine.Options{PollInterval: time.Minute})
+		w.next(changedEvent("fake#data"))
+		world.set("data", "unmounted")
+		w.src.fire("poll:1m0s")
+		if ev := w.next(changedEvent("fake#data")); ev.Trigger != engine.TriggerPoll {
+			t.Fatalf("repair %+v, want a poll", ev)
+		}
+	})
 }
 
 // TestWatchedInputIsANewDesiredState: a change to a file the desired state

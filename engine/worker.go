@@ -70,6 +70,9 @@ func (e *Engine) take(n *node) run {
 		undo = n.takeUndoPlan(trig)
 		n.refresh, n.refreshing = false, refresh
 	}
+	if e.opts.Started != nil {
+		e.opts.Started(n.v.ID())
+	}
 	return run{trig: trig, refresh: refresh, health: plan, undo: undo, noop: e.noop(n) || paused, paused: paused}
 }
 

@@ -176,6 +176,8 @@ type Graph struct {
 	after, before [][]int
 	// owns and uses hold each vertex's paths while edges are built.
 	owns, uses [][]string
+	// claims hold each vertex's content claims until they are checked.
+	claims [][]resources.Claim
 	// external resolves references to resources outside the manifests.
 	external func(ref string) (External, error)
 	// loader is what the graph was compiled from.

@@ -25,6 +25,8 @@ type thingProps struct {
 	// Independent marks the thing as one that may run beside its
 	// independent neighbours in written order.
 	Independent bool `yaml:"independent"`
+	// Claim is "whole:PATH" or "part:PATH", a claim on a file's content.
+	Claim string `yaml:"claim"`
 }
 
 type thing struct{ p thingProps }
@@ -52,6 +54,9 @@ func init() {
 		}
 		if p.Uses != "" {
 			inst.Uses = []string{p.Uses}
+		}
+		if how, path, ok := strings.Cut(p.Claim, ":"); ok {
+			inst.Claims = []resources.Claim{{Path: path, Whole: how == "whole", What: how}}
 		}
 		return inst, nil
 	}})

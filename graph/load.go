@@ -114,8 +114,10 @@ func (l *loader) build() (*Graph, resources.ErrorList) {
 	return g, errs
 }
 
-// compile links the built entries: their references, edges and order.
+// compile links the built entries: their references, edges and order,
+// once their claims on files agree.
 func (g *Graph) compile(errs resources.ErrorList) (*Graph, error) {
+	g.checkClaims(&errs)
 	byRef := g.references(g.built, &errs)
 	g.edges(g.built, byRef, &errs)
 	g.index()
@@ -225,6 +227,7 @@ func (g *Graph) build(e *entry, t resources.Templates, errs *resources.ErrorList
 	g.Vertices = append(g.Vertices, v)
 	g.owns = append(g.owns, inst.Owns)
 	g.uses = append(g.uses, inst.Uses)
+	g.claims = append(g.claims, inst.Claims)
 }
 
 // fingerprint hashes everything that defines the resource's desired state

@@ -92,6 +92,9 @@ type WatchSpec struct {
 	InputTrees []string
 	// Units are systemd unit names whose state changes may mean drift.
 	Units []string
+	// Mounts are mount points whose mounting, unmounting or remounting
+	// may mean drift.
+	Mounts []string
 	// Poll, when non-zero, re-checks the resource at this interval even
 	// when nothing else reports a change; PollDefault asks for the engine's
 	// polling interval (--poll, else 10s). --poll overrides every interval.
@@ -137,6 +140,22 @@ type Instance struct {
 	// Include, when set, names a manifest whose resources join the graph
 	// in this resource's place (the apply type).
 	Include *Include
+	// Claims lists the files whose content this resource decides, whole
+	// or in part. The graph refuses a file that one resource decides
+	// whole while another decides any of it: each would undo the other.
+	Claims []Claim
+}
+
+// Claim is a file whose content a resource decides.
+type Claim struct {
+	Path string
+	// Whole is true when the resource decides all of the file's content
+	// (or that it is absent, or a directory); false when it decides some
+	// lines and leaves the others alone.
+	Whole bool
+	// What says how, for the error that refuses two claims: "content",
+	// "ensure: absent", "the line PermitRootLogin no".
+	What string
 }
 
 // Include is a manifest a resource brings into the graph. Its resources

@@ -57,7 +57,7 @@ func newStatusCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:     "status [TYPE NAME]",
 		Aliases: []string{"info"},
-		Short:   "Show where every resource of the running daemon stands, or the state of one file, package or service",
+		Short:   "Show where every resource of the running daemon stands, or the state of one thing on this host as its type sees it",
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 0 && len(args) != 2 {
 				return fmt.Errorf("status takes no arguments (the daemon's status) or TYPE NAME, got %d", len(args))

@@ -4,7 +4,6 @@ import (
 	"context"
 	"log/slog"
 	"os"
-	"runtime/debug"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -52,14 +51,6 @@ func (d *watchDaemon) health(lastConverged time.Time) status.Daemon {
 	st := d.srcs.inotify.Stats()
 	h.Watches, h.Polled, h.Overflows = st.Dirs, st.Polled, st.Overflows
 	return h
-}
-
-// version is the module version ccm was built from, or "devel".
-func version() string {
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
-	}
-	return "devel"
 }
 
 // serveMetrics listens on --metrics-listen, when given, and has the

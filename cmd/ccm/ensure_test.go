@@ -15,6 +15,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/reactive-ccm/ccm/resources"
 )
 
 // ccmIn runs the binary in dir with env added to the environment and
@@ -163,7 +165,7 @@ func TestEnsureRejectsBadInput(t *testing.T) {
 		{"owner split and group", []string{"file", filepath.Join(dir, "x"), "--owner", "a:b", "--group", "c"}, "sets group, which is given too"},
 		{"unknown flag", []string{"exec", "/bin/true", "--nosuch"}, "unknown flag: --nosuch"},
 		{"require outside a session", []string{"exec", "/bin/true", "--require", "file#/etc/motd"}, "run both in a session"},
-		{"no manifest-only types", []string{"apply", "x.yaml"}, `unknown command "apply" for "ccm ensure"; its commands: api, archive, exec, file, package, scaffold, service`},
+		{"no manifest-only types", []string{"apply", "x.yaml"}, `unknown command "apply" for "ccm ensure"; its commands: api, ` + strings.Join(ensurable(), ", ") + "\n"},
 		{"an unquoted command", []string{"exec", "/usr/bin/touch", "x"}, "usage: ccm ensure exec NAME [flags]; got 2 arguments"},
 		{"no name", []string{"file"}, "usage: ccm ensure file NAME [ENSURE] [flags]; got 0 arguments"},
 		{"no such session", []string{"exec", "/bin/true", "--session", filepath.Join(dir, "s")}, "start one with `ccm session new --directory " + filepath.Join(dir, "s") + "`"},
@@ -441,4 +443,27 @@ func TestSessions(t *testing.T) {
 		}
 		os.RemoveAll(store)
 	})
+}
+
+// ensurable lists the registered types `ccm ensure` offers: all but the
+// manifest-only ones.
+func ensurable() []string {
+	var out []string
+	for _, name := range resources.TypeNames() {
+		if t, _ := resources.Lookup(name); !t.ManifestOnly {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// inspectable lists the registered types `ccm status TYPE NAME` shows.
+func inspectable() []string {
+	var out []string
+	for _, name := range resources.TypeNames() {
+		if t, _ := resources.Lookup(name); t.Inspect != nil {
+			out = append(out, name)
+		}
+	}
+	return out
 }

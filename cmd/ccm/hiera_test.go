@@ -95,7 +95,7 @@ func TestStatusDocsExamples(t *testing.T) {
 	})
 	t.Run("types without status", func(t *testing.T) {
 		r := ccm(t, "status", "exec", "/bin/true")
-		if r.code != 2 || !strings.Contains(r.stderr, "status shows: file, package, service") {
+		if r.code != 2 || !strings.Contains(r.stderr, "status shows: "+strings.Join(inspectable(), ", ")+"\n") {
 			t.Fatalf("%+v", r)
 		}
 	})

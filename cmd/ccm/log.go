@@ -75,6 +75,13 @@ func newLineHandler(w io.Writer, level slog.Level, journal bool) *lineHandler {
 	return &lineHandler{mu: &sync.Mutex{}, w: w, level: level, journal: journal}
 }
 
+// withWriter is h writing to w.
+func (h *lineHandler) withWriter(w io.Writer) *lineHandler {
+	c := *h
+	c.w = w
+	return &c
+}
+
 func (h *lineHandler) Enabled(_ context.Context, l slog.Level) bool { return l >= h.level }
 
 func (h *lineHandler) Handle(_ context.Context, r slog.Record) error {

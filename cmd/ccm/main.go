@@ -82,14 +82,14 @@ func newRoot(args []string) *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.Version = version()
+	root.Version = versionLine()
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.PersistentFlags().String("log-level", "info", "log level on stderr: debug, info, warn or error")
 	root.PersistentFlags().Bool("debug", false, "same as --log-level debug (upstream CCM's flag)")
 	root.PersistentFlags().Bool("info", false, "same as --log-level info (upstream CCM's flag)")
 	ensure := newEnsureCmd()
-	root.AddCommand(newRunCmd(), newValidateCmd(), newGraphCmd(), newApplyCmd(), newFactsCmd(), newSchemaCmd(), newBundleCmd(), newFleetCmd(), newAgentCmd(),
+	root.AddCommand(newRunCmd(), newValidateCmd(), newGraphCmd(), newApplyCmd(), newFactsCmd(), newSchemaCmd(), newBundleCmd(), newFleetCmd(), newAgentCmd(), newManPagesCmd(),
 		ensure, newSessionCmd(), newHieraCmd())
 	root.AddCommand(newControlCmds()...)
 	if reaches(root, ensure, args) {

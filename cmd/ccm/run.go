@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"os/signal"
 	"syscall"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/reactive-ccm/ccm/engine"
 	"github.com/reactive-ccm/ccm/graph"
+	"github.com/reactive-ccm/ccm/watchers/clock"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -131,10 +133,22 @@ func runManifests(cmd *cobra.Command, files []string, f runFlags) error {
 	}
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	out := newPrinter(cmd.OutOrStdout(), f)
+	stdout := cmd.OutOrStdout()
+	var prog *progress
+	if !f.watch {
+		prog = startProgress(stdout, f, len(g.Vertices), log, clock.Real())
+		defer prog.end()
+		stdout = prog.output(stdout)
+		log = prog.logger(log, os.Stderr)
+		slog.SetDefault(log)
+	}
+	out := newPrinter(stdout, f)
 	defer out.flush()
 	opts := engine.Options{Noop: f.noop, Watch: f.watch, Workers: f.workers, Events: out.event, Logger: log,
 		Verbose: f.verbose, Diff: f.diff, MonitorOnly: f.monitorOnly, Rollback: f.rollback, State: dir, StateKey: key, Timeouts: timeouts}
+	if prog != nil {
+		prog.hook(&opts)
+	}
 	rep, err := newReporter(cmd, f, log)
 	if err != nil {
 		return err
@@ -150,6 +164,7 @@ func runManifests(cmd *cobra.Command, files []string, f runFlags) error {
 	}
 	e := engine.New(g, opts)
 	sum, err := e.Run(ctx)
+	prog.end()
 	if rep != nil {
 		flushReport(ctx, rep, e.State(), log)
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/reactive-ccm/ccm/engine/fleet"
 	"github.com/reactive-ccm/ccm/graph"
 	"github.com/reactive-ccm/ccm/watchers/inotify"
+	"github.com/reactive-ccm/ccm/watchers/mountinfo"
 	"github.com/reactive-ccm/ccm/watchers/poll"
 	"github.com/reactive-ccm/ccm/watchers/systemd"
 	"github.com/reactive-ccm/ccm/watchers/writer"
@@ -109,8 +110,10 @@ func watch(ctx context.Context, cmd *cobra.Command, files []string, g *graph.Gra
 
 // sources are the shared event sources of this process.
 type sources struct {
-	poll     *poll.Hub
-	inotify  *inotify.Hub // nil in polling mode
+	poll    *poll.Hub
+	inotify *inotify.Hub // nil in polling mode
+	// mounts watches the mount table; it starts with its first watch.
+	mounts   *mountinfo.Hub
 	interval time.Duration
 	// writers watches who changes the paths of fighting resources.
 	writers *writer.Spotter
@@ -120,6 +123,7 @@ type sources struct {
 // inotify instance; without inotify everything is polled.
 func newSources(ctx context.Context, log *slog.Logger, pollEvery, interval time.Duration) *sources {
 	s := &sources{poll: poll.New(ctx), interval: interval, writers: writer.New(log)}
+	s.mounts = mountinfo.New(ctx, log, func(_ string, notify func()) func() { return s.poll.Every(s.interval, notify) })
 	if pollEvery > 0 {
 		s.interval = pollEvery
 		log.Info("polling every watched resource", "interval", pollEvery)
@@ -137,7 +141,7 @@ func newSources(ctx context.Context, log *slog.Logger, pollEvery, interval time.
 }
 
 func (s *sources) watchers() engine.Watchers {
-	w := engine.Watchers{Poll: s.poll.Every, Units: systemd.Default().Watch, Ready: systemd.Default().Ready,
+	w := engine.Watchers{Poll: s.poll.Every, Units: systemd.Default().Watch, Mounts: s.mounts.Watch, Ready: systemd.Default().Ready,
 		Writers: func(paths []string) engine.Witness { return s.writers.Watch(paths) }}
 	if s.inotify != nil {
 		w.Paths = s.inotify.WatchPolled

@@ -12,6 +12,7 @@ import (
 	"github.com/reactive-ccm/ccm/engine"
 	"github.com/reactive-ccm/ccm/graph"
 	"github.com/reactive-ccm/ccm/watchers/inotify"
+	"github.com/reactive-ccm/ccm/watchers/mountinfo"
 	"github.com/reactive-ccm/ccm/watchers/poll"
 )
 
@@ -135,6 +136,9 @@ func (r *Run) configure(ctx context.Context, opts *engine.Options) error {
 		return err
 	}
 	opts.Watchers.Paths, opts.Watchers.Trees, opts.Watchers.Poll = hub.WatchPolled, hub.WatchTree, polls.Every
+	if opts.Watchers.Mounts == nil {
+		opts.Watchers.Mounts = mountinfo.New(ctx, opts.Logger, func(_ string, notify func()) func() { return polls.Every(every, notify) }).Watch
+	}
 	return nil
 }
 

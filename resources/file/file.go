@@ -99,7 +99,25 @@ func New(spec *resources.Spec) (resources.Instance, error) {
 	if p.Ensure != Absent {
 		inst.Owns = []string{f.path}
 	}
+	if what := claimed(spec, p.Ensure); what != "" {
+		inst.Claims = []resources.Claim{{Path: f.path, Whole: true, What: what}}
+	}
 	return inst, nil
+}
+
+// claimed says how the resource decides its path's whole content, or ""
+// when it leaves the content alone (ensure: present without content or
+// source), so that resources editing lines of the file may share it.
+func claimed(spec *resources.Spec, ensure string) string {
+	switch {
+	case ensure != Present:
+		return "ensure: " + ensure
+	case spec.Has("content"):
+		return "content"
+	case spec.Has("source"):
+		return "source"
+	}
+	return ""
 }
 
 // Watch asks for events on the path itself and, for source, on the source

@@ -22,7 +22,7 @@ import (
 // descriptor of it before the rename; its error leaves base as it was.
 // It returns the stamp of the file written, for the look after the write.
 func writeAtomic(ctx context.Context, dir *safepath.Dir, base string, r io.Reader, uid, gid int, mode Mode, check func(*os.File) error) (stamped, error) {
-	tmp, st, err := dir.WriteTemp(base, createPerm(mode), r)
+	tmp, st, err := dir.WriteTemp(base, safepath.CreatePerm(uint32(mode)), r)
 	if err != nil {
 		return stamped{}, fmt.Errorf("writing a temporary file for %s: %w", dir.Join(base), err)
 	}
@@ -49,17 +49,6 @@ func writeAtomic(ctx context.Context, dir *safepath.Dir, base string, r io.Reade
 type stamped struct {
 	stamp safepath.Stamp
 	ok    bool
-}
-
-// createPerm is the mode a temporary file for a file of mode is created
-// with: while root owns it, before the owner and mode it lacks are set,
-// it must give no one access the final file does not, whatever its group
-// (a setgid directory's). So group and others may read and execute only
-// what others may in the end, and no one but root may write. Mode 0644
-// and 0755 need no chmod then.
-func createPerm(mode Mode) uint32 {
-	others := uint32(mode) & 0o005
-	return uint32(mode)&0o700 | others | others<<3&uint32(mode)
 }
 
 // checkTemp hands check a read-only descriptor of tmp.

@@ -30,5 +30,11 @@
 //
 // Each resource type the oracle drives is a kind in the kinds table,
 // with its manifest entry, its desired-state check and its tampers: a
-// new type (user, group, sysctl) joins by adding a kind.
+// new type joins by adding a kind. Besides files and directories:
+// file_line (lines_test.go); and, since the tests run in a sandbox
+// (private mount and network namespaces with tmpfs copies of /etc, /home
+// and /media), sysctl and mount (kernel_test.go), group, user and
+// authorized_key, tampered with the host's own tools (accounts_test.go).
+// Without root or unshare there is no sandbox and those kinds are left
+// out.
 package driftoracle

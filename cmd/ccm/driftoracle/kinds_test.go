@@ -45,7 +45,7 @@ type tamper struct {
 }
 
 // kinds is the table of resource types.
-var kinds = []*kind{dirKind, fileKind}
+var kinds = []*kind{dirKind, fileKind, lineFileKind, lineKind, sysctlKind, mountKind, groupKind, userKind, keyKind}
 
 // account is a user or group, by name (for the manifest) and id.
 type account struct {
@@ -74,7 +74,10 @@ func (r *resource) String() string { return r.kind.name + "#" + r.path }
 // short is r's kind and path below the tree's base, with the long runs of
 // one letter padding names shortened ("d8-aaaaaaaa" is "d8-a×8").
 func (r *resource) short() string {
-	_, rel, _ := strings.Cut(r.path, "/tree/")
+	_, rel, found := strings.Cut(r.path, "/tree/")
+	if !found {
+		rel = r.path
+	}
 	return r.kind.name + "#" + padding.ReplaceAllStringFunc(rel, func(run string) string {
 		return fmt.Sprintf("%c×%d", run[0], len(run))
 	})

@@ -196,7 +196,7 @@ func (d *Dir) SetAttrs(name string, uid, gid int, mode uint32) error {
 	case unix.S_IFDIR:
 	case unix.S_IFREG:
 		if st.Nlink > 1 {
-			if err := d.refuseHardLinks(name, st.Nlink); err != nil {
+			if err := d.refuseHardLinks(name, uint64(st.Nlink)); err != nil {
 				return err
 			}
 		}

@@ -114,3 +114,11 @@ func (f *File) Close() error {
 	f.fd = -1
 	return pathError("close", f.name, err)
 }
+
+// SetLease takes (F_RDLCK, F_WRLCK) or gives back (F_UNLCK) a lease on
+// the file (fcntl F_SETLEASE). A read lease is refused with EAGAIN while
+// any process has the file open for writing.
+func (f *File) SetLease(kind int) error {
+	_, err := unix.FcntlInt(uintptr(f.fd), unix.F_SETLEASE, kind)
+	return pathError("lease", f.name, err)
+}

@@ -184,3 +184,14 @@ func (t *Temp) Abort() error {
 	}
 	return errors.Join(err, t.File.Close())
 }
+
+// CreatePerm is the mode a temporary file for a file of mode is created
+// with (WriteTemp's perm): while root owns it, before the owner and mode
+// it lacks are set, it must give no one access the final file does not,
+// whatever its group (a setgid directory's). So group and others may read
+// and execute only what others may in the end, and no one but root may
+// write. Mode 0644 and 0755 need no chmod then.
+func CreatePerm(mode uint32) uint32 {
+	others := mode & 0o005
+	return mode&0o700 | others | others<<3&mode
+}

@@ -128,7 +128,7 @@ func describe(b *strings.Builder, f file) time.Time {
 		fmt.Fprintf(b, "%s %d %d\n", f.path, f.info.Size(), mtime.UnixNano())
 		return mtime
 	}
-	ctime := time.Unix(st.Ctim.Sec, st.Ctim.Nsec)
+	ctime := time.Unix(st.Ctim.Unix())
 	fmt.Fprintf(b, "%s %d:%d %d %d %d\n", f.path, st.Dev, st.Ino, st.Size, mtime.UnixNano(), ctime.UnixNano())
 	return later(mtime, ctime)
 }

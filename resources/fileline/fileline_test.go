@@ -1,0 +1,108 @@
+package fileline_test
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/reactive-ccm/ccm/resources"
+	"github.com/reactive-ccm/ccm/resources/fileline"
+	"github.com/reactive-ccm/ccm/resources/resourcetest"
+)
+
+// build builds a file_line on path with props (YAML) added.
+func build(t *testing.T, path, props string) resources.Resource {
+	t.Helper()
+	return resourcetest.MustBuild(t, "file_line", "l", fmt.Sprintf("path: %s\n%s", path, props), filepath.Dir(path)).Resource
+}
+
+func TestConvergesOnceKeepingTheRest(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "sshd_config")
+	const before = "# comment\nPort 22\nPermitRootLogin yes\nUsePAM yes\n"
+	resourcetest.WriteFile(t, path, before, 0o640)
+	if err := os.Chown(path, 1, 2); err != nil {
+		t.Fatal(err)
+	}
+	r := build(t, path, "line: PermitRootLogin no\nmatch: ^PermitRootLogin ")
+	out := resourcetest.Converge(t.Context(), t, r, false, false)
+	if !out.Change.Changed || out.Before.Desired || !out.After.Desired {
+		t.Fatalf("first run %+v, want a change to the desired state", out)
+	}
+	if d := out.Before.Differences; len(d) != 1 || d[0].Observed != "PermitRootLogin yes" || d[0].Desired != "PermitRootLogin no" || d[0].Note != "line 3" {
+		t.Errorf("differences %+v, want line 3 PermitRootLogin yes → no", d)
+	}
+	want := strings.Replace(before, "PermitRootLogin yes", "PermitRootLogin no", 1)
+	if got := resourcetest.ReadFile(t, path); got != want {
+		t.Errorf("file holds %q, want %q", got, want)
+	}
+	var st syscall.Stat_t
+	if err := syscall.Stat(path, &st); err != nil || st.Uid != 1 || st.Gid != 2 || st.Mode&0o7777 != 0o640 {
+		t.Errorf("owner %d:%d mode %04o, want 1:2 0640 kept (%v)", st.Uid, st.Gid, st.Mode&0o7777, err)
+	}
+	if again := resourcetest.Converge(t.Context(), t, r, false, false); again.Applied || !again.Before.Desired {
+		t.Errorf("second run %+v, want nothing to do", again)
+	}
+}
+
+func TestNoopChangesNothing(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "f")
+	resourcetest.WriteFile(t, path, "a\n", 0o644)
+	out := resourcetest.Converge(t.Context(), t, build(t, path, "block: |\n  x\n  y\n"), false, true)
+	if want := "Would have added the block to " + path + " at line 2"; out.Change.NoopMessage != want {
+		t.Errorf("noop message %q, want %q", out.Change.NoopMessage, want)
+	}
+	if got := resourcetest.ReadFile(t, path); got != "a\n" {
+		t.Errorf("noop wrote %q", got)
+	}
+}
+
+func TestBlockConvergesAndIsRemoved(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "f")
+	resourcetest.WriteFile(t, path, "a\nb\n", 0o644)
+	resourcetest.Converge(t.Context(), t, build(t, path, "block: |\n  x\n  y\nafter: ^a$"), false, false)
+	if got, want := resourcetest.ReadFile(t, path), "a\n# BEGIN CCM l\nx\ny\n# END CCM l\nb\n"; got != want {
+		t.Fatalf("file holds %q, want %q", got, want)
+	}
+	out := resourcetest.Converge(t.Context(), t, build(t, path, "block: |\n  x\n  z\n"), false, false)
+	if d := out.Before.Differences; len(d) != 1 || d[0].Property != "block" || d[0].Note != "+1 −1 lines" {
+		t.Errorf("differences %+v, want a block with one line changed", d)
+	}
+	resourcetest.Converge(t.Context(), t, build(t, path, "block: x\nensure: absent"), false, false)
+	if got := resourcetest.ReadFile(t, path); got != "a\nb\n" {
+		t.Errorf("after removal the file holds %q", got)
+	}
+}
+
+func TestMissingFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "f")
+	out, err := resources.Converge(t.Context(), build(t, path, "line: x"), false, false)
+	if !errors.Is(err, fileline.ErrNoFile) || out.Before.Desired {
+		t.Errorf("present on a missing file: %+v, %v; want ErrNoFile", out, err)
+	}
+	if resourcetest.Exists(path) {
+		t.Error("the file was created")
+	}
+	if out := resourcetest.Converge(t.Context(), t, build(t, path, "line: x\nensure: absent"), false, false); !out.Before.Desired {
+		t.Errorf("absent on a missing file: %+v, want desired", out)
+	}
+}
+
+func TestSymlinkIsNotFollowed(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "target")
+	resourcetest.WriteFile(t, target, "a\n", 0o644)
+	link := filepath.Join(dir, "link")
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := resources.Converge(t.Context(), build(t, link, "line: x"), false, false); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		t.Errorf("converge through a symlink: %v, want a refusal", err)
+	}
+	if got := resourcetest.ReadFile(t, target); got != "a\n" {
+		t.Errorf("the link's target was changed: %q", got)
+	}
+}

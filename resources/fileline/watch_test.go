@@ -1,0 +1,79 @@
+package fileline_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/reactive-ccm/ccm/engine"
+	"github.com/reactive-ccm/ccm/engine/enginetest"
+	"github.com/reactive-ccm/ccm/resources/resourcetest"
+
+	_ "github.com/reactive-ccm/ccm/resources/file"
+)
+
+// TestWatchRepairsDrift: two lines of one file, whose attributes a file
+// resource manages, are repaired after the host edits them, removes the
+// file or replaces it, and what the host added is kept.
+func TestWatchRepairsDrift(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "sysconfig")
+	resourcetest.WriteFile(t, path, "# host\nA=0\n", 0o644)
+	w := enginetest.Start(t, fmt.Sprintf(`
+- file:
+    - %[1]s:
+        ensure: present
+        owner: root
+        group: root
+        mode: "0644"
+- file_line:
+    - a:
+        path: %[1]s
+        line: A=1
+        match: ^A=
+    - block:
+        path: %[1]s
+        block: |
+          B=1
+          C=1
+`, path), enginetest.Options{})
+	w.Changed(t, "file_line#a")
+	w.Changed(t, "file_line#block")
+	w.Settle(t)
+	want := "# host\nA=1\n# BEGIN CCM block\nB=1\nC=1\n# END CCM block\n"
+	if got := resourcetest.ReadFile(t, path); got != want {
+		t.Fatalf("converged to %q, want %q", got, want)
+	}
+	tamper := []struct {
+		name, id, content, want string
+	}{
+		{"edited line", "file_line#a", "# host\nA=2\n# BEGIN CCM block\nB=1\nC=1\n# END CCM block\n", want},
+		{"edited block, host line added", "file_line#block", "# host\nA=1\n# BEGIN CCM block\nB=2\n# END CCM block\nD=1\n",
+			"# host\nA=1\n# BEGIN CCM block\nB=1\nC=1\n# END CCM block\nD=1\n"},
+	}
+	for _, tt := range tamper {
+		t.Run(tt.name, func(t *testing.T) {
+			start := time.Now()
+			resourcetest.WriteFile(t, path, tt.content, 0o644)
+			ev := w.Changed(t, tt.id)
+			t.Logf("repaired %s after %s", tt.id, time.Since(start))
+			if ev.Trigger != engine.TriggerDrift {
+				t.Errorf("trigger %s, want drift", ev.Trigger)
+			}
+			w.Settle(t)
+			if got := resourcetest.ReadFile(t, path); got != tt.want {
+				t.Errorf("repaired to %q, want %q", got, tt.want)
+			}
+		})
+	}
+	t.Run("file removed", func(t *testing.T) {
+		if err := os.Remove(path); err != nil {
+			t.Fatal(err)
+		}
+		w.Changed(t, "file#"+path)
+		w.Changed(t, "file_line#a")
+		w.Changed(t, "file_line#block")
+		w.Settle(t)
+	})
+}

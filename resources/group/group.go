@@ -1,0 +1,202 @@
+package group
+
+import (
+	"context"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/reactive-ccm/ccm/resources"
+	"github.com/reactive-ccm/ccm/resources/internal/accounts"
+	"github.com/reactive-ccm/ccm/resources/internal/command"
+)
+
+// providers are the ways of managing groups: shadow's tools.
+var providers = []resources.Provider{{Name: "groupadd", Priority: 1, Usable: resources.NeedsCommands("groupadd", "groupmod", "groupdel", "gpasswd")}}
+
+func init() {
+	resources.Register(resources.Type{Name: "group", New: New, Props: props{}, Inspect: inspect,
+		Help: "Manage a local group: existence, gid and members", NameHelp: "the group's name"})
+}
+
+// group is one managed local group.
+type group struct {
+	name   string
+	absent bool
+	gid    *int
+	system bool
+	// members is nil when not managed.
+	members []string
+	exact   bool
+	runner  command.Runner
+}
+
+var _ resources.Resource = (*group)(nil)
+
+// New builds a group resource from its manifest properties.
+func New(spec *resources.Spec) (resources.Instance, error) {
+	var p props
+	var errs resources.ErrorList
+	errs.Add(spec.Pos, spec.Decode(&p))
+	validate(spec, &p, &errs)
+	if err := errs.Err(); err != nil {
+		return resources.Instance{}, err
+	}
+	g := &group{name: spec.Name, absent: p.Ensure == Absent, gid: p.GID, system: p.System,
+		exact: p.Membership != Minimum, runner: command.Host}
+	if spec.Has("members") {
+		g.members = append([]string{}, p.Members...)
+	}
+	inst := resources.Instance{Resource: g, Provider: providers[0].Name, Ensure: Present}
+	if g.absent {
+		inst.Ensure = Absent
+	}
+	if _, err := resources.SelectProvider(p.Provider, providers); err != nil {
+		inst.Resource = resources.Unusable(err)
+	}
+	return inst, nil
+}
+
+// Watch asks for events on the group databases.
+func (g *group) Watch() resources.WatchSpec {
+	return resources.WatchSpec{Paths: []string{accounts.Groups, accounts.GShadow}}
+}
+
+// drift is how the group differs from the wanted one.
+type drift struct {
+	have  *accounts.Group
+	gid   bool
+	add   []string
+	extra []string
+}
+
+func (d drift) none() bool { return !d.gid && len(d.add) == 0 && len(d.extra) == 0 }
+
+// look reads the group and compares it.
+func (g *group) look() (drift, error) {
+	have, err := accounts.LookupGroup(g.name)
+	if err != nil || have == nil {
+		return drift{have: have}, err
+	}
+	d := drift{have: have, gid: g.gid != nil && *g.gid != have.GID}
+	if g.members != nil {
+		for _, m := range g.members {
+			if !slices.Contains(have.Members, m) {
+				d.add = append(d.add, m)
+			}
+		}
+		for _, m := range have.Members {
+			if g.exact && !slices.Contains(g.members, m) {
+				d.extra = append(d.extra, m)
+			}
+		}
+	}
+	return d, nil
+}
+
+// Check reports whether the group exists as wanted.
+func (g *group) Check(context.Context) (resources.Status, error) {
+	d, err := g.look()
+	if err != nil {
+		return resources.Status{}, err
+	}
+	switch {
+	case d.have == nil && g.absent:
+		return resources.Status{Ensure: Absent, Desired: true}, nil
+	case d.have == nil:
+		return resources.Status{Ensure: Absent, Differences: []resources.Difference{resources.Differs("ensure", Absent, Present)}}, nil
+	case g.absent:
+		return resources.Status{Ensure: Present, Differences: []resources.Difference{resources.Differs("ensure", Present, Absent)}}, nil
+	}
+	st := resources.Status{Ensure: Present, Desired: d.none()}
+	if d.gid {
+		st.Differences = append(st.Differences, resources.Differs("gid", strconv.Itoa(d.have.GID), strconv.Itoa(*g.gid)))
+	}
+	if len(d.add) > 0 || len(d.extra) > 0 {
+		st.Differences = append(st.Differences, membersDifference(d.have.Members, d.add, d.extra))
+	}
+	return st, nil
+}
+
+// membersDifference shows the members found and wanted.
+func membersDifference(have, add, extra []string) resources.Difference {
+	want := slices.DeleteFunc(slices.Clone(have), func(m string) bool { return slices.Contains(extra, m) })
+	d := resources.Differs("members", strings.Join(have, ","), strings.Join(append(want, add...), ","))
+	var note []string
+	if len(add) > 0 {
+		note = append(note, "+"+strings.Join(add, ",+"))
+	}
+	if len(extra) > 0 {
+		note = append(note, "-"+strings.Join(extra, ",-"))
+	}
+	d.Note = strings.Join(note, " ")
+	return d
+}
+
+// Apply creates, changes or removes the group with the tools.
+func (g *group) Apply(ctx context.Context, req resources.Request) (resources.Change, error) {
+	d, err := g.look()
+	if err != nil {
+		return resources.Change{}, err
+	}
+	steps := g.plan(d)
+	if len(steps) == 0 {
+		return resources.Change{}, nil
+	}
+	if req.Noop {
+		return resources.Change{Changed: true, NoopMessage: accounts.NoopMessage(steps)}, nil
+	}
+	if err := accounts.RunSteps(ctx, g.runner, steps); err != nil {
+		return resources.Change{}, err
+	}
+	return resources.Change{Changed: true}, nil
+}
+
+// plan lists the tool runs that bring the group from d to the wanted
+// state.
+func (g *group) plan(d drift) []accounts.Step {
+	switch {
+	case d.have == nil && g.absent:
+		return nil
+	case g.absent:
+		return []accounts.Step{{What: "removed the group", Tool: "groupdel", Args: []string{g.name}}}
+	case d.have == nil:
+		return g.create()
+	}
+	var steps []accounts.Step
+	if d.gid {
+		steps = append(steps, accounts.Step{What: "changed the gid to " + strconv.Itoa(*g.gid), Tool: "groupmod", Args: []string{"--gid", strconv.Itoa(*g.gid), g.name}})
+	}
+	switch {
+	case len(d.extra) > 0:
+		steps = append(steps, accounts.Step{What: "set the members to " + orNone(g.members), Tool: "gpasswd", Args: []string{"--members", strings.Join(g.members, ","), g.name}})
+	case len(d.add) > 0:
+		for _, m := range d.add {
+			steps = append(steps, accounts.Step{What: "added " + m, Tool: "gpasswd", Args: []string{"--add", m, g.name}})
+		}
+	}
+	return steps
+}
+
+// create is the groupadd run, and the members it cannot set.
+func (g *group) create() []accounts.Step {
+	args := []string{}
+	if g.gid != nil {
+		args = append(args, "--gid", strconv.Itoa(*g.gid))
+	}
+	if g.system {
+		args = append(args, "--system")
+	}
+	steps := []accounts.Step{{What: "created the group", Tool: "groupadd", Args: append(args, g.name)}}
+	if len(g.members) > 0 {
+		steps = append(steps, accounts.Step{What: "set the members to " + orNone(g.members), Tool: "gpasswd", Args: []string{"--members", strings.Join(g.members, ","), g.name}})
+	}
+	return steps
+}
+
+func orNone(names []string) string {
+	if len(names) == 0 {
+		return "none"
+	}
+	return strings.Join(names, ", ")
+}

@@ -1,0 +1,157 @@
+package mount_test
+
+import (
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/reactive-ccm/ccm/resources"
+	"github.com/reactive-ccm/ccm/resources/resourcetest"
+	"github.com/reactive-ccm/ccm/resources/resourcetest/sandbox"
+	"github.com/reactive-ccm/ccm/watchers/mountinfo"
+	"golang.org/x/sys/unix"
+)
+
+func build(t *testing.T, point, props string) resources.Resource {
+	t.Helper()
+	return resourcetest.MustBuild(t, "mount", point, props, t.TempDir()).Resource
+}
+
+// top is the topmost mount at point; nil when none.
+func top(t *testing.T, point string) *mountinfo.Entry {
+	t.Helper()
+	b := resourcetest.ReadFile(t, mountinfo.Path)
+	var e *mountinfo.Entry
+	for _, m := range mountinfo.Parse(b) {
+		if m.Point == point {
+			e = &m
+		}
+	}
+	return e
+}
+
+// point is a fresh mount point, unmounted at the end of the test.
+func point(t *testing.T) string {
+	t.Helper()
+	sandbox.Require(t)
+	p := filepath.Join(t.TempDir(), "mnt")
+	t.Cleanup(func() {
+		for top(t, p) != nil {
+			if err := unix.Unmount(p, unix.MNT_DETACH); err != nil {
+				t.Errorf("unmounting %s: %v", p, err)
+				return
+			}
+		}
+	})
+	return p
+}
+
+func TestMountsOnceAndUnmounts(t *testing.T) {
+	p := point(t)
+	r := build(t, p, "device: ccm-data\nfstype: tmpfs\noptions: [size=1m, noexec]")
+	out := resourcetest.Converge(t.Context(), t, r, false, false)
+	if !out.Change.Changed || out.Before.Reason() != "unmounted → mounted" {
+		t.Fatalf("first run %+v", out)
+	}
+	if e := top(t, p); e == nil || e.FSType != "tmpfs" || e.Source != "ccm-data" || !strings.Contains(e.Options, "noexec") {
+		t.Fatalf("mount %+v", e)
+	}
+	if again := resourcetest.Converge(t.Context(), t, r, false, false); again.Applied {
+		t.Errorf("second run %+v, want nothing to do", again)
+	}
+	resourcetest.Converge(t.Context(), t, build(t, p, "ensure: unmounted"), false, false)
+	if e := top(t, p); e != nil {
+		t.Errorf("after unmounting %+v", e)
+	}
+}
+
+func TestWrongMountOnTopAndReadOnly(t *testing.T) {
+	p := point(t)
+	r := build(t, p, "device: ccm-data\nfstype: tmpfs\noptions: [ro]")
+	resourcetest.Converge(t.Context(), t, r, false, false)
+	run(t, "mount", "-t", "tmpfs", "intruder", p)
+	out := resourcetest.Converge(t.Context(), t, r, false, false)
+	if out.Before.Reason() != "device tmpfs intruder → tmpfs ccm-data" {
+		t.Errorf("drift %q", out.Before.Reason())
+	}
+	if e := top(t, p); e == nil || e.Source != "ccm-data" {
+		t.Fatalf("after the repair %+v", e)
+	}
+	run(t, "mount", "-o", "remount,rw", p)
+	out = resourcetest.Converge(t.Context(), t, r, false, false)
+	if out.Before.Reason() != "options rw → ro" {
+		t.Errorf("drift %q", out.Before.Reason())
+	}
+	if e := top(t, p); e == nil || !strings.HasPrefix(e.Options, "ro") {
+		t.Errorf("after the repair %+v", e)
+	}
+}
+
+func TestPersist(t *testing.T) {
+	p := point(t)
+	before := resourcetest.ReadFile(t, "/etc/fstab")
+	t.Cleanup(func() { resourcetest.WriteFile(t, "/etc/fstab", before, 0o644) })
+	resourcetest.WriteFile(t, "/etc/fstab", before+"# host\nold "+p+" tmpfs defaults 0 0\n", 0o644)
+	r := build(t, p, "device: ccm-data\nfstype: tmpfs\npersist: true")
+	out := resourcetest.Converge(t.Context(), t, r, false, true)
+	if want := fmt.Sprintf("Would have replaced line %d of /etc/fstab; mounted ccm-data on %s", len(strings.Split(before, "\n"))+1, p); out.Change.NoopMessage != want {
+		t.Errorf("noop message %q, want %q", out.Change.NoopMessage, want)
+	}
+	resourcetest.Converge(t.Context(), t, r, false, false)
+	if got, want := resourcetest.ReadFile(t, "/etc/fstab"), before+"# host\nccm-data "+p+" tmpfs defaults 0 0\n"; got != want {
+		t.Errorf("fstab %q, want %q", got, want)
+	}
+	resourcetest.Converge(t.Context(), t, build(t, p, "ensure: absent\npersist: true"), false, false)
+	if got, want := resourcetest.ReadFile(t, "/etc/fstab"), before+"# host\n"; got != want || top(t, p) != nil {
+		t.Errorf("after absent fstab %q, want %q; mounted %v", got, want, top(t, p))
+	}
+}
+
+// TestBlockDeviceByUUIDAndLabel: an ext4 image on a loop device, named by
+// UUID= and LABEL=, compares by device number.
+func TestBlockDeviceByUUIDAndLabel(t *testing.T) {
+	p := point(t)
+	img := filepath.Join(t.TempDir(), "fs.img")
+	run(t, "truncate", "--size", "8M", img)
+	const uuid = "0c3c4d6e-2b1a-4c8e-9f00-ccc0ccc0ccc0"
+	run(t, "mkfs.ext4", "-q", "-L", "ccmtest", "-U", uuid, img)
+	out, err := exec.Command("losetup", "--find", "--show", img).CombinedOutput()
+	if err != nil {
+		t.Skipf("no loop device: %v: %s", err, out)
+	}
+	loop := strings.TrimSpace(string(out))
+	t.Cleanup(func() { run(t, "losetup", "--detach", loop) })
+	for _, device := range []string{"UUID=" + uuid, "LABEL=ccmtest", loop} {
+		t.Run(device, func(t *testing.T) {
+			r := build(t, p, "device: "+device+"\nfstype: ext4")
+			resourcetest.Converge(t.Context(), t, r, false, false)
+			if e := top(t, p); e == nil || e.Source != loop {
+				t.Fatalf("mount %+v, want %s", e, loop)
+			}
+			if again := resourcetest.Converge(t.Context(), t, r, false, false); again.Applied {
+				t.Errorf("second run %+v, want nothing to do", again)
+			}
+			resourcetest.Converge(t.Context(), t, build(t, p, "ensure: unmounted"), false, false)
+		})
+	}
+}
+
+func TestValidation(t *testing.T) {
+	tests := []struct{ name, point, props, want string }{
+		{"relative", "mnt", "device: d\nfstype: tmpfs", "must be an absolute path"},
+		{"root", "/", "device: d\nfstype: tmpfs", "must be an absolute path other than /"},
+		{"device required", "/mnt/x", "fstype: tmpfs", "device is required with ensure: mounted"},
+		{"fstype for fstab", "/mnt/x", "ensure: unmounted\npersist: true\ndevice: d", "fstype is required with ensure: unmounted"},
+		{"comma in option", "/mnt/x", "device: d\nfstype: tmpfs\noptions: [\"ro,noexec\"]", "is not one option"},
+		{"bind", "/mnt/x", "device: /srv\nfstype: none\noptions: [bind]", "bind is not supported"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := resourcetest.BuildError(t, "mount", tt.point, tt.props, t.TempDir()); !strings.Contains(got, tt.want) {
+				t.Errorf("error %q, want it to contain %q", got, tt.want)
+			}
+		})
+	}
+}

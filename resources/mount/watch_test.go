@@ -1,0 +1,60 @@
+package mount_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/reactive-ccm/ccm/engine"
+	"github.com/reactive-ccm/ccm/engine/enginetest"
+	"github.com/reactive-ccm/ccm/resources/resourcetest"
+)
+
+// TestWatchRepairsDrift: an unmount by hand, another filesystem mounted
+// over the point, or the fstab line edited, is seen by the mount table
+// hub (or inotify for fstab) and repaired at once.
+func TestWatchRepairsDrift(t *testing.T) {
+	p := point(t)
+	before := resourcetest.ReadFile(t, "/etc/fstab")
+	t.Cleanup(func() { resourcetest.WriteFile(t, "/etc/fstab", before, 0o644) })
+	id := "mount#" + p
+	w := enginetest.Start(t, `
+- mount:
+    - `+p+`:
+        device: ccm-watch
+        fstype: tmpfs
+        options: [size=1m]
+        persist: true
+`, enginetest.Options{})
+	w.Changed(t, id)
+	w.Settle(t)
+	line := "ccm-watch " + p + " tmpfs size=1m 0 0\n"
+	tamper := []struct {
+		name string
+		do   func(t *testing.T)
+	}{
+		{"unmounted", func(t *testing.T) { run(t, "umount", p) }},
+		{"mounted over", func(t *testing.T) { run(t, "mount", "-t", "tmpfs", "intruder", p) }},
+		{"fstab line edited", func(t *testing.T) {
+			resourcetest.WriteFile(t, "/etc/fstab", strings.Replace(resourcetest.ReadFile(t, "/etc/fstab"), "size=1m", "size=2m", 1), 0o644)
+		}},
+	}
+	for _, tt := range tamper {
+		t.Run(tt.name, func(t *testing.T) {
+			start := time.Now()
+			tt.do(t)
+			ran := time.Since(start)
+			if ev := w.Changed(t, id); ev.Trigger != engine.TriggerDrift {
+				t.Errorf("repair %+v, want a drift", ev)
+			}
+			t.Logf("repaired %s after the tool started (the tool took %s)", time.Since(start), ran)
+			w.Settle(t)
+			if e := top(t, p); e == nil || e.Source != "ccm-watch" {
+				t.Errorf("after the repair %+v", e)
+			}
+			if got := resourcetest.ReadFile(t, "/etc/fstab"); !strings.HasSuffix(got, line) {
+				t.Errorf("fstab %q, want it to end with %q", got, line)
+			}
+		})
+	}
+}

@@ -1,0 +1,138 @@
+package user_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/reactive-ccm/ccm/resources"
+	"github.com/reactive-ccm/ccm/resources/internal/accounts"
+	"github.com/reactive-ccm/ccm/resources/internal/command"
+	"github.com/reactive-ccm/ccm/resources/resourcetest"
+	"github.com/reactive-ccm/ccm/resources/resourcetest/sandbox"
+	"github.com/reactive-ccm/ccm/resources/user"
+)
+
+// hash is a password hash as chpasswd -e takes it.
+const hash = "$6$ccmsalt$Zq9dJ0o4s3cWq7Kx1mHn2bV5yT8uR6eW3aS1dF4gH7jK0lP9oI2uY5tR8eW1qA4sD7fG0hJ3kL6zX9cV2bN5m."
+
+func build(t *testing.T, name, props string) resources.Resource {
+	t.Helper()
+	return resourcetest.MustBuild(t, "user", name, props, t.TempDir()).Resource
+}
+
+func lookup(t *testing.T, name string) *accounts.User {
+	t.Helper()
+	u, err := accounts.LookupUser(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u
+}
+
+func groupsOf(t *testing.T, name string) string {
+	t.Helper()
+	g, err := accounts.GroupsOf(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(g)
+	return strings.Join(g, ",")
+}
+
+func TestCreateChangeRemove(t *testing.T) {
+	sandbox.Require(t)
+	run(t, "groupadd", "ccmu-a")
+	run(t, "groupadd", "ccmu-b")
+	t.Cleanup(func() { run(t, "groupdel", "ccmu-a"); run(t, "groupdel", "ccmu-b") })
+	props := fmt.Sprintf(`uid: 4901
+groups: [ccmu-a, ccmu-b]
+membership: exact
+home: /home/ccmuser
+managehome: true
+shell: /bin/sh
+comment: CCM Test
+password: "%s"
+expiry: "2040-01-02"`, hash)
+	r := build(t, "ccmuser", props)
+	out := resourcetest.Converge(t.Context(), t, r, false, false)
+	if !out.Change.Changed || out.Before.Reason() != "absent → present" {
+		t.Fatalf("first run %+v", out)
+	}
+	u := lookup(t, "ccmuser")
+	if u == nil || u.UID != 4901 || u.Home != "/home/ccmuser" || u.Shell != "/bin/sh" || u.Comment != "CCM Test" || u.Password != hash || u.Expiry != 25568 {
+		t.Fatalf("user %+v", u)
+	}
+	if g := groupsOf(t, "ccmuser"); g != "ccmu-a,ccmu-b" {
+		t.Errorf("groups %s", g)
+	}
+	if fi, err := os.Stat("/home/ccmuser"); err != nil || !fi.IsDir() {
+		t.Errorf("home: %v", err)
+	}
+	if again := resourcetest.Converge(t.Context(), t, r, false, false); again.Applied {
+		t.Errorf("second run %+v, want nothing to do", again)
+	}
+	run(t, "usermod", "--shell", "/bin/bash", "--comment", "someone", "--groups", "ccmu-a", "--expiredate", "", "ccmuser")
+	run(t, "usermod", "--password", "!", "ccmuser")
+	out = resourcetest.Converge(t.Context(), t, r, false, false)
+	want := "groups ccmu-a → ccmu-a,ccmu-b (+ccmu-b); shell /bin/bash → /bin/sh; comment someone → CCM Test; expiry never → 2040-01-02; password [redacted] → [redacted]"
+	if out.Before.Reason() != want {
+		t.Errorf("drift %q, want %q", out.Before.Reason(), want)
+	}
+	if again := resourcetest.Converge(t.Context(), t, r, false, false); again.Applied {
+		t.Errorf("after the repair %+v, want nothing to do", again)
+	}
+	resourcetest.Converge(t.Context(), t, build(t, "ccmuser", "ensure: absent\nmanagehome: true"), false, false)
+	if u := lookup(t, "ccmuser"); u != nil || resourcetest.Exists("/home/ccmuser") {
+		t.Errorf("after removal %+v, home there: %v", u, resourcetest.Exists("/home/ccmuser"))
+	}
+}
+
+// TestPasswordNeverInArguments: chpasswd gets the hash on its standard
+// input; no tool's arguments, and no noop message, carry it.
+func TestPasswordNeverInArguments(t *testing.T) {
+	sandbox.Require(t)
+	var seen []string
+	spy := command.RunnerFunc(func(ctx context.Context, c command.Cmd) (command.Result, error) {
+		seen = append(seen, c.Name+" "+strings.Join(c.Args, " "))
+		return command.Run(ctx, c)
+	})
+	inst := resourcetest.MustBuild(t, "user", "ccmpw", fmt.Sprintf("password: \"%s\"", hash), t.TempDir())
+	user.SetRunner(inst.Resource, spy)
+	out := resourcetest.Converge(t.Context(), t, inst.Resource, false, true)
+	if strings.Contains(out.Change.NoopMessage, hash) || out.Change.NoopMessage != "Would have created the user; set the password" {
+		t.Errorf("noop message %q", out.Change.NoopMessage)
+	}
+	resourcetest.Converge(t.Context(), t, inst.Resource, false, false)
+	t.Cleanup(func() { run(t, "userdel", "ccmpw") })
+	if len(seen) != 2 || strings.Contains(strings.Join(seen, "\n"), "ccmsalt") {
+		t.Errorf("commands %q, want useradd and chpasswd without the hash", seen)
+	}
+	if u := lookup(t, "ccmpw"); u.Password != hash {
+		t.Errorf("password field %q", u.Password)
+	}
+}
+
+func TestValidation(t *testing.T) {
+	tests := []struct{ name, user, props, want string }{
+		{"bad name", "a b", "", "is not a user name"},
+		{"clear text password", "u", "password: hunter22", "not a password hash"},
+		{"relative home", "u", "home: home/u", "not an absolute, clean path"},
+		{"bad expiry", "u", "expiry: tomorrow", "is not a day"},
+		{"groups twice", "u", "groups: [a, a]", "listed twice"},
+		{"membership alone", "u", "membership: exact", "only valid with groups"},
+		{"uid when absent", "u", "ensure: absent\nuid: 5", "uid: only valid with ensure: present"},
+		{"colon in comment", "u", "comment: \"a:b\"", "must not hold a colon"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := resourcetest.BuildError(t, "user", tt.user, tt.props, t.TempDir())
+			if !strings.Contains(got, tt.want) || strings.Contains(got, "hunter22") {
+				t.Errorf("error %q, want it to contain %q and no password", got, tt.want)
+			}
+		})
+	}
+}

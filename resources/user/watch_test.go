@@ -1,0 +1,70 @@
+package user_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/reactive-ccm/ccm/engine"
+	"github.com/reactive-ccm/ccm/engine/enginetest"
+	"github.com/reactive-ccm/ccm/resources/resourcetest/sandbox"
+
+	_ "github.com/reactive-ccm/ccm/resources/authorizedkey"
+	_ "github.com/reactive-ccm/ccm/resources/group"
+)
+
+// TestWatchRepairsDrift: a group, a user in it with a home and a key;
+// the host's tools changing the shell, locking the password, taking the
+// user out of the group or deleting the user are repaired at once.
+func TestWatchRepairsDrift(t *testing.T) {
+	sandbox.Require(t)
+	const id = "user#ccmwatch"
+	w := enginetest.Start(t, `
+- group:
+    - ccmwatchers: {}
+- user:
+    - ccmwatch:
+        groups: [ccmwatchers]
+        home: /home/ccmwatch
+        managehome: true
+        shell: /bin/sh
+        password: "`+hash+`"
+- authorized_key:
+    - ccm@test:
+        user: ccmwatch
+        type: ssh-ed25519
+        key: AAAAC3NzaC1lZDI1NTE5AAAAIAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8g
+`, enginetest.Options{})
+	w.Changed(t, "group#ccmwatchers")
+	w.Changed(t, id)
+	w.Changed(t, "authorized_key#ccm@test")
+	w.Settle(t)
+	t.Cleanup(func() {
+		run(t, "userdel", "--remove", "ccmwatch")
+		run(t, "groupdel", "ccmwatchers")
+	})
+	tamper := []struct {
+		name string
+		args []string
+	}{
+		{"shell changed", []string{"usermod", "--shell", "/bin/bash", "ccmwatch"}},
+		{"password locked", []string{"usermod", "--lock", "ccmwatch"}},
+		{"taken out of the group", []string{"gpasswd", "--delete", "ccmwatch", "ccmwatchers"}},
+		{"user deleted", []string{"userdel", "ccmwatch"}},
+	}
+	for _, tt := range tamper {
+		t.Run(tt.name, func(t *testing.T) {
+			start := time.Now()
+			run(t, tt.args[0], tt.args[1:]...)
+			ran := time.Since(start)
+			if ev := w.Changed(t, id); ev.Trigger != engine.TriggerDrift {
+				t.Errorf("repair %+v, want a drift", ev)
+			}
+			t.Logf("repaired %s after the tool started (the tool took %s)", time.Since(start), ran)
+			w.Settle(t)
+			u := lookup(t, "ccmwatch")
+			if u == nil || u.Shell != "/bin/sh" || u.Password != hash || groupsOf(t, "ccmwatch") != "ccmwatchers" {
+				t.Errorf("after the repair %+v in %q", u, groupsOf(t, "ccmwatch"))
+			}
+		})
+	}
+}
