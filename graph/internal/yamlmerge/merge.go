@@ -19,9 +19,8 @@
 package yamlmerge
 
 import (
-	"fmt"
-
 	"github.com/reactive-ccm/ccm/resources"
+	"github.com/reactive-ccm/ccm/resources/yamlnode"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -47,7 +46,7 @@ type expander struct {
 }
 
 func (x *expander) node(n *yaml.Node) {
-	n = deref(n)
+	n = yamlnode.Deref(n)
 	if n == nil || x.done[n] {
 		return
 	}
@@ -89,7 +88,7 @@ func (x *expander) merged(m *yaml.Node) []*yaml.Node {
 			continue
 		}
 		first = k
-		for _, src := range x.sources(k, deref(v)) {
+		for _, src := range x.sources(k, yamlnode.Deref(v)) {
 			for j := 0; j+1 < len(src.Content); j += 2 {
 				out.merge(src.Content[j], src.Content[j+1])
 			}
@@ -106,15 +105,15 @@ func (x *expander) sources(k, v *yaml.Node) []*yaml.Node {
 	case yaml.SequenceNode:
 		out := make([]*yaml.Node, 0, len(v.Content))
 		for i, item := range v.Content {
-			if item = deref(item); item.Kind != yaml.MappingNode {
-				x.errs.Addf(x.pos(item), "<<: a merge key takes a map or a list of maps; item %d is %s", i+1, describe(item))
+			if item = yamlnode.Deref(item); item.Kind != yaml.MappingNode {
+				x.errs.Addf(x.pos(item), "<<: a merge key takes a map or a list of maps; item %d is %s", i+1, yamlnode.Describe(item))
 				continue
 			}
 			out = append(out, item)
 		}
 		return out
 	}
-	x.errs.Addf(x.pos(k), "<<: a merge key takes a map or a list of maps, got %s", describe(v))
+	x.errs.Addf(x.pos(k), "<<: a merge key takes a map or a list of maps, got %s", yamlnode.Describe(v))
 	return nil
 }
 
@@ -153,27 +152,4 @@ func (p *pairs) merge(k, v *yaml.Node) {
 	}
 	p.at[k.Value] = len(p.content)
 	p.content = append(p.content, k, v)
-}
-
-func deref(n *yaml.Node) *yaml.Node {
-	for n != nil && n.Kind == yaml.AliasNode && n.Alias != nil {
-		n = n.Alias
-	}
-	return n
-}
-
-// describe names a node's shape for errors.
-func describe(n *yaml.Node) string {
-	switch n.Kind {
-	case yaml.SequenceNode:
-		return "a list"
-	case yaml.MappingNode:
-		return "a map"
-	case yaml.ScalarNode:
-		if n.Tag == "!!null" {
-			return "nothing"
-		}
-		return fmt.Sprintf("%q", n.Value)
-	}
-	return "an unsupported YAML node"
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/reactive-ccm/ccm/resources/yamlnode"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -26,7 +27,7 @@ func content(t *testing.T, doc *yaml.Node, key string) string {
 		if root.Content[i].Value != key {
 			continue
 		}
-		m := deref(root.Content[i+1])
+		m := yamlnode.Deref(root.Content[i+1])
 		var parts []string
 		for j := 0; j+1 < len(m.Content); j += 2 {
 			var v any
