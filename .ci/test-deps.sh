@@ -17,6 +17,8 @@ have nsenter           || need+=(util-linux)
 have dbus-daemon       || need+=(dbus)
 [ -x /lib/systemd/systemd ] || need+=(systemd)
 have git               || need+=(git)
+# The fleet walkthrough of docs/fleet.md runs against a real nats-server.
+have nats-server       || need+=(nats-server)
 # rpm: the packaging test lists the .rpm make dist builds.
 have rpm               || need+=(rpm)
 # GNU time: the tests read ccm's own peak memory through it.

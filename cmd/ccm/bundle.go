@@ -2,16 +2,14 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"time"
 
 	"github.com/reactive-ccm/ccm/engine/bundle"
-	"github.com/reactive-ccm/ccm/engine/natsconn"
-	"github.com/reactive-ccm/ccm/engine/source"
 	"github.com/spf13/cobra"
 )
 
@@ -22,7 +20,7 @@ func newBundleCmd() *cobra.Command {
 		Use:   "bundle",
 		Short: "Make, sign and publish manifest bundles (gzipped tarballs holding manifest.yaml)",
 	}
-	cmd.AddCommand(newBundlePackCmd(), newBundleSignCmd(), newBundlePushCmd(), newBundleKeygenCmd())
+	cmd.AddCommand(newBundlePackCmd(), newBundleSignCmd(), newBundlePushCmd(), newBundleKeygenCmd(), newBundleHistoryCmd(), newBundleRollbackCmd())
 	return cmd
 }
 
@@ -45,7 +43,7 @@ func newBundlePackCmd() *cobra.Command {
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "packed %s (%d bytes)\n", out, b.Len())
 			if key == "" {
-				return nil
+				return removeStaleSignature(cmd, out)
 			}
 			return signFile(cmd, out, key)
 		},
@@ -53,6 +51,20 @@ func newBundlePackCmd() *cobra.Command {
 	cmd.Flags().StringVarP(&out, "output", "o", "", "bundle file to write (default DIR.tgz)")
 	cmd.Flags().StringVar(&key, "sign", "", "sign with this ed25519 private key (hex seed or PEM)")
 	return cmd
+}
+
+// removeStaleSignature removes FILE.sig, which signed the tarball FILE
+// held before: push would attach it to bytes it does not sign.
+func removeStaleSignature(cmd *cobra.Command, file string) error {
+	err := os.Remove(file + bundle.SignatureSuffix)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(cmd.OutOrStdout(), "removed %s%s, which signed the previous %s\n", file, bundle.SignatureSuffix, file)
+	return nil
 }
 
 func newBundleSignCmd() *cobra.Command {
@@ -87,58 +99,6 @@ func signFile(cmd *cobra.Command, file, keyFile string) error {
 		return err
 	}
 	fmt.Fprintf(cmd.OutOrStdout(), "signed %s: %s\n", file, sig)
-	return nil
-}
-
-func newBundlePushCmd() *cobra.Command {
-	var nctx string
-	var timeout time.Duration
-	cmd := &cobra.Command{
-		Use:   "push FILE obj://BUCKET/KEY",
-		Short: "Publish a bundle (and FILE.sig when present) to a NATS object store, creating the bucket when missing",
-		Args:  cobra.ExactArgs(2),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			loc, err := source.Parse(args[1], false)
-			if err != nil || loc.Scheme != source.Object {
-				return usage(fmt.Errorf("%s: want obj://BUCKET/KEY", args[1]))
-			}
-			tgz, err := os.ReadFile(args[0])
-			if err != nil {
-				return usage(err)
-			}
-			sig, err := os.ReadFile(args[0] + bundle.SignatureSuffix)
-			if err != nil && !os.IsNotExist(err) {
-				return err
-			}
-			return push(cmd, nctx, timeout, loc, tgz, sig)
-		},
-	}
-	cmd.Flags().StringVar(&nctx, "context", "", "NATS context (default $NATS_CONTEXT; else $NATS_URL; else the context CCM)")
-	cmd.Flags().DurationVar(&timeout, "timeout", 30*time.Second, "give up after this long")
-	return cmd
-}
-
-func push(cmd *cobra.Command, nctx string, timeout time.Duration, loc source.Location, tgz, sig []byte) error {
-	log, err := setupLogging(cmd)
-	if err != nil {
-		return err
-	}
-	c, err := natsconn.Dial(natsconn.FromEnv(nctx), log)
-	if err != nil {
-		return usage(err)
-	}
-	defer c.Close()
-	ctx, cancel := context.WithTimeout(cmd.Context(), timeout)
-	defer cancel()
-	info, err := source.Push(ctx, c, loc, tgz, sig)
-	if err != nil {
-		return &exitError{code: exitFailed, err: err}
-	}
-	signed := "unsigned"
-	if len(sig) > 0 {
-		signed = "signed"
-	}
-	fmt.Fprintf(cmd.OutOrStdout(), "pushed %s: %d bytes, %s, digest %s\n", loc, info.Size, signed, info.Digest)
 	return nil
 }
 

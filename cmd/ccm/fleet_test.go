@@ -82,8 +82,8 @@ func (f *fleet) watch(args ...string) *watcher {
 }
 
 // publish packs src (a manifest, @ standing for dir) and pushes it to loc,
-// signed with key when key is set.
-func (f *fleet) publish(dir, loc, src, key string) {
+// signed with key when key is set, with push's flags.
+func (f *fleet) publish(dir, loc, src, key string, flags ...string) {
 	f.t.Helper()
 	b := f.t.TempDir()
 	if err := os.WriteFile(filepath.Join(b, "manifest.yaml"), []byte(strings.ReplaceAll(src, "@", dir)), 0o644); err != nil {
@@ -95,7 +95,7 @@ func (f *fleet) publish(dir, loc, src, key string) {
 		args = append(args, "--sign", key)
 	}
 	f.must(args...)
-	f.must("bundle", "push", out, loc)
+	f.must(append([]string{"bundle", "push", out, loc}, flags...)...)
 }
 
 // motd is a one-file manifest.
@@ -137,7 +137,7 @@ func TestFleetBundleFromObjectStore(t *testing.T) {
 	}
 	eventually(t, "motd rewritten by the new revision", func() bool { return fileIs(dir+"/motd", "two\n", 0o644) })
 
-	f.publish(dir, loc, motd("three")+"\n- file:\n    - @/x: {ensure: present, colour: red}\n", "")
+	f.publish(dir, loc, motd("three")+"\n- file:\n    - @/x: {ensure: present, colour: red}\n", "", "--force")
 	eventually(t, "the broken bundle reported", func() bool {
 		return strings.Contains(w.logs(), "reload failed; the running manifests stay in force")
 	})
@@ -227,7 +227,7 @@ func TestFleetSignedBundles(t *testing.T) {
 	if err := os.Rename(good+".sig", bad+".sig"); err != nil {
 		t.Fatal(err)
 	}
-	f.must("bundle", "push", bad, loc)
+	f.must("bundle", "push", "--force", bad, loc)
 	eventually(t, "the tampered bundle refused", func() bool { return strings.Contains(w.logs(), "refused a new revision") })
 	if !fileIs(dir+"/motd", "signed\n", 0o644) {
 		t.Fatal("a tampered bundle was applied")
@@ -295,11 +295,23 @@ func TestFleetStatusOverThreeHosts(t *testing.T) {
 		}
 		return false
 	})
-	out := f.must("fleet", "status")
-	if strings.Count(out, " converged ") != 2 {
-		t.Fatalf("fleet status:\n%s", out)
+	r := f.ccm("fleet", "status")
+	if r.code != 1 || strings.Count(r.stdout, " converged ") != 2 || !strings.HasPrefix(r.stdout, "3 hosts: 2 converged, 1 STALE") {
+		t.Fatalf("fleet status with a stale host: exit %d\n%s", r.code, r.stdout)
 	}
-	t.Logf("fleet status:\n%s", out)
+	if out := f.must("fleet", "status", "--standing", "converged"); strings.Contains(out, "db-1") {
+		t.Fatalf("--standing converged:\n%s", out)
+	}
+	if r := f.ccm("fleet", "status", "--stale"); r.code != 1 || !strings.HasPrefix(r.stdout, "1 hosts: 1 STALE") {
+		t.Fatalf("--stale: exit %d\n%s", r.code, r.stdout)
+	}
+	f.must("fleet", "forget", "db-1")
+	if out := f.must("fleet", "status"); !strings.HasPrefix(out, "2 hosts: 2 converged") {
+		t.Fatalf("after forget:\n%s", out)
+	}
+	if r := f.ccm("fleet", "forget", "db-1"); r.code != 1 || !strings.Contains(r.stderr, "no host db-1") {
+		t.Fatalf("forgetting a host twice: exit %d\n%s", r.code, r.stderr)
+	}
 }
 
 // streamEvents reads the events one host published.
@@ -502,7 +514,7 @@ func TestRestartOnABrokenBundleFallsBackToTheLastGoodOne(t *testing.T) {
 	f.publish(dir, loc, motd("good"), "")
 	f.must("run", "--allow-unsigned", "--state-dir", state, loc)
 
-	f.publish(dir, loc, motd("broken")+"\n- file:\n    - @/x: {ensure: present, colour: red}\n", "")
+	f.publish(dir, loc, motd("broken")+"\n- file:\n    - @/x: {ensure: present, colour: red}\n", "", "--force")
 	if err := os.WriteFile(dir+"/motd", []byte("tampered\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -3,131 +3,169 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"io"
-	"strings"
-	"text/tabwriter"
 	"time"
 
+	"github.com/nats-io/nats.go/jetstream"
 	"github.com/reactive-ccm/ccm/engine/fleet"
 	"github.com/reactive-ccm/ccm/engine/natsconn"
+	"github.com/reactive-ccm/ccm/engine/release"
+	"github.com/reactive-ccm/ccm/engine/source"
 	"github.com/spf13/cobra"
 )
 
 func newFleetCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "fleet",
-		Short: "Watch a fleet of hosts that run with --report nats",
+		Short: "Set up and watch a fleet of hosts that run with --report nats",
 	}
-	cmd.AddCommand(newFleetStatusCmd())
+	cmd.AddCommand(newFleetStatusCmd(), newFleetForgetCmd(), newFleetInitCmd())
 	return cmd
+}
+
+// fleetFilter selects the hosts fleet status shows.
+type fleetFilter struct {
+	revision, standing string
+	stale              bool
+}
+
+func (f fleetFilter) keep(h hostView) bool {
+	return (f.standing == "" || h.standing == f.standing) && (!f.stale || h.standing == standingStale) &&
+		(f.revision == "" || h.hasRevision(f.revision))
 }
 
 func newFleetStatusCmd() *cobra.Command {
-	var nctx string
 	var asJSON bool
 	var timeout time.Duration
+	var filter fleetFilter
 	cmd := &cobra.Command{
 		Use:   "status",
-		Short: "One line per host from the CCM_STATUS bucket; hosts that missed three heartbeats are marked stale",
+		Short: "A summary, then the hosts grouped by the revision they apply; exit 1 when any shown host is stale, failing, refused or behind",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			log, err := setupLogging(cmd)
+			var hosts []hostView
+			err := onNATS(cmd, timeout, func(ctx context.Context, c *natsconn.Conn) error {
+				all, err := fleet.Statuses(ctx, c)
+				if err != nil {
+					return err
+				}
+				hosts = viewHosts(all, readTargets(ctx, c.JetStream(), all), time.Now(), filter)
+				return nil
+			})
 			if err != nil {
 				return err
 			}
-			c, err := natsconn.Dial(natsconn.FromEnv(nctx), log)
-			if err != nil {
-				return usage(err)
-			}
-			defer c.Close()
-			ctx, cancel := context.WithTimeout(cmd.Context(), timeout)
-			defer cancel()
-			all, err := fleet.Statuses(ctx, c)
-			if err != nil {
-				return &exitError{code: exitFailed, err: err}
-			}
 			if asJSON {
-				enc := json.NewEncoder(cmd.OutOrStdout())
-				for _, st := range all {
-					if err := enc.Encode(st); err != nil {
-						return err
-					}
-				}
-				return nil
+				err = printFleetJSON(cmd, hosts)
+			} else {
+				err = printFleet(cmd.OutOrStdout(), hosts)
 			}
-			return printFleet(cmd.OutOrStdout(), all, time.Now())
+			if err == nil && !healthy(hosts) {
+				err = &exitError{code: exitFailed}
+			}
+			return err
 		},
 	}
-	cmd.Flags().StringVar(&nctx, "context", "", "NATS context (default $NATS_CONTEXT; else $NATS_URL; else the context CCM)")
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print each host's status as a JSON line")
-	cmd.Flags().DurationVar(&timeout, "timeout", 10*time.Second, "give up after this long")
+	fl := cmd.Flags()
+	fl.BoolVar(&asJSON, "json", false, "print each host's status, with its standing, as a JSON line")
+	fl.StringVar(&filter.revision, "revision", "", "only hosts applying a revision starting with this")
+	fl.StringVar(&filter.standing, "standing", "", "only hosts of this standing (converged, behind, refused, failing, …)")
+	fl.BoolVar(&filter.stale, "stale", false, "only hosts that missed three heartbeats")
+	addNATSFlags(fl, &timeout, 10*time.Second)
 	return cmd
 }
 
-// printFleet writes one line per host.
-func printFleet(w io.Writer, all []fleet.Status, now time.Time) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "HOST\tSTATE\tRESOURCES\tFAILED\tCONTESTED\tREVISION\tCONVERGED\tSEEN")
+func printFleetJSON(cmd *cobra.Command, hosts []hostView) error {
+	enc := json.NewEncoder(cmd.OutOrStdout())
+	for _, h := range hosts {
+		out := struct {
+			fleet.Status
+			Standing string `json:"standing"`
+		}{h.Status, h.standing}
+		if err := enc.Encode(out); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// target is what the hosts of a source should apply: the bundle the
+// object holds now, or for the hosts in the wave of a rollout under way,
+// the rollout's revision.
+type target struct {
+	current string
+	rollout *release.Rollout
+}
+
+// targets are the targets of the obj:// sources, by source.
+type targets map[string]target
+
+// of returns the revision host should apply, by source.
+func (t targets) of(host string) map[string]string {
+	out := map[string]string{}
+	for src, tg := range t {
+		out[src] = tg.current
+		if tg.rollout != nil && release.InWave(host, *tg.rollout) {
+			out[src] = tg.rollout.Digest
+		}
+	}
+	return out
+}
+
+// readTargets reads the target of every obj:// source the hosts name; a
+// source it cannot read is left out (its hosts are then judged on what
+// they report alone).
+func readTargets(ctx context.Context, js jetstream.JetStream, all []fleet.Status) targets {
+	out := targets{}
 	for _, st := range all {
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\n", oneLine(st.Host), hostState(st, now), st.Resources,
-			countNames(st.Failed, st.FailedResources), countNames(st.Contested, st.ContestedResources),
-			revisions(st.Sources), ago(st.LastConverged, now), ago(st.Updated, now))
-	}
-	return tw.Flush()
-}
-
-// hostState sums a host up in a word.
-func hostState(st fleet.Status, now time.Time) string {
-	switch {
-	case st.Stale(now):
-		return "STALE"
-	case st.ReloadError != "":
-		return "reload-failed"
-	case st.Failed+st.Blocked > 0:
-		return "failing"
-	case st.Contested > 0:
-		return "contested"
-	case st.Pending > 0:
-		return "converging"
-	}
-	return "converged"
-}
-
-// countNames is a count, with the first names when there are any.
-func countNames(n int, names []string) string {
-	if n == 0 {
-		return "0"
-	}
-	shown := names
-	if len(shown) > 2 {
-		shown = append(shown[:2:2], "…")
-	}
-	return oneLine(fmt.Sprintf("%d (%s)", n, strings.Join(shown, ", ")))
-}
-
-// revisions lists the remote revisions in force, shortened.
-func revisions(srcs []fleet.Revision) string {
-	if len(srcs) == 0 {
-		return "-"
-	}
-	var parts []string
-	for _, s := range srcs {
-		rev := strings.TrimPrefix(s.Revision, "SHA-256=")
-		if len(rev) > 12 {
-			rev = rev[:12]
+		for _, s := range st.Sources {
+			loc, err := source.Parse(s.Source, false)
+			if _, seen := out[s.Source]; seen || err != nil || loc.Scheme != source.Object {
+				continue
+			}
+			if tg, err := readTarget(ctx, js, loc); err == nil {
+				out[s.Source] = tg
+			}
 		}
-		if s.Cached {
-			rev += " (cached)"
-		}
-		parts = append(parts, s.Source+"@"+rev)
 	}
-	return oneLine(strings.Join(parts, " "))
+	return out
 }
 
-func ago(t, now time.Time) string {
-	if t.IsZero() {
-		return "never"
+func readTarget(ctx context.Context, js jetstream.JetStream, loc source.Location) (target, error) {
+	obs, err := release.Open(ctx, js, loc.Bucket, false)
+	if err != nil {
+		return target{}, err
 	}
-	return now.Sub(t).Round(time.Second).String() + " ago"
+	info, err := obs.GetInfo(ctx, loc.Key)
+	if err != nil {
+		return target{}, err
+	}
+	r, err := release.ReadRollout(ctx, obs, loc.Key)
+	return target{current: info.Digest, rollout: r}, err
+}
+
+func newFleetForgetCmd() *cobra.Command {
+	var timeout time.Duration
+	cmd := &cobra.Command{
+		Use:   "forget HOST...",
+		Short: "Remove hosts that are gone from the fleet's status",
+		Args:  cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, hosts []string) error {
+			return onNATS(cmd, timeout, func(ctx context.Context, c *natsconn.Conn) error {
+				for _, h := range hosts {
+					if err := fleet.Forget(ctx, c, h); err != nil {
+						if errors.Is(err, fleet.ErrHostName) {
+							return usage(err)
+						}
+						return err
+					}
+					fmt.Fprintf(cmd.OutOrStdout(), "forgot %s\n", h)
+				}
+				return nil
+			})
+		},
+	}
+	addNATSFlags(cmd.Flags(), &timeout, 10*time.Second)
+	return cmd
 }

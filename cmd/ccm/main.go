@@ -89,7 +89,7 @@ func newRoot(args []string) *cobra.Command {
 	root.PersistentFlags().Bool("debug", false, "same as --log-level debug (upstream CCM's flag)")
 	root.PersistentFlags().Bool("info", false, "same as --log-level info (upstream CCM's flag)")
 	ensure := newEnsureCmd()
-	root.AddCommand(newRunCmd(), newValidateCmd(), newGraphCmd(), newApplyCmd(), newFactsCmd(), newSchemaCmd(), newBundleCmd(), newFleetCmd(), newAgentCmd(), newManPagesCmd(),
+	root.AddCommand(newRunCmd(), newValidateCmd(), newGraphCmd(), newApplyCmd(), newFactsCmd(), newSchemaCmd(), newBundleCmd(), newFleetCmd(), newRolloutCmd(), newAgentCmd(), newManPagesCmd(),
 		ensure, newSessionCmd(), newHieraCmd())
 	root.AddCommand(newControlCmds()...)
 	if reaches(root, ensure, args) {

@@ -8,7 +8,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 
@@ -48,32 +47,40 @@ func screen(out string) []string {
 }
 
 // A one-shot run on a terminal shows what is running while it waits
-// (here a cat blocked on a FIFO until the test writes to it), then
-// clears the line; with --json nothing is drawn.
+// (two cats in parallel, each blocked on a FIFO until the test writes to
+// it): the first cat's event line is printed while the second still
+// runs, in place of the status line, which is cleared at the end. With
+// --json nothing is drawn.
 func TestProgressLineOnATerminal(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
 		flags []string
-	}{{"human", nil}, {"json", []string{"--json"}}} {
+		// after, for each FIFO in turn, is what must have been printed
+		// before it is let go.
+		after func(a string) []string
+	}{
+		{"human", nil, func(a string) []string { return []string{"(+1 more)", "changed   exec#/bin/cat " + a} }},
+		{"json", []string{"--json"}, func(a string) []string { return []string{"", `"name":"/bin/cat ` + a + `"`} }},
+	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
-			fifo := filepath.Join(dir, "fifo")
-			if err := unix.Mkfifo(fifo, 0o600); err != nil {
-				t.Fatal(err)
+			a, b := filepath.Join(dir, "a"), filepath.Join(dir, "b")
+			for _, fifo := range []string{a, b} {
+				if err := unix.Mkfifo(fifo, 0o600); err != nil {
+					t.Fatal(err)
+				}
 			}
-			m := manifest(t, dir, fmt.Sprintf("ccm:\n  resources:\n    - exec:\n        - /bin/true: {}\n        - /bin/cat %s: {}\n", fifo))
-			out, code := runOnPTY(t, fifo, tc.flags, append([]string{"run"}, append(tc.flags, m)...)...)
+			m := manifest(t, dir, fmt.Sprintf("ccm:\n  parallel: true\n  resources:\n    - exec:\n        - /bin/cat %s: {}\n        - /bin/cat %s: {}\n", a, b))
+			out, code := runOnPTY(t, []string{a, b}, tc.after(a), append([]string{"run"}, append(tc.flags, m)...)...)
 			shown := screen(out)
-			last := shown[len(shown)-1]
-			status := "[1/2] exec#/bin/cat " + fifo + " running "
 			switch {
 			case code != 0:
 				t.Fatalf("exit %d:\n%q", code, out)
-			case last != "":
-				t.Fatalf("the status line stayed on the screen: %q\n%q", last, out)
-			case tc.flags == nil && !strings.Contains(out, status):
-				t.Fatalf("no status line %q:\n%q", status, out)
-			case tc.flags == nil && shown[len(shown)-2] != "2 resources: 2 changed, 0 failed, 0 skipped, 0 stable, 0 refreshed in "+strings.SplitAfter(shown[len(shown)-2], " in ")[1]:
+			case shown[len(shown)-1] != "":
+				t.Fatalf("the status line stayed on the screen: %q\n%q", shown[len(shown)-1], out)
+			case tc.flags == nil && !strings.Contains(out, "[0/2] exec#/bin/cat "):
+				t.Fatalf("no status line:\n%q", out)
+			case tc.flags == nil && !strings.HasPrefix(shown[len(shown)-2], "2 resources: 2 changed, 0 failed, 0 skipped, 0 stable, 0 refreshed in "):
 				t.Fatalf("summary: %q", shown)
 			case tc.flags != nil && strings.Contains(out, "\x1b["):
 				t.Fatalf("--json drew on the terminal:\n%q", out)
@@ -87,10 +94,10 @@ func TestProgressLineOnATerminal(t *testing.T) {
 	}
 }
 
-// runOnPTY runs ccm with a pseudo-terminal as its standard output and
-// error. Once it printed its status line (or, with --json, its first
-// event) the FIFO gets a writer, which lets the cat finish.
-func runOnPTY(t *testing.T, fifo string, json []string, args ...string) (string, int) {
+// runOnPTY runs ccm with a pseudo-terminal as its standard input, output
+// and error, and lets each FIFO go (see release) once the output shows
+// the matching text of after.
+func runOnPTY(t *testing.T, fifos, after []string, args ...string) (string, int) {
 	t.Helper()
 	master, slavePath := openPTY(t)
 	slave, err := os.OpenFile(slavePath, os.O_RDWR|syscall.O_NOCTTY, 0)
@@ -104,22 +111,18 @@ func runOnPTY(t *testing.T, fifo string, json []string, args ...string) (string,
 		t.Fatal(err)
 	}
 	slave.Close()
-	want := []byte(" running ")
-	if json != nil {
-		want = []byte(`"name":"/bin/true"`)
-	}
 	var out bytes.Buffer
-	var once sync.Once
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		buf := make([]byte, 4096)
 		for {
+			for len(fifos) > 0 && bytes.Contains(out.Bytes(), []byte(after[0])) {
+				release(t, fifos[0])
+				fifos, after = fifos[1:], after[1:]
+			}
 			n, err := master.Read(buf)
 			out.Write(buf[:n])
-			if bytes.Contains(out.Bytes(), want) {
-				once.Do(func() { release(t, fifo) })
-			}
 			if err != nil {
 				return
 			}

@@ -4,11 +4,11 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"os"
 	"time"
 
 	"github.com/reactive-ccm/ccm/engine"
 	"github.com/reactive-ccm/ccm/engine/fleet"
+	"github.com/reactive-ccm/ccm/engine/source"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -29,29 +29,36 @@ func newReporter(cmd *cobra.Command, f runFlags, log *slog.Logger) (*fleet.Repor
 	default:
 		return nil, usage(fmt.Errorf("--report %q: the destination is nats", f.report))
 	}
-	host := f.hostname
-	if host == "" {
-		var err error
-		if host, err = os.Hostname(); err != nil {
-			return nil, usage(fmt.Errorf("--hostname is needed: %w", err))
-		}
-	}
+	host := hostName(cmd)
 	rem, err := remoteOf(cmd)
 	if err != nil {
 		return nil, err
 	}
-	sources := func() []fleet.Revision {
-		var out []fleet.Revision
-		for _, st := range rem.sources.InForce() {
-			out = append(out, fleet.Revision{Source: st.Source, Revision: st.Revision, Cached: st.Cached})
-		}
-		return out
-	}
+	sources := func() ([]fleet.Revision, []fleet.Refusal) { return fleetRevisions(rem.sources.InForce()) }
 	rep, err := fleet.New(fleet.Options{Host: host, NATS: rem.nats, Logger: log, Sources: sources, Heartbeat: f.heartbeat, EventsOnly: f.noop})
 	if err != nil {
 		return nil, usage(err)
 	}
+	// The manifests were loaded before the reporter was made.
+	applied, _ := sources()
+	rep.Applied(applied)
+	publish := rep.Refresh
+	rem.refused.Store(&publish)
 	return rep, nil
+}
+
+// fleetRevisions is how the fleet sees the sources in force: their
+// revisions and their last refusals.
+func fleetRevisions(in []source.Status) ([]fleet.Revision, []fleet.Refusal) {
+	var revs []fleet.Revision
+	var refused []fleet.Refusal
+	for _, st := range in {
+		revs = append(revs, fleet.Revision{Source: st.Source, Revision: st.Revision, Cached: st.Cached})
+		if r := st.Refused; r != nil {
+			refused = append(refused, fleet.Refusal{Source: st.Source, Revision: r.Revision, Reason: r.Reason, Time: r.Time})
+		}
+	}
+	return revs, refused
 }
 
 // reportEvents makes opts' events go to rep too.

@@ -139,7 +139,7 @@ func runManifests(cmd *cobra.Command, files []string, f runFlags) error {
 		prog = startProgress(stdout, f, len(g.Vertices), log, clock.Real())
 		defer prog.end()
 		stdout = prog.output(stdout)
-		log = prog.logger(log, os.Stderr)
+		log = prog.logger(log, stderr)
 		slog.SetDefault(log)
 	}
 	out := newPrinter(stdout, f)

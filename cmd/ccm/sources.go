@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/reactive-ccm/ccm/engine/bundle"
@@ -36,6 +38,8 @@ func addSourceFlags(fl *pflag.FlagSet) {
 type remote struct {
 	sources *source.Set
 	nats    *natsconn.Lazy
+	// refused hears each refusal of a revision, once a reporter is made.
+	refused atomic.Pointer[func()]
 }
 
 type remoteKey struct{}
@@ -51,8 +55,15 @@ func remoteOf(cmd *cobra.Command) (*remote, error) {
 		return nil, err
 	}
 	name, _ := cmd.Flags().GetString("context")
-	r := &remote{nats: natsconn.NewLazy(natsconn.FromEnv(name), log)}
-	opts := source.Options{NATS: r.nats, Logger: log}
+	settings := natsconn.FromEnv(name)
+	settings.Name = "ccm " + hostName(cmd)
+	r := &remote{nats: natsconn.NewLazy(settings, log)}
+	opts := source.Options{NATS: r.nats, Logger: log, Host: hostName(cmd)}
+	opts.OnRefused = func() {
+		if f := r.refused.Load(); f != nil {
+			(*f)()
+		}
+	}
 	opts.AllowHTTP = boolFlag(cmd, "allow-http")
 	opts.AllowUnsigned, opts.AllowUnsignedData = boolFlag(cmd, "allow-unsigned"), boolFlag(cmd, "allow-unsigned-data")
 	opts.HTTPInterval, _ = cmd.Flags().GetDuration("http-interval")
@@ -70,6 +81,16 @@ func remoteOf(cmd *cobra.Command) (*remote, error) {
 	r.sources = source.NewSet(cmd.Context(), opts)
 	cmd.SetContext(context.WithValue(cmd.Context(), remoteKey{}, r))
 	return r, nil
+}
+
+// hostName is the host's name in reports and to the NATS server:
+// --hostname, else the machine's.
+func hostName(cmd *cobra.Command) string {
+	if fl := cmd.Flags().Lookup("hostname"); fl != nil && fl.Value.String() != "" {
+		return fl.Value.String()
+	}
+	h, _ := os.Hostname()
+	return h
 }
 
 // sourceCache opens --cache-dir, or the state directory's sources/; read

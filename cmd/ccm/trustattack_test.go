@@ -229,7 +229,7 @@ func TestAttackAnOlderSignedBundlePublishedAgainIsRefused(t *testing.T) {
 
 	// The attacker (a NATS peer) publishes the old bundle with its old,
 	// valid signature.
-	f.must("bundle", "push", old, loc)
+	f.must("bundle", "push", "--force", old, loc)
 	eventually(t, "the replay refused", func() bool { return strings.Contains(w.logs(), "hosts never go back") })
 	w.stop()
 	r := f.ccm(append([]string{"run"}, trust...)...)

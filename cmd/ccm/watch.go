@@ -14,6 +14,7 @@ import (
 	"github.com/reactive-ccm/ccm/engine"
 	"github.com/reactive-ccm/ccm/engine/control"
 	"github.com/reactive-ccm/ccm/engine/fleet"
+	"github.com/reactive-ccm/ccm/engine/source"
 	"github.com/reactive-ccm/ccm/graph"
 	"github.com/reactive-ccm/ccm/watchers/inotify"
 	"github.com/reactive-ccm/ccm/watchers/mountinfo"
@@ -82,9 +83,14 @@ func watch(ctx context.Context, cmd *cobra.Command, files []string, g *graph.Gra
 	if err != nil {
 		return err
 	}
-	r := &reloader{cmd: cmd, files: files, engine: e, log: log, srcs: srcs, remote: rem, pending: make(chan struct{}, 1), now: make(chan struct{}, 1), sdn: sdn, reported: func(error) {}}
+	r := &reloader{cmd: cmd, files: files, engine: e, log: log, srcs: srcs, remote: rem, pending: make(chan struct{}, 1), now: make(chan struct{}, 1), sdn: sdn,
+		reported: func(error) {}, applied: func([]source.Status) {}}
 	if rep != nil {
 		r.reported = rep.Reloaded
+		r.applied = func(in []source.Status) {
+			revs, _ := fleetRevisions(in)
+			rep.Applied(revs)
+		}
 		go rep.Run(ctx)
 	}
 	d.Engine, d.reload = e, r
@@ -193,8 +199,10 @@ type reloader struct {
 	// files are the manifest arguments: paths, obj:// or https:// bundles.
 	files  []string
 	remote *remote
-	// reported hears the outcome of every reload: nil or why it failed.
+	// reported hears the outcome of every reload: nil or why it failed;
+	// applied, after one that compiled, the source revisions it loaded.
 	reported func(error)
+	applied  func([]source.Status)
 	engine   *engine.Engine
 	log      *slog.Logger
 	srcs     *sources
@@ -312,6 +320,18 @@ func (r *reloader) due() bool {
 }
 
 func (r *reloader) reload(ctx context.Context) {
+	loading := r.remote.sources.InForce()
+	remote := r.remote.sources.Sum()
+	// A remote revision that arrives while this load reads the sources
+	// would count as loaded when the inputs are hashed after it: look again.
+	defer func() {
+		if !bytes.Equal(remote, r.remote.sources.Sum()) {
+			r.mu.Lock()
+			r.forced = true
+			r.mu.Unlock()
+			r.requestNow()
+		}
+	}()
 	paths, err := manifestPaths(r.cmd, r.files)
 	var g *graph.Graph
 	if err == nil {
@@ -336,6 +356,7 @@ func (r *reloader) reload(ctx context.Context) {
 	r.mu.Unlock()
 	r.count(true)
 	r.reported(nil)
+	r.applied(loading)
 	r.remote.sources.MarkGood()
 	r.log.Info("reloaded manifests", "kept", st.Kept, "added", st.Added, "removed", st.Removed)
 }

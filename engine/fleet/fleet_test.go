@@ -115,8 +115,8 @@ func TestReporterPublishesEventsAndStatus(t *testing.T) {
 		t.Fatalf("an empty server: %v", err)
 	}
 	r := newReporter(t, fleet.Options{Host: "web.example.com", NATS: l, Heartbeat: time.Hour,
-		Sources: func() []fleet.Revision {
-			return []fleet.Revision{{Source: "obj://ccm/web.tgz", Revision: "SHA-256=abc"}}
+		Sources: func() ([]fleet.Revision, []fleet.Refusal) {
+			return []fleet.Revision{{Source: "obj://ccm/web.tgz", Revision: "SHA-256=abc"}}, nil
 		}})
 	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan struct{})
@@ -207,5 +207,35 @@ func TestEventsOnlyLeavesTheStatusAlone(t *testing.T) {
 	}
 	if st, ok := status(t, c, "web1"); !ok || st.Failed != 0 || st.Converged != 2 {
 		t.Fatalf("status = %+v (found %v), want the real run's", st, ok)
+	}
+}
+
+func TestTwoProcessesUnderOneHostNameAreReported(t *testing.T) {
+	srv := natstest.Start(t, natstest.Options{})
+	l := lazy(t, srv)
+	c := conn(t, l)
+	flush := func(r *fleet.Reporter) {
+		t.Helper()
+		r.Settled(engine.State{Resources: 1, Converged: 1})
+		if err := r.Flush(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	old := newReporter(t, fleet.Options{Host: "web1", NATS: l, Heartbeat: time.Hour})
+	flush(old)
+	// A restart: the old process stopped, the new one takes the key over.
+	restarted := newReporter(t, fleet.Options{Host: "web1", NATS: l, Heartbeat: time.Hour})
+	flush(restarted)
+	flush(restarted)
+	if st, _ := status(t, c, "web1"); st.Duplicate != "" {
+		t.Fatalf("a restart was reported as a duplicate: %q", st.Duplicate)
+	}
+	// Another host with the same name writes in between.
+	twin := newReporter(t, fleet.Options{Host: "web1", NATS: l, Heartbeat: time.Hour})
+	flush(twin)
+	flush(restarted)
+	st, _ := status(t, c, "web1")
+	if st.Duplicate == "" || st.Duplicate == st.Instance {
+		t.Fatalf("duplicate = %q (instance %q)", st.Duplicate, st.Instance)
 	}
 }

@@ -47,3 +47,24 @@ func Statuses(ctx context.Context, c *natsconn.Conn) ([]Status, error) {
 	sort.Slice(out, func(i, j int) bool { return out[i].Host < out[j].Host })
 	return out, nil
 }
+
+// Forget removes a host's status, for a host that is gone.
+func Forget(ctx context.Context, c *natsconn.Conn, host string) error {
+	if err := CheckHost(host); err != nil {
+		return err
+	}
+	kv, err := c.JetStream().KeyValue(ctx, Bucket)
+	if errors.Is(err, jetstream.ErrBucketNotFound) {
+		return ErrNoFleet
+	}
+	if err != nil {
+		return fmt.Errorf("fleet: %w", err)
+	}
+	if _, err := kv.Get(ctx, host); errors.Is(err, jetstream.ErrKeyNotFound) {
+		return fmt.Errorf("fleet: no host %s in %s", host, Bucket)
+	}
+	if err := kv.Purge(ctx, host); err != nil {
+		return fmt.Errorf("fleet: forgetting %s: %w", host, err)
+	}
+	return nil
+}

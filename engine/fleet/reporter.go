@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"sync"
 	"time"
 
@@ -29,9 +30,9 @@ type Options struct {
 	// Heartbeat is the longest between two status publications; default
 	// DefaultHeartbeat.
 	Heartbeat time.Duration
-	// Sources returns the source revisions in force, read at each status
-	// publication.
-	Sources func() []Revision
+	// Sources returns the source revisions in force and the last refusals,
+	// read at each status publication.
+	Sources func() ([]Revision, []Refusal)
 	Logger  *slog.Logger
 	// EventsOnly publishes the events and never the host's status: a noop
 	// run says what would change, while the status bucket holds what the
@@ -56,6 +57,11 @@ type Reporter struct {
 	// ready is set once the stream and bucket are known to exist.
 	ready  bool
 	failed bool // the last attempt failed; logged once per outage
+	// putRev is the revision of this process's last status put, 0 before
+	// the first: a put expecting it fails when another process wrote since.
+	putRev uint64
+	// dupWarned is set once a duplicate host name was logged.
+	dupWarned bool
 }
 
 // New returns a reporter for opts.Host, which CheckHost must accept.
@@ -71,7 +77,7 @@ func New(opts Options) (*Reporter, error) {
 	}
 	return &Reporter{
 		opts: opts, subject: SubjectPrefix + opts.Host, key: opts.Host, kick: make(chan struct{}, 1),
-		status: Status{Host: opts.Host, Heartbeat: opts.Heartbeat}, dirty: true,
+		status: Status{Host: opts.Host, Heartbeat: opts.Heartbeat, Instance: instance()}, dirty: true,
 	}, nil
 }
 
@@ -110,6 +116,7 @@ func (r *Reporter) Settled(st engine.State) {
 	now := time.Now()
 	r.update(func(s *Status) {
 		s.Resources, s.Converged, s.Failed, s.Blocked, s.Contested, s.Pending = st.Resources, st.Converged, st.Failed, st.Blocked, st.Contested, st.Pending
+		s.Unhealthy, s.RolledBack = st.Unhealthy, st.RolledBack
 		s.FailedResources, s.ContestedResources, s.ContestedWriters = st.FailedIDs, st.ContestedIDs, st.Writers
 		s.LastSettled = now
 		if st.Converged == st.Resources {
@@ -117,6 +124,32 @@ func (r *Reporter) Settled(st engine.State) {
 		}
 	})
 }
+
+// Applied records the revisions of the manifests now running, after a
+// load or a reload that compiled; a revision keeps the time it was first
+// applied.
+func (r *Reporter) Applied(revs []Revision) {
+	now := time.Now()
+	r.update(func(s *Status) {
+		since := map[string]time.Time{}
+		for _, a := range s.Applied {
+			since[a.Source+"\x00"+a.Revision] = a.Since
+		}
+		s.Applied = make([]Revision, len(revs))
+		for i, rev := range revs {
+			rev.Since = now
+			if t, ok := since[rev.Source+"\x00"+rev.Revision]; ok {
+				rev.Since = t
+			}
+			rev.Cached = false
+			s.Applied[i] = rev
+		}
+	})
+}
+
+// Refresh publishes the status again soon, for a change it reads through
+// Options.Sources (a refused revision).
+func (r *Reporter) Refresh() { r.update(func(*Status) {}) }
 
 // Reloaded records the outcome of a reload: err is why it failed, nil
 // once one succeeded.
@@ -273,16 +306,12 @@ func (r *Reporter) sendStatus(ctx context.Context, kv jetstream.KeyValue) error 
 		r.mu.Unlock()
 		return nil
 	}
-	st := r.status
-	st.Updated, st.DroppedEvents = time.Now(), r.dropped
 	r.dirty = false
 	r.mu.Unlock()
-	if r.opts.Sources != nil {
-		st.Sources = r.opts.Sources()
-	}
+	st := r.snapshot()
 	b, err := json.Marshal(st)
 	if err == nil {
-		_, err = kv.Put(ctx, r.key, b)
+		err = r.put(ctx, kv, st, b)
 	}
 	if err != nil {
 		r.mu.Lock()
@@ -293,30 +322,74 @@ func (r *Reporter) sendStatus(ctx context.Context, kv jetstream.KeyValue) error 
 	return nil
 }
 
-// EnsureStream returns the events stream, creating it when missing: a
-// week of events, at most 100,000 per host.
-func EnsureStream(ctx context.Context, js jetstream.JetStream) (jetstream.Stream, error) {
-	s, err := js.Stream(ctx, Stream)
-	if errors.Is(err, jetstream.ErrStreamNotFound) {
-		s, err = js.CreateStream(ctx, jetstream.StreamConfig{
-			Name: Stream, Subjects: []string{SubjectPrefix + ">"}, Description: "ccm events, one subject per host",
-			MaxAge: 7 * 24 * time.Hour, MaxMsgsPerSubject: 100_000, Discard: jetstream.DiscardOld,
-		})
+// put writes the status, finding out on the way whether another process
+// reports under the same name: the put expects the revision of this
+// process's last one, and fails when someone else wrote since.
+func (r *Reporter) put(ctx context.Context, kv jetstream.KeyValue, st Status, b []byte) error {
+	if r.putRev > 0 {
+		rev, err := kv.Update(ctx, r.key, b, r.putRev)
+		if err == nil {
+			r.putRev = rev
+			if st.Duplicate != "" {
+				// Nobody else wrote since: the other process is gone.
+				r.update(func(s *Status) { s.Duplicate = "" })
+			}
+			return nil
+		}
+		if !errors.Is(err, jetstream.ErrKeyRevisionMismatch) {
+			return err
+		}
+		r.duplicate(ctx, kv, st)
+		if b, err = json.Marshal(r.snapshot()); err != nil {
+			return err
+		}
 	}
-	if err != nil {
-		return nil, fmt.Errorf("fleet: stream %s: %w", Stream, err)
+	rev, err := kv.Put(ctx, r.key, b)
+	if err == nil {
+		r.putRev = rev
 	}
-	return s, nil
+	return err
 }
 
-// EnsureBucket returns the status bucket, creating it when missing.
-func EnsureBucket(ctx context.Context, js jetstream.JetStream) (jetstream.KeyValue, error) {
-	kv, err := js.KeyValue(ctx, Bucket)
-	if errors.Is(err, jetstream.ErrBucketNotFound) {
-		kv, err = js.CreateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: Bucket, Description: "ccm status, one key per host"})
-	}
+// duplicate records and logs (once) the other process that wrote under
+// this host's key.
+func (r *Reporter) duplicate(ctx context.Context, kv jetstream.KeyValue, st Status) {
+	e, err := kv.Get(ctx, r.key)
 	if err != nil {
-		return nil, fmt.Errorf("fleet: bucket %s: %w", Bucket, err)
+		return
 	}
-	return kv, nil
+	var other Status
+	if json.Unmarshal(e.Value(), &other) != nil || other.Instance == st.Instance {
+		return
+	}
+	r.mu.Lock()
+	r.status.Duplicate = other.Instance
+	first := !r.dupWarned
+	r.dupWarned = true
+	r.mu.Unlock()
+	if first {
+		r.opts.Logger.Error("another process reports under this host's name; give each host its own --hostname", "host", r.opts.Host, "other", other.Instance)
+	}
+}
+
+// snapshot is the status to publish now.
+func (r *Reporter) snapshot() Status {
+	var srcs []Revision
+	var refused []Refusal
+	if r.opts.Sources != nil {
+		srcs, refused = r.opts.Sources()
+	}
+	r.mu.Lock()
+	st := r.status
+	st.Updated, st.DroppedEvents = time.Now(), r.dropped
+	r.mu.Unlock()
+	st.Sources, st.Refused = srcs, refused
+	return st
+}
+
+// instance names this process among those reporting: its host, pid and
+// start time.
+func instance() string {
+	h, _ := os.Hostname()
+	return fmt.Sprintf("pid %d on %s since %s", os.Getpid(), h, time.Now().UTC().Format(time.RFC3339Nano))
 }

@@ -14,11 +14,21 @@ const (
 	Bucket        = "CCM_STATUS"
 )
 
-// Revision is a source and the revision of it in force.
+// Revision is a source and a revision of it.
 type Revision struct {
 	Source   string `json:"source"`
 	Revision string `json:"revision"`
 	Cached   bool   `json:"cached,omitempty"`
+	// Since is when the host applied it (in Applied).
+	Since time.Time `json:"since,omitzero"`
+}
+
+// Refusal is the last revision of a source the host refused, and why.
+type Refusal struct {
+	Source   string    `json:"source"`
+	Revision string    `json:"revision"`
+	Reason   string    `json:"reason"`
+	Time     time.Time `json:"time"`
 }
 
 // Status is what a host reports about itself.
@@ -32,14 +42,28 @@ type Status struct {
 	Blocked   int       `json:"blocked"`
 	Contested int       `json:"contested"`
 	Pending   int       `json:"pending"`
+	// Unhealthy and RolledBack count resources whose health checks failed
+	// and whose change was rolled back.
+	Unhealthy  int `json:"unhealthy,omitempty"`
+	RolledBack int `json:"rolled_back,omitempty"`
 	// FailedResources and ContestedResources name them ("type#name").
 	FailedResources    []string `json:"failed_resources,omitempty"`
 	ContestedResources []string `json:"contested_resources,omitempty"`
 	// ContestedWriters names the program changing each contested
 	// resource, by ID: "pid 1234 (sed -i …) uid 0", or "unknown".
 	ContestedWriters map[string]string `json:"contested_writers,omitempty"`
-	// Sources are the remote sources and their revisions in force.
+	// Sources are the remote sources and the revisions fetched and in
+	// force there; Applied the revisions of the manifests the host runs,
+	// which lag behind while a new revision does not compile.
 	Sources []Revision `json:"sources,omitempty"`
+	Applied []Revision `json:"applied,omitempty"`
+	// Refused lists the last revision each source refused.
+	Refused []Refusal `json:"refused,omitempty"`
+	// Instance identifies the reporting process; Duplicate names another
+	// process that reported under the same host name since this one last
+	// did (two hosts with one --hostname).
+	Instance  string `json:"instance,omitempty"`
+	Duplicate string `json:"duplicate,omitempty"`
 	// LastSettled is when the engine last went idle after a change;
 	// LastConverged when it last did so with every resource converged.
 	LastSettled   time.Time `json:"last_settled,omitzero"`

@@ -2,6 +2,7 @@ package natsconn
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"sync"
@@ -30,6 +31,15 @@ type Conn struct {
 	// warned is set once a failed attempt was logged, so a server that
 	// stays down is reported once, not every second.
 	warned bool
+	// denied is the last permission violation the server reported, and
+	// deniedAt its count, so a request waiting for an answer that will
+	// never come fails at once.
+	denied   error
+	deniedAt int
+	// failFast is Settings.FailFast: a command that runs once; refused is
+	// set when the server refused its credentials, which Wait returns.
+	failFast bool
+	refused  error
 }
 
 // Dial starts connecting as s says and returns at once: the connection
@@ -40,7 +50,7 @@ func Dial(s Settings, log *slog.Logger) (*Conn, error) {
 	if log == nil {
 		log = slog.Default()
 	}
-	c := &Conn{log: log, changed: make(chan struct{})}
+	c := &Conn{log: log, changed: make(chan struct{}), failFast: s.FailFast}
 	name := s.Name
 	if name == "" {
 		name = "ccm"
@@ -50,6 +60,7 @@ func Dial(s Settings, log *slog.Logger) (*Conn, error) {
 		nats.RetryOnFailedConnect(true), nats.Timeout(2 * time.Second),
 		nats.ConnectHandler(c.connected), nats.ReconnectHandler(c.up),
 		nats.DisconnectErrHandler(c.down), nats.ReconnectErrHandler(c.failed),
+		nats.ErrorHandler(c.async),
 	}
 	ch := s.choose()
 	var err error
@@ -62,7 +73,7 @@ func Dial(s Settings, log *slog.Logger) (*Conn, error) {
 		}
 	}
 	if err != nil {
-		return nil, fmt.Errorf("natsconn: %w", err)
+		return nil, fmt.Errorf("natsconn: %w", explain(err))
 	}
 	if c.js, err = jetstream.New(c.nc); err != nil {
 		c.nc.Close()
@@ -104,10 +115,54 @@ func (c *Conn) failed(_ *nats.Conn, err error) {
 	c.mu.Lock()
 	first := !c.warned
 	c.warned = true
+	refused := c.failFast && (errors.Is(err, nats.ErrAuthorization) || errors.Is(err, nats.ErrAuthExpired) || errors.Is(err, nats.ErrAuthRevoked))
+	if refused {
+		// Waiting cannot help a command that runs once.
+		c.refused = explain(err)
+	}
 	c.mu.Unlock()
-	if first {
+	switch {
+	case refused:
+		c.signal()
+	case first:
 		c.log.Warn("NATS unreachable; retrying in the background", "error", err)
 	}
+}
+
+// async hears the errors the server sends outside any request: a
+// permission violation fails the requests in flight (see Up).
+func (c *Conn) async(_ *nats.Conn, _ *nats.Subscription, err error) {
+	if !errors.Is(err, nats.ErrPermissionViolation) {
+		c.log.Warn("NATS reported an error", "error", err)
+		return
+	}
+	c.log.Error("NATS refused an operation; grant the permission (see docs/fleet.md)", "error", err)
+	if !c.failFast {
+		// A long-running process carries on: the refusal concerns one
+		// operation, which fails and is retried with the others untouched.
+		return
+	}
+	c.mu.Lock()
+	c.denied = fmt.Errorf("%w: %w", ErrPermission, err)
+	c.deniedAt++
+	c.mu.Unlock()
+	c.signal()
+}
+
+// deniedSince returns the permission violation reported after the n-th.
+func (c *Conn) deniedSince(n int) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.deniedAt > n {
+		return c.denied
+	}
+	return nil
+}
+
+func (c *Conn) denials() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.deniedAt
 }
 
 func (c *Conn) signal() {
@@ -142,6 +197,12 @@ func (c *Conn) Wait(ctx context.Context) error {
 		if c.nc.IsConnected() {
 			return nil
 		}
+		c.mu.Lock()
+		refused := c.refused
+		c.mu.Unlock()
+		if refused != nil {
+			return fmt.Errorf("natsconn: %w", refused)
+		}
 		select {
 		case <-changed:
 		case <-ctx.Done():
@@ -151,19 +212,26 @@ func (c *Conn) Wait(ctx context.Context) error {
 }
 
 // Up waits for the connection like Wait, then returns a context that is
-// cancelled with ErrNotConnected when the connection drops, so a request
-// in flight fails at once instead of waiting out its timeout.
+// cancelled with ErrNotConnected when the connection drops, or (for a
+// command that runs once, Settings.FailFast) with ErrPermission when the
+// server refuses something meanwhile, so a request in flight fails at
+// once instead of waiting out its timeout.
 func (c *Conn) Up(ctx context.Context) (context.Context, context.CancelFunc, error) {
 	if err := c.Wait(ctx); err != nil {
 		return nil, nil, err
 	}
 	uctx, cancel := context.WithCancelCause(ctx)
+	seen := c.denials()
 	go func() {
 		// Handlers run late: a change may be the "connected" already seen.
 		for {
 			changed := c.Changed()
 			if !c.nc.IsConnected() {
 				cancel(ErrNotConnected)
+				return
+			}
+			if err := c.deniedSince(seen); err != nil {
+				cancel(err)
 				return
 			}
 			select {
@@ -178,3 +246,20 @@ func (c *Conn) Up(ctx context.Context) (context.Context, context.CancelFunc, err
 
 // Close drops the connection.
 func (c *Conn) Close() { c.nc.Close() }
+
+// Run calls f with a context from Up, for a command that runs once. When f
+// fails because that context ended, the error says why it ended (the
+// connection dropped, or the server refused a permission), and errors
+// carry what to do (see Explain).
+func (c *Conn) Run(ctx context.Context, f func(context.Context) error) error {
+	uctx, cancel, err := c.Up(ctx)
+	if err != nil {
+		return Explain(err)
+	}
+	defer cancel()
+	err = f(uctx)
+	if cause := context.Cause(uctx); err != nil && uctx.Err() != nil && !errors.Is(cause, context.Canceled) {
+		err = cause
+	}
+	return Explain(err)
+}

@@ -19,6 +19,10 @@ type Settings struct {
 	Context string
 	// Name is the client name the server shows for this connection.
 	Name string
+	// FailFast is for commands that run once: a server that refuses the
+	// credentials or a permission fails them at once (a server not up yet
+	// is waited for, as always, up to the caller's context).
+	FailFast bool
 }
 
 // FromEnv returns settings for the named context, or $NATS_CONTEXT's when

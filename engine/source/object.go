@@ -5,20 +5,38 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync/atomic"
 
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/reactive-ccm/ccm/engine/natsconn"
+	"github.com/reactive-ccm/ccm/engine/release"
 )
 
-// SignatureMeta is the object metadata key holding a bundle's signature,
-// so the bundle and its signature change in one atomic put.
-const SignatureMeta = "ccm-signature"
-
-// objectStore is a bundle in a JetStream object store.
+// objectStore is a bundle in a JetStream object store. While a rollout
+// of it is under way, a host in its wave takes the rollout's revision from
+// the history instead (package release).
 type objectStore struct {
 	loc  Location
 	conn func() (*natsconn.Conn, error)
 	max  int64
+	// host is this host's name, which decides its place in a rollout.
+	host string
+	// noRollout is set while the watch knows no rollout record exists,
+	// which saves a fetch a request; until the watch is armed it is not.
+	noRollout atomic.Bool
+}
+
+// object names the object this host takes: the bundle, or the rollout's
+// revision when the host is in the wave.
+func (o *objectStore) object(ctx context.Context, obs jetstream.ObjectStore) (string, error) {
+	if o.noRollout.Load() {
+		return o.loc.Key, nil
+	}
+	r, err := release.ReadRollout(ctx, obs, o.loc.Key)
+	if err != nil || r == nil || !release.InWave(o.host, *r) {
+		return o.loc.Key, err
+	}
+	return release.HistoryObject(o.loc.Key, r.Seq), nil
 }
 
 // store waits for NATS and opens the bucket; the context it returns ends
@@ -49,7 +67,11 @@ func (o *objectStore) get(ctx context.Context, prev string) (blob, error) {
 		return blob{}, err
 	}
 	defer cancel()
-	info, err := obs.GetInfo(ctx, o.loc.Key)
+	name, err := o.object(ctx, obs)
+	if err != nil {
+		return blob{}, err
+	}
+	info, err := obs.GetInfo(ctx, name)
 	switch {
 	case errors.Is(err, jetstream.ErrObjectNotFound):
 		return blob{}, fmt.Errorf("%w: no object %s in bucket %s", ErrGone, o.loc.Key, o.loc.Bucket)
@@ -60,7 +82,7 @@ func (o *objectStore) get(ctx context.Context, prev string) (blob, error) {
 	case int64(info.Size) > o.max:
 		return blob{}, fmt.Errorf("%s is %d bytes, more than the %d allowed", o.loc, info.Size, o.max)
 	}
-	res, err := obs.Get(ctx, o.loc.Key)
+	res, err := obs.Get(ctx, name)
 	if err != nil {
 		return blob{}, err
 	}
@@ -78,7 +100,7 @@ func (o *objectStore) get(ctx context.Context, prev string) (blob, error) {
 	case int64(len(data)) > o.max:
 		return blob{}, fmt.Errorf("%s is more than the %d bytes allowed", o.loc, o.max)
 	}
-	return blob{id: got.Digest, data: data, sig: []byte(got.Metadata[SignatureMeta])}, nil
+	return blob{id: got.Digest, data: data, sig: []byte(got.Metadata[release.SignatureMeta])}, nil
 }
 
 func (o *objectStore) watch(ctx context.Context, changed func()) error {
@@ -92,6 +114,8 @@ func (o *objectStore) watch(ctx context.Context, changed func()) error {
 		return err
 	}
 	defer w.Stop()
+	defer o.noRollout.Store(false)
+	armed, rollout := false, false
 	for {
 		select {
 		case <-ctx.Done():
@@ -101,10 +125,16 @@ func (o *objectStore) watch(ctx context.Context, changed func()) error {
 			switch {
 			case !ok:
 				return errors.New("the object store watcher stopped")
-			case info == nil || info.Name == o.loc.Key:
-				// nil ends the initial values: armed, so look once.
-				changed()
+			case info == nil:
+				// The initial values are in: armed, so look once.
+				armed = true
+			case info.Name == release.RolloutName(o.loc.Key):
+				rollout = !info.Deleted
+			case info.Name != o.loc.Key:
+				continue
 			}
+			o.noRollout.Store(armed && !rollout)
+			changed()
 		}
 	}
 }

@@ -38,6 +38,9 @@ type Options struct {
 	AllowHTTP bool
 	// HTTPInterval is the poll interval of HTTP sources; default 30s.
 	HTTPInterval time.Duration
+	// Host is this host's name, which decides whether it is in the wave
+	// of a staged rollout.
+	Host string
 	// NATS hands out the process's NATS connection, dialled on first use.
 	NATS *natsconn.Lazy
 	// ConnectWait bounds how long a first fetch waits for NATS before the
@@ -51,6 +54,9 @@ type Options struct {
 	// timeout.
 	HTTPClient *http.Client
 	Logger     *slog.Logger
+	// OnRefused, when set, is called after a source refused a revision
+	// (Set.InForce then says which and why); it must not block.
+	OnRefused func()
 
 	// scratch opens a read-only set's temporary directory.
 	scratch func() (*state.Dir, error)

@@ -196,6 +196,8 @@ type Status struct {
 	Revision string `json:"revision"`
 	// Cached is set when the revision came from the cache at start-up.
 	Cached bool `json:"cached,omitempty"`
+	// Refused is the last revision the source refused, if any.
+	Refused *Refusal `json:"refused,omitempty"`
 }
 
 // InForce lists the sources and their revisions, sorted by source.
@@ -205,7 +207,10 @@ func (s *Set) InForce() []Status {
 	out := make([]Status, 0, len(s.sources))
 	for _, src := range s.sources {
 		rev, _ := src.Current()
-		out = append(out, Status{Source: src.loc.String(), Revision: rev.ID, Cached: rev.Cached})
+		src.mu.Lock()
+		refused := src.lastRefusal
+		src.mu.Unlock()
+		out = append(out, Status{Source: src.loc.String(), Revision: rev.ID, Cached: rev.Cached, Refused: refused})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Source < out[j].Source })
 	return out

@@ -27,8 +27,10 @@ type Source struct {
 	cur *Revision
 	// gone is set while the object is missing, so that is reported once.
 	gone bool
-	// refused is the ID of a revision refused, reported once.
-	refused string
+	// refused identifies the last blob refused (refusal), reported once;
+	// lastRefusal says what and why, for the fleet's status.
+	refused     string
+	lastRefusal *Refusal
 }
 
 func newSource(loc Location, data bool, opts *Options) *Source {
@@ -42,7 +44,7 @@ func newSource(loc Location, data bool, opts *Options) *Source {
 	}
 	switch loc.Scheme {
 	case Object:
-		s.b = &objectStore{loc: loc, conn: conn, max: opts.MaxBytes}
+		s.b = &objectStore{loc: loc, conn: conn, max: opts.MaxBytes, host: opts.Host}
 	case KV:
 		s.b = &keyValue{loc: loc, conn: conn}
 	default:
@@ -79,7 +81,7 @@ func (s *Source) load(ctx context.Context) error {
 			s.set(rev)
 			return nil
 		}
-		s.refused = refusal(b)
+		s.refuse(b, err)
 		s.log.Error("refused", "revision", b.id, "error", err)
 	}
 	rev, cerr := s.cache.read(s.data)
@@ -138,6 +140,24 @@ func (s *Source) accept(b blob) (Revision, error) {
 		return rev, err
 	}
 	return rev, s.cache.raise(a)
+}
+
+// Refusal is a revision a source refused, and why.
+type Refusal struct {
+	Revision string    `json:"revision"`
+	Reason   string    `json:"reason"`
+	Time     time.Time `json:"time"`
+}
+
+// refuse remembers that b was refused for err.
+func (s *Source) refuse(b blob, err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.refused = refusal(b)
+	s.lastRefusal = &Refusal{Revision: b.id, Reason: err.Error(), Time: time.Now()}
+	if s.opts.OnRefused != nil {
+		s.opts.OnRefused()
+	}
 }
 
 // set puts rev in force.

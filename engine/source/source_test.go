@@ -19,6 +19,7 @@ import (
 	"github.com/reactive-ccm/ccm/engine/enginetest"
 	"github.com/reactive-ccm/ccm/engine/natsconn"
 	"github.com/reactive-ccm/ccm/engine/natsconn/natstest"
+	"github.com/reactive-ccm/ccm/engine/release"
 	"github.com/reactive-ccm/ccm/engine/source"
 	"github.com/reactive-ccm/ccm/engine/state"
 )
@@ -96,7 +97,11 @@ func (e *env) push(raw string, tgz, sig []byte) {
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	if _, err := source.Push(e.t.Context(), e.conn(), loc, tgz, sig); err != nil {
+	obs, err := release.Open(e.t.Context(), e.conn().JetStream(), loc.Bucket, true)
+	if err == nil {
+		_, err = release.Publish(e.t.Context(), obs, loc.Key, release.Bundle{Data: tgz, Signature: sig}, 0)
+	}
+	if err != nil {
 		e.t.Fatal(err)
 	}
 }

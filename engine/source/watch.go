@@ -116,12 +116,15 @@ func (s *Source) refresh(ctx context.Context) (bool, error) {
 		return false, err
 	}
 	s.present()
-	if refusal(b) == s.refused {
+	s.mu.Lock()
+	seen := refusal(b) == s.refused
+	s.mu.Unlock()
+	if seen {
 		return false, nil
 	}
 	rev, err := s.accept(b)
 	if err != nil {
-		s.refused = refusal(b)
+		s.refuse(b, err)
 		s.log.Error("refused a new revision; the revision in force stays", "revision", b.id, "error", err)
 		return false, nil
 	}

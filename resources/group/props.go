@@ -31,7 +31,7 @@ func validate(spec *resources.Spec, p *props, errs *resources.ErrorList) {
 	if spec.Has("ensure") && p.Ensure != Present && p.Ensure != Absent {
 		errs.Addf(spec.KeyPos("ensure"), "ensure: %q is not one of present, absent", p.Ensure)
 	}
-	if p.GID != nil && (*p.GID < 0 || *p.GID >= 1<<32-1) {
+	if p.GID != nil && (*p.GID < 0 || int64(*p.GID) >= 1<<32-1) {
 		errs.Addf(spec.KeyPos("gid"), "gid: %d is out of range", *p.GID)
 	}
 	if spec.Has("membership") && p.Membership != Exact && p.Membership != Minimum {

@@ -52,7 +52,7 @@ func validate(spec *resources.Spec, p *props, errs *resources.ErrorList) {
 	if spec.Has("ensure") && p.Ensure != Present && p.Ensure != Absent {
 		errs.Addf(spec.KeyPos("ensure"), "ensure: %q is not one of present, absent", p.Ensure)
 	}
-	if p.UID != nil && (*p.UID < 0 || *p.UID >= 1<<32-1) {
+	if p.UID != nil && (*p.UID < 0 || int64(*p.UID) >= 1<<32-1) {
 		errs.Addf(spec.KeyPos("uid"), "uid: %d is out of range", *p.UID)
 	}
 	if spec.Has("gid") && !accounts.ValidName.MatchString(p.GID) {

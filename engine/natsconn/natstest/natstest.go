@@ -32,6 +32,12 @@ type Options struct {
 	Operator *Operator
 	// TLS, when set, makes the server speak TLS only.
 	TLS *tls.Config
+	// Config, when set, is a nats-server configuration file the server
+	// runs (its accounts, users and permissions), on a loopback port and
+	// storing in a temporary directory; the fields above are then unused.
+	Config string
+	// NoJetStream runs the server without JetStream.
+	NoJetStream bool
 }
 
 // Start runs a server until the test ends.
@@ -42,6 +48,10 @@ func Start(t testing.TB, o Options) *Server {
 		NoLog: true, NoSigs: true, Username: o.User, Password: o.Password,
 		TLS: o.TLS != nil, TLSConfig: o.TLS, TLSTimeout: 5,
 	}}
+	if o.Config != "" {
+		s.opts = fromConfig(t, o.Config)
+	}
+	s.opts.JetStream = s.opts.JetStream && !o.NoJetStream
 	for _, k := range o.NKeys {
 		s.opts.Nkeys = append(s.opts.Nkeys, &server.NkeyUser{Nkey: k})
 	}
@@ -53,6 +63,17 @@ func Start(t testing.TB, o Options) *Server {
 	s.opts.Port = s.srv.Addr().(*net.TCPAddr).Port
 	t.Cleanup(s.Stop)
 	return s
+}
+
+// fromConfig reads a nats-server configuration file.
+func fromConfig(t testing.TB, file string) server.Options {
+	t.Helper()
+	opts, err := server.ProcessConfigFile(file)
+	if err != nil {
+		t.Fatalf("natstest: %v", err)
+	}
+	opts.Host, opts.Port, opts.StoreDir, opts.NoLog, opts.NoSigs = "127.0.0.1", -1, t.TempDir(), true, true
+	return *opts
 }
 
 func (s *Server) start() {

@@ -1,0 +1,252 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/reactive-ccm/ccm/engine/fleet"
+)
+
+// Standings of a host in fleet status, worst first.
+const (
+	standingStale      = "STALE"
+	standingDuplicate  = "duplicate"
+	standingRefused    = "refused"
+	standingReload     = "reload-failed"
+	standingFailing    = "failing"
+	standingUnhealthy  = "unhealthy"
+	standingRolledBack = "rolled-back"
+	standingBehind     = "behind"
+	standingContested  = "contested"
+	standingConverging = "converging"
+	standingConverged  = "converged"
+)
+
+// hostView is a host's status as fleet status shows it.
+type hostView struct {
+	fleet.Status
+	standing string
+	// group names the revisions it applies.
+	group string
+}
+
+// viewHosts judges every host against what it should apply (targets)
+// and keeps those filter selects.
+func viewHosts(all []fleet.Status, t targets, now time.Time, filter fleetFilter) []hostView {
+	var out []hostView
+	for _, st := range all {
+		h := hostView{Status: st, standing: hostState(st, t.of(st.Host), now), group: revisions(st.Applied)}
+		if filter.keep(h) {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// hostState sums a host up in a word: never converged while it refused
+// or has not applied the revision it should (current, by source).
+func hostState(st fleet.Status, current map[string]string, now time.Time) string {
+	switch {
+	case st.Stale(now):
+		return standingStale
+	case st.Duplicate != "":
+		return standingDuplicate
+	case refusedCurrent(st, current):
+		return standingRefused
+	case st.ReloadError != "":
+		return standingReload
+	case st.Failed+st.Blocked > 0:
+		return standingFailing
+	case st.Unhealthy > 0:
+		return standingUnhealthy
+	case st.RolledBack > 0:
+		return standingRolledBack
+	case behind(st, current):
+		return standingBehind
+	case st.Contested > 0:
+		return standingContested
+	case st.Pending > 0:
+		return standingConverging
+	}
+	return standingConverged
+}
+
+// refusedCurrent reports whether the host refused the revision its source
+// holds now.
+func refusedCurrent(st fleet.Status, current map[string]string) bool {
+	for _, r := range st.Refused {
+		if cur, ok := current[r.Source]; ok && cur == r.Revision && applied(st, r.Source) != cur {
+			return true
+		}
+	}
+	return false
+}
+
+// behind reports whether the host applies another revision than its
+// source holds now.
+func behind(st fleet.Status, current map[string]string) bool {
+	for src, cur := range current {
+		if a := applied(st, src); a != "" && a != cur {
+			return true
+		}
+	}
+	return false
+}
+
+func applied(st fleet.Status, src string) string {
+	for _, a := range st.Applied {
+		if a.Source == src {
+			return a.Revision
+		}
+	}
+	return ""
+}
+
+func (h hostView) hasRevision(prefix string) bool {
+	for _, a := range h.Applied {
+		if strings.HasPrefix(shortDigest(a.Revision), prefix) || strings.HasPrefix(a.Revision, prefix) {
+			return true
+		}
+	}
+	return false
+}
+
+// healthy reports whether every host shown is converged, converging or
+// contested (another program's fight, not the rollout's).
+func healthy(hosts []hostView) bool {
+	for _, h := range hosts {
+		switch h.standing {
+		case standingConverged, standingConverging, standingContested:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// printFleet writes a summary line, then the hosts grouped by the
+// revisions they apply, then what needs a word more: refusals, duplicate
+// names, contested resources and who changes them.
+func printFleet(w io.Writer, hosts []hostView) error {
+	now := time.Now()
+	fmt.Fprintln(w, summaryLine(hosts))
+	groups := map[string][]hostView{}
+	var names []string
+	for _, h := range hosts {
+		if _, ok := groups[h.group]; !ok {
+			names = append(names, h.group)
+		}
+		groups[h.group] = append(groups[h.group], h)
+	}
+	sort.Strings(names)
+	for _, g := range names {
+		fmt.Fprintf(w, "\napplying %s (%d):\n", oneLine(g), len(groups[g]))
+		if err := printHosts(w, groups[g], now); err != nil {
+			return err
+		}
+	}
+	printNotes(w, hosts, now)
+	return nil
+}
+
+func printHosts(w io.Writer, hosts []hostView, now time.Time) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "HOST\tSTATE\tRESOURCES\tFAILED\tCONTESTED\tFETCHED\tAPPLIED\tCONVERGED\tSEEN")
+	for _, h := range hosts {
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\n", oneLine(h.Host), h.standing, h.Resources,
+			countNames(h.Failed, h.FailedResources), countNames(h.Contested, h.ContestedResources),
+			revisions(h.Sources), appliedSince(h.Applied, now), ago(h.LastConverged, now), ago(h.Updated, now))
+	}
+	return tw.Flush()
+}
+
+// printNotes adds a line per refusal of a host that refused what it
+// should run, duplicate name and contested writer.
+func printNotes(w io.Writer, hosts []hostView, now time.Time) {
+	for _, h := range hosts {
+		for _, r := range h.Refused {
+			if h.standing == standingRefused {
+				fmt.Fprintln(w, oneLine(fmt.Sprintf("%s refused %s@%s %s: %s", h.Host, r.Source, shortDigest(r.Revision), ago(r.Time, now), r.Reason)))
+			}
+		}
+		if h.Duplicate != "" {
+			fmt.Fprintln(w, oneLine(fmt.Sprintf("%s: two processes report under this name (%s; %s); give each host its own --hostname", h.Host, h.Instance, h.Duplicate)))
+		}
+		for _, id := range h.ContestedResources {
+			if who := h.ContestedWriters[id]; who != "" {
+				fmt.Fprintln(w, oneLine(fmt.Sprintf("%s: %s is changed by %s", h.Host, id, who)))
+			}
+		}
+	}
+}
+
+// summaryLine counts hosts by standing and by the revisions they apply.
+func summaryLine(hosts []hostView) string {
+	by, revs := map[string]int{}, map[string]int{}
+	for _, h := range hosts {
+		by[h.standing]++
+		revs[h.group]++
+	}
+	var parts []string
+	for _, s := range []string{standingConverged, standingConverging, standingBehind, standingRefused, standingReload, standingFailing,
+		standingUnhealthy, standingRolledBack, standingContested, standingDuplicate, standingStale} {
+		if by[s] > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", by[s], s))
+		}
+	}
+	line := fmt.Sprintf("%d hosts", len(hosts))
+	if len(parts) > 0 {
+		line += ": " + strings.Join(parts, ", ")
+	}
+	return fmt.Sprintf("%s; %d revision(s) applied", line, len(revs))
+}
+
+// countNames is a count, with the first names when there are any.
+func countNames(n int, names []string) string {
+	if n == 0 {
+		return "0"
+	}
+	shown := names
+	if len(shown) > 2 {
+		shown = append(shown[:2:2], "…")
+	}
+	return oneLine(fmt.Sprintf("%d (%s)", n, strings.Join(shown, ", ")))
+}
+
+// revisions lists remote revisions, shortened.
+func revisions(srcs []fleet.Revision) string {
+	if len(srcs) == 0 {
+		return "-"
+	}
+	var parts []string
+	for _, s := range srcs {
+		rev := s.Source + "@" + shortDigest(s.Revision)
+		if s.Cached {
+			rev += " (cached)"
+		}
+		parts = append(parts, rev)
+	}
+	return oneLine(strings.Join(parts, " "))
+}
+
+// appliedSince says how long the applied revisions have been applied.
+func appliedSince(revs []fleet.Revision, now time.Time) string {
+	var last time.Time
+	for _, r := range revs {
+		if r.Since.After(last) {
+			last = r.Since
+		}
+	}
+	return ago(last, now)
+}
+
+func ago(t, now time.Time) string {
+	if t.IsZero() {
+		return "never"
+	}
+	return now.Sub(t).Round(time.Second).String() + " ago"
+}
