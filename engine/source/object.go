@@ -42,23 +42,7 @@ func (o *objectStore) object(ctx context.Context, obs jetstream.ObjectStore) (st
 // store waits for NATS and opens the bucket; the context it returns ends
 // when the connection drops.
 func (o *objectStore) store(ctx context.Context) (context.Context, context.CancelFunc, jetstream.ObjectStore, error) {
-	c, err := o.conn()
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	uctx, cancel, err := c.Up(ctx)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	obs, err := c.JetStream().ObjectStore(uctx, o.loc.Bucket)
-	if errors.Is(err, jetstream.ErrBucketNotFound) {
-		err = fmt.Errorf("%w: no object store bucket %s", ErrGone, o.loc.Bucket)
-	}
-	if err != nil {
-		cancel()
-		return nil, nil, nil, err
-	}
-	return uctx, cancel, obs, nil
+	return openBucket(ctx, o.conn, o.loc, "object store bucket", jetstream.JetStream.ObjectStore)
 }
 
 func (o *objectStore) get(ctx context.Context, prev string) (blob, error) {
@@ -116,25 +100,17 @@ func (o *objectStore) watch(ctx context.Context, changed func()) error {
 	defer w.Stop()
 	defer o.noRollout.Store(false)
 	armed, rollout := false, false
-	for {
-		select {
-		case <-ctx.Done():
-			// The connection dropped (ErrNotConnected) or the caller stopped.
-			return context.Cause(ctx)
-		case info, ok := <-w.Updates():
-			switch {
-			case !ok:
-				return errors.New("the object store watcher stopped")
-			case info == nil:
-				// The initial values are in: armed, so look once.
-				armed = true
-			case info.Name == release.RolloutName(o.loc.Key):
-				rollout = !info.Deleted
-			case info.Name != o.loc.Key:
-				continue
-			}
-			o.noRollout.Store(armed && !rollout)
-			changed()
+	return follow(ctx, w.Updates(), "object store", func(info *jetstream.ObjectInfo) {
+		switch {
+		case info == nil:
+			// The initial values are in: armed, so look once.
+			armed = true
+		case info.Name == release.RolloutName(o.loc.Key):
+			rollout = !info.Deleted
+		case info.Name != o.loc.Key:
+			return
 		}
-	}
+		o.noRollout.Store(armed && !rollout)
+		changed()
+	})
 }
