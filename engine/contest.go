@@ -212,6 +212,7 @@ func (e *Engine) endFight(n *node, now time.Time) {
 	}
 	e.touch(n)
 	e.changed = true
+	e.announce(n, now)
 	if held {
 		e.refreshSubscribers(n)
 		for _, s := range n.subs {

@@ -116,6 +116,11 @@ type outcome struct {
 	// drift is what a paused vertex would repair, reported once per
 	// distinct drift.
 	drift []resources.Difference
+	// skipped is set while the last run was skipped by control: the
+	// resource is not managed on this host.
+	skipped bool
+	// told is what Options.Announce was last told of the vertex.
+	told told
 }
 
 // takeHealthPlan says which checks the coming run owes and clears the

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/reactive-ccm/ccm/engine/state"
+	"github.com/reactive-ccm/ccm/graph"
+	"github.com/reactive-ccm/ccm/resources"
 	"github.com/reactive-ccm/ccm/watchers/clock"
 )
 
@@ -100,6 +102,15 @@ type Options struct {
 	// in order. It is called after the events that led to it, one call at
 	// a time, and must not block.
 	OnSettled func(State)
+	// Announce, when set, is told whether each vertex that registers
+	// services (graph.Vertex.Registrations) stands stable: converged,
+	// managed on this host, its health checks all OK, not paused. It is
+	// told when that changes, once the vertex ran; a failure, a health
+	// check that is not OK, a contest or a pause tells it false at once,
+	// and so does a reload that drops the vertex's registrations. Never
+	// in noop. It is called with the engine's lock held and must not
+	// block.
+	Announce func(v *graph.Vertex, stable bool)
 }
 
 // Watchers are the event sources a watching engine routes resources'
@@ -113,6 +124,11 @@ type Watchers struct {
 	Trees func(root string, notify func()) (cancel func())
 	// Units watches a systemd unit.
 	Units func(unit string, notify func()) (cancel func())
+	// Lookups watches what a resource's templates looked up in the
+	// service registry (registrations()): notify whenever an entry one
+	// of its queries selects comes, changes or goes. Such a change is a
+	// new desired state, not drift.
+	Lookups func(l *resources.Lookups, notify func()) (cancel func())
 	// Mounts watches what is mounted at a mount point.
 	Mounts func(path string, notify func()) (cancel func())
 	// Poll calls notify every interval, with jitter.

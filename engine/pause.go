@@ -24,6 +24,7 @@ func (e *Engine) Pause(refs []string, p status.Pause) error {
 		cp := p
 		e.pauses[n.v.ID()] = &cp
 	}
+	e.announceAll(nodes)
 	e.poke()
 	e.opts.Logger.Info("paused", "resources", refs, "by", p.By, "until", untilText(p.Until))
 	return nil
@@ -34,6 +35,7 @@ func (e *Engine) PauseAll(p status.Pause) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.pausedAll = &p
+	e.announceAll(e.nodes)
 	e.poke()
 	e.opts.Logger.Info("paused every resource", "by", p.By, "until", untilText(p.Until))
 }

@@ -100,6 +100,9 @@ func (e *Engine) replace(g *graph.Graph) swapped {
 	inherit(c.fresh, old)
 	e.rejudge()
 	for _, n := range c.gone {
+		e.retire(n)
+	}
+	for _, n := range c.gone {
 		if _, still := e.byID[n.v.ID()]; n.undo != nil && !still {
 			c.forget = append(c.forget, n.v.ID())
 		}

@@ -82,6 +82,9 @@ func (e *Engine) watch(ctx context.Context, n *node) error {
 		n.pollEvery = interval
 		cancels = append(cancels, w.Poll(interval, poll))
 	}
+	if l := n.v.Lookups; l != nil && w.Lookups != nil {
+		cancels = append(cancels, w.Lookups(l, source))
+	}
 	cancels = append(cancels, e.watchHealth(n)...)
 	if spec.Func != nil {
 		cancel, err := e.runWatchFunc(ctx, n, spec.Func, drift)

@@ -297,7 +297,9 @@ func (e *Engine) finish(n *node, ev *Event, out resources.Outcome, err error, re
 	}
 	notable := e.record(n, ev, out, err, refresh, now)
 	e.settleUndo(n, ev, out, err, refresh, !n.ran, now)
+	n.skipped = err == nil && ev.Skipped
 	after := e.standingOf(n, now, false)
+	e.announce(n, now)
 	e.report(n, ev, out, notable, before, after)
 	if out.Applied || after != before {
 		e.changed = true

@@ -21,6 +21,9 @@ type Data struct {
 	Layers []hiera.Source
 	// KV answers kvGet() in templates; nil makes kvGet an error.
 	KV template.KV
+	// Registry answers registrations() in templates; nil makes
+	// registrations an error.
+	Registry template.Registry
 }
 
 // Options returns load options that give each manifest templates over d
@@ -36,7 +39,7 @@ func (d Data) Templates(m *Manifest) (resources.Templates, error) {
 	if err != nil {
 		return nil, err
 	}
-	return template.New(template.Env{Facts: d.Facts, LoadFacts: d.LoadFacts, Data: data, Environ: d.Environ, Dir: m.Dir, KV: d.KV}), nil
+	return template.New(template.Env{Facts: d.Facts, LoadFacts: d.LoadFacts, Data: data, Environ: d.Environ, Dir: m.Dir, KV: d.KV, Registry: d.Registry}), nil
 }
 
 // resolve returns m's hiera data with, merged over it, the data of the

@@ -29,6 +29,9 @@ type entry struct {
 	sensitive bool
 	// health is the health_checks list as written, nil when unset.
 	health *yaml.Node
+	// registrations is the register_when_stable list as written, nil when
+	// unset.
+	registrations *yaml.Node
 	// rollback is the resource's rollback setting, nil when unset.
 	rollback *bool
 	// index is the entry's vertex, once built.
@@ -170,7 +173,7 @@ func (m *Manifest) singleMap(typ *resources.Type, body *yaml.Node, tmpl resource
 }
 
 // entry takes the common keys (alias, require, subscribe, control,
-// sensitive, health_checks, rollback) out of props and keeps the rest for
+// sensitive, health_checks, rollback, register_when_stable) out of props and keeps the rest for
 // the type.
 func (m *Manifest) entry(typ *resources.Type, nameNode, props *yaml.Node, tmpl resources.Templates, errs *resources.ErrorList) *entry {
 	e := &entry{typ: typ, name: nameNode.Value, namePos: pos(m.File, nameNode), raw: props, m: m}
@@ -219,8 +222,8 @@ func (m *Manifest) typeProps(e *entry, props *yaml.Node, errs *resources.ErrorLi
 }
 
 // common takes property k, v into e when it is a common one (alias,
-// require, subscribe, control, sensitive, health_checks, rollback),
-// reporting whether it was.
+// require, subscribe, control, sensitive, health_checks, rollback,
+// register_when_stable), reporting whether it was.
 func (m *Manifest) common(e *entry, k, v *yaml.Node, errs *resources.ErrorList) bool {
 	switch {
 	case k.Value == "alias":
@@ -243,6 +246,8 @@ func (m *Manifest) common(e *entry, k, v *yaml.Node, errs *resources.ErrorList) 
 		e.sensitive = strings.EqualFold(v.Value, "true")
 	case k.Value == "health_checks":
 		e.health = v
+	case k.Value == "register_when_stable":
+		e.registrations = v
 	case k.Value == "rollback" && e.typ.Undoable:
 		e.rollback = m.parseBool(e.id(), k.Value, v, errs)
 	default:

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/reactive-ccm/ccm/resources"
+	"github.com/reactive-ccm/ccm/resources/registration"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -90,6 +91,13 @@ type Vertex struct {
 	External bool
 	// Health lists the resource's health checks, in manifest order.
 	Health []resources.HealthCheck
+	// Registrations are the service endpoints the resource announces
+	// while it is stable (register_when_stable), validated.
+	Registrations []registration.Entry
+	// Lookups records the registry queries the resource's templates make
+	// (registrations()), for watch mode to render it again when what they
+	// find changes; nil when its manifest has no template support.
+	Lookups *resources.Lookups
 	// Refreshable is true when the type consumes refreshes (exec,
 	// service): remediating a failed health check refreshes it (an exec
 	// runs again, a service restarts) rather than only converging it.

@@ -8,15 +8,13 @@ import (
 	"github.com/reactive-ccm/ccm/graph/internal/yamlbudget"
 	"github.com/reactive-ccm/ccm/graph/internal/yamlmerge"
 	"github.com/reactive-ccm/ccm/resources"
+	"github.com/reactive-ccm/ccm/resources/document"
 	"github.com/reactive-ccm/ccm/resources/yamlnode"
 	"go.yaml.in/yaml/v3"
 )
 
 // jetRenderer is what resources_jet_file needs from a manifest's templates.
 type jetRenderer interface {
-	// ReadFile reads a file as the template functions do: bounded, regular
-	// files only.
-	ReadFile(path string) (string, error)
 	Jet(name, body, left, right string) (string, error)
 }
 
@@ -24,9 +22,10 @@ type jetRenderer interface {
 var errNoJet = errors.New("this command loads manifests without templates")
 
 // JetResources renders m's resources_jet_file (relative to the manifest's
-// directory) with Jet, delimiters [[ ]], and parses the output as the list
-// of resource blocks. The generated nodes are positioned at the
-// resources_jet_file line, since they come from no line of the manifest.
+// directory, read under the ownership rule as manifests are) with Jet,
+// delimiters [[ ]], and parses the output as the list of resource blocks.
+// The generated nodes are positioned at the resources_jet_file line,
+// since they come from no line of the manifest.
 func JetResources(m *Manifest, t resources.Templates) (*yaml.Node, error) {
 	jr, ok := t.(jetRenderer)
 	if !ok {
@@ -36,11 +35,12 @@ func JetResources(m *Manifest, t resources.Templates) (*yaml.Node, error) {
 	if !filepath.IsAbs(file) {
 		file = filepath.Join(m.Dir, file)
 	}
-	body, err := jr.ReadFile(file)
+	// It makes resources as the manifest does: read as a manifest is.
+	body, err := document.Read(file)
 	if err != nil {
 		return nil, err
 	}
-	out, err := jr.Jet(file, body, "[[", "]]")
+	out, err := jr.Jet(file, string(body), "[[", "]]")
 	if err != nil {
 		return nil, err
 	}

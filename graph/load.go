@@ -10,6 +10,7 @@ import (
 
 	"github.com/reactive-ccm/ccm/resources"
 	"github.com/reactive-ccm/ccm/resources/health"
+	"github.com/reactive-ccm/ccm/resources/registration"
 	"github.com/reactive-ccm/ccm/resources/yamlnode"
 	"go.yaml.in/yaml/v3"
 )
@@ -190,9 +191,14 @@ func (o Options) prepareOnce(m *Manifest) (resources.Templates, *yaml.Node, erro
 // build asks the entry's type to build the resource and adds the vertex.
 func (g *Graph) build(e *entry, t resources.Templates, errs *resources.ErrorList) {
 	spec := &resources.Spec{Type: e.typ.Name, Name: e.name, Props: e.props, Pos: e.namePos, Dir: e.m.Dir, Templates: t}
+	var lookups *resources.Lookups
+	if s, ok := t.(resources.Scoper); ok {
+		lookups = &resources.Lookups{}
+		spec.Templates = s.Scope(lookups)
+	}
 	if e.sensitive {
 		spec.Secrets = &resources.Secrets{}
-		spec.Templates = resources.Recording(t, spec.Secrets)
+		spec.Templates = resources.Recording(spec.Templates, spec.Secrets)
 	}
 	inst, err := e.typ.Build(spec)
 	if err = spec.Secrets.RedactErr(err); err != nil {
@@ -205,17 +211,26 @@ func (g *Graph) build(e *entry, t resources.Templates, errs *resources.ErrorList
 	if err = spec.Secrets.RedactErr(err); err != nil {
 		errs.Add(e.namePos, err)
 	}
+	regs, err := registration.Parse(spec, e.registrations)
+	if err = spec.Secrets.RedactErr(err); err != nil {
+		errs.Add(e.namePos, err)
+	}
 	spec.Secrets.Seal()
 	var pending *PendingChild
 	child := ""
 	if inst.Include != nil {
 		e.members, child, pending = g.include(e, inst.Include, errs)
 	}
+	if lookups != nil {
+		lookups.Seal()
+		// What the registry held when the resource loaded is part of it.
+		child += lookups.Loaded()
+	}
 	v := &Vertex{
 		Index: len(g.Vertices), Type: e.typ.Name, Name: e.name, Alias: e.alias, Pos: e.namePos,
 		Resource: inst.Resource, Provider: inst.Provider, Ensure: inst.Ensure, Manifest: e.m, Pending: pending,
 		Fingerprint: fingerprint(e, t, child), Independent: inst.Independent && e.control == nil,
-		Health: checks, Refreshable: e.typ.Subscribes, Rollback: e.rollback,
+		Health: checks, Registrations: regs, Lookups: lookups, Refreshable: e.typ.Subscribes, Rollback: e.rollback,
 		Noop: e.m.incl.noop || (inst.Include != nil && inst.Include.Noop), HealthCheckOnly: e.m.incl.healthOnly,
 		props: e.raw, Secrets: spec.Secrets, Templated: spec.Templated,
 	}

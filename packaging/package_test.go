@@ -147,14 +147,20 @@ func TestRPMContents(t *testing.T) {
 // overlay gives the namespace its own /usr, /etc and /var: overlays whose
 // changes land in a tmpfs that only the namespace sees, and a fresh tmpfs
 // on /etc/systemd/system again (the overlay would show the host's). The
-// namespace's end takes them all away.
+// dpkg database is a copy, not an overlay: other tests install fixture
+// packages on the host meanwhile, and an overlay whose lower layer changes
+// under it answers ESTALE ("unable to install updated status of 'man-db':
+// Stale file handle"). The namespace's end takes them all away.
 const overlay = `set -eu
 d=$(mktemp -d /tmp/ccm-pkg-XXXXXX)
 mount -t tmpfs -o mode=0700 ccm-pkg "$d"
+mkdir "$d/dpkg"
+cp -a /var/lib/dpkg/. "$d/dpkg/"
 for top in usr etc var; do
 	mkdir "$d/$top" "$d/$top.work"
 	mount -t overlay -o "lowerdir=/$top,upperdir=$d/$top,workdir=$d/$top.work" ccm-pkg-$top "/$top"
 done
+mount --bind "$d/dpkg" /var/lib/dpkg
 mount -t tmpfs -o mode=0755 ccm-units /etc/systemd/system
 echo "$d"`
 

@@ -4,12 +4,13 @@ import "sort"
 
 // Common declares the properties every resource takes besides its type's
 // own. The graph consumes them (require and subscribe become edges,
-// control a hook, alias a second reference); they are declared here so the
+// control a hook, alias a second reference, register_when_stable the
+// vertex's registrations); they are declared here so the
 // JSON Schema, `ccm ensure` and the ensure request offer them as they do
 // the type's own. A property added to the graph's handling is added here.
 type Common struct {
 	Alias   string   `yaml:"alias" help:"another name for require and subscribe references (TYPE#ALIAS)"`
-	Require []string `yaml:"require" help:"resources (TYPE#NAME) that must have converged first; this one is skipped when one of them failed" cli:"short=R"`
+	Require []string `yaml:"require" help:"resources (TYPE#NAME) that must have converged first; this one is skipped when one of them failed"`
 	// Subscribe is offered only by types that consume refreshes.
 	Subscribe []string `yaml:"subscribe" help:"resources (TYPE#NAME) whose changes refresh this one; implies require" cli:"short=S"`
 	Control   Control  `yaml:"control" help:"manage the resource only when if is true and unless is false"`
@@ -18,6 +19,22 @@ type Common struct {
 	HealthChecks []HealthCheckProps `yaml:"health_checks" help:"Nagios plugins or Goss rules saying whether what the resource manages works" cli:"one"`
 	// Rollback is offered only by types whose changes can be undone.
 	Rollback *bool `yaml:"rollback" help:"undo a change of this resource that makes a subscriber's health checks fail CRITICAL (default: ccm run --rollback)" cli:"-"`
+	// RegisterWhenStable is read by the registration package.
+	RegisterWhenStable []RegistrationProps `yaml:"register_when_stable" help:"service endpoints announced to the registry while the resource is stable: converged, its health checks OK (ccm run --register)" cli:"-"`
+}
+
+// RegistrationProps is one register_when_stable entry as written, as
+// upstream CCM's registration docs write it. Templates in it are resolved
+// when the manifest loads.
+type RegistrationProps struct {
+	Cluster     string            `yaml:"cluster" help:"the cluster: a letter, then letters, digits, _ and -"`
+	Service     string            `yaml:"service" help:"the service name: a letter, then letters, digits, _ and -"`
+	Protocol    string            `yaml:"protocol" help:"the protocol (http, tcp, ...): a letter, then letters, digits, _ and -"`
+	Address     string            `yaml:"address" help:"the endpoint's IP address"`
+	Port        *int              `yaml:"port" help:"the endpoint's port, 1 to 65535"`
+	Priority    *int              `yaml:"priority" help:"1 to 255, lower is preferred"`
+	TTL         string            `yaml:"ttl" help:"how long the entry lives unless published again (10m, 1h, never); default the stream's max age"`
+	Annotations map[string]string `yaml:"annotations" help:"metadata published with the entry"`
 }
 
 // HealthCheckProps is one health_checks entry as written, as upstream

@@ -61,9 +61,9 @@ func TestDecodeSuggestsCommonProperties(t *testing.T) {
 		{"subscribe misspelt on a type that subscribes", refreshed, "subscrib: [x#y]", `did you mean "subscribe"?`},
 		{"nothing near: own and common listed", plain, "zzzz: 1",
 			`unknown property "zzzz" for thing#x; valid properties: command, count, enable, ensure, extra, labels, limit, names; ` +
-				`and those every resource takes: alias, control, health_checks, require, sensitive`},
+				`and those every resource takes: alias, control, health_checks, register_when_stable, require, sensitive`},
 		{"subscribe and rollback listed only where taken", refreshed, "zzzz: 1",
-			`and those every resource takes: alias, control, health_checks, require, rollback, sensitive, subscribe`},
+			`and those every resource takes: alias, control, health_checks, register_when_stable, require, rollback, sensitive, subscribe`},
 		{"rollback not suggested to a type that cannot undo", plain, "rollbak: true", `valid properties: `},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -54,6 +54,7 @@ func applyAgentConfig(cmd *cobra.Command, c *agent.Config) error {
 		"context":   c.NATSContext,
 		"hiera":     c.ExternalDataURL,
 		"cache-dir": c.CacheDir,
+		"register":  c.Registration,
 	}
 	if c.HealthCheckInterval > 0 {
 		set["health-interval"] = time.Duration(c.HealthCheckInterval).String()
@@ -75,9 +76,6 @@ func applyAgentConfig(cmd *cobra.Command, c *agent.Config) error {
 				return usage(fmt.Errorf("%s: %w", name, err))
 			}
 		}
-	}
-	if c.Registration != "" {
-		fmt.Fprintln(cmd.ErrOrStderr(), "ccm: registration is not supported by this ccm; ignored")
 	}
 	return nil
 }

@@ -35,5 +35,6 @@ func newApplyCmd() *cobra.Command {
 	addOutputFlags(fl, &f)
 	addStateFlag(fl, &stateDir)
 	addDataFlags(fl)
+	addRegistrationFlag(fl, true)
 	return cmd
 }

@@ -386,7 +386,7 @@ func BenchmarkPolling(b *testing.B) {
 func startDaemon(tb testing.TB, args ...string) *exec.Cmd {
 	tb.Helper()
 	cmd := exec.Command(bin, args...)
-	cmd.Env = append(os.Environ(), "CCM_SOCKET="+filepath.Join(tb.TempDir(), "ccm.sock"))
+	cmd.Env = append(os.Environ(), "CCM_SOCKET="+socketPath(tb))
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		tb.Fatal(err)

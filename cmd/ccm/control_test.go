@@ -3,6 +3,7 @@ package main_test
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -224,7 +225,7 @@ func TestTheControlSocketAnswersRootOnly(t *testing.T) {
 	}
 	dir := t.TempDir()
 	sockDir := filepath.Join(dir, "run")
-	if err := os.Mkdir(sockDir, 0o755); err != nil {
+	if err := os.Mkdir(sockDir, 0o700); err != nil {
 		t.Fatal(err)
 	}
 	socket := filepath.Join(sockDir, "ccm.sock")
@@ -238,8 +239,9 @@ func TestTheControlSocketAnswersRootOnly(t *testing.T) {
 	if r := asNobody(t, "status", "--socket", socket); r.code != 1 || !strings.Contains(r.stderr, "root-only") {
 		t.Fatalf("nobody through the file permissions: exit %d\n%s", r.code, r.stderr)
 	}
-	// With the file opened up, the peer check still refuses.
-	if err := os.Chmod(socket, 0o666); err != nil {
+	// With the directory and the file opened up, the peer check still
+	// refuses.
+	if err := errors.Join(os.Chmod(sockDir, 0o755), os.Chmod(socket, 0o666)); err != nil {
 		t.Fatal(err)
 	}
 	r := asNobody(t, "pause", "--all", "--socket", socket)

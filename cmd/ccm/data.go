@@ -146,6 +146,9 @@ func loadData(cmd *cobra.Command) (graph.Data, error) {
 		}
 		return over.Over(sys)
 	}), KV: r.sources}
+	if d.Registry, err = registryOf(cmd); err != nil {
+		return graph.Data{}, err
+	}
 	for _, file := range hieraFiles(cmd) {
 		src, err := readHiera(r, file)
 		if err != nil {

@@ -57,6 +57,7 @@ func newEnsureTypeCmd(typ resources.Type) *cobra.Command {
 		Aliases: typ.Aliases,
 	}
 	pf := newPropFlags(cmd.Flags(), append(typ.CommonProperties(), typ.Properties()...))
+	addEnsureRegistrationFlag(cmd.Flags())
 	cmd.Use = typ.Name + " " + pf.usage()
 	cmd.Long = typ.Help + ".\n\nNAME is " + typ.NameHelp + "."
 	cmd.Args = func(cmd *cobra.Command, args []string) error {

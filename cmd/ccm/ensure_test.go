@@ -23,7 +23,12 @@ import (
 // stdin as its input.
 func ccmIn(t *testing.T, dir string, env []string, stdin string, args ...string) result {
 	t.Helper()
-	cmd := exec.Command(bin, args...)
+	return runIn(t, exec.Command(bin, args...), dir, env, stdin)
+}
+
+// runIn runs cmd to completion in dir, with env added to the environment.
+func runIn(t *testing.T, cmd *exec.Cmd, dir string, env []string, stdin string) result {
+	t.Helper()
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), env...)
 	cmd.Stdin = strings.NewReader(stdin)
@@ -275,7 +280,7 @@ func TestEnsurePackageNoop(t *testing.T) {
 func TestEnsureHelpComesFromDeclarations(t *testing.T) {
 	r := ccm(t, "ensure", "exec", "--help")
 	for _, want := range []string{"--creates", "--returns", "--timeout", "--cwd", "-e, --environment", "--path", "--refresh-only",
-		"-S, --subscribe", "--logoutput", "--exec-if", "--exec-unless", "--alias", "--provider", "--if", "--unless", "-R, --require"} {
+		"-S, --subscribe", "--logoutput", "--exec-if", "--exec-unless", "--alias", "--provider", "--if", "--unless", "--require", "-R, --registration"} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("ccm ensure exec --help lacks %s", want)
 		}

@@ -6,11 +6,13 @@ package main
 import (
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"os/signal"
 	"strings"
 	"syscall"
 
+	"github.com/reactive-ccm/ccm/internal/ownership"
 	"github.com/spf13/cobra"
 
 	_ "github.com/reactive-ccm/ccm/resources/all"
@@ -88,9 +90,11 @@ func newRoot(args []string) *cobra.Command {
 	root.PersistentFlags().String("log-level", "info", "log level on stderr: debug, info, warn or error")
 	root.PersistentFlags().Bool("debug", false, "same as --log-level debug (upstream CCM's flag)")
 	root.PersistentFlags().Bool("info", false, "same as --log-level info (upstream CCM's flag)")
+	root.PersistentFlags().Bool(ownership.Flag, false, "use manifests, configuration, data, session stores and state directories that a user other than root (or ccm's user) owns or may write, with a warning, instead of refusing them")
+	root.PersistentPreRun = allowUnsafeOwnership
 	ensure := newEnsureCmd()
 	root.AddCommand(newRunCmd(), newValidateCmd(), newGraphCmd(), newApplyCmd(), newFactsCmd(), newSchemaCmd(), newBundleCmd(), newFleetCmd(), newRolloutCmd(), newAgentCmd(), newManPagesCmd(),
-		ensure, newSessionCmd(), newHieraCmd())
+		ensure, newSessionCmd(), newHieraCmd(), newRegistrationCmd())
 	root.AddCommand(newControlCmds()...)
 	if reaches(root, ensure, args) {
 		addEnsureTypes(ensure)
@@ -139,4 +143,14 @@ func subcommands(cmd *cobra.Command) string {
 		}
 	}
 	return strings.Join(names, ", ")
+}
+
+// allowUnsafeOwnership turns the ownership rule's refusals into warnings
+// for the whole process when --allow-unsafe-ownership is given.
+func allowUnsafeOwnership(cmd *cobra.Command, _ []string) {
+	if on, _ := cmd.Flags().GetBool(ownership.Flag); on {
+		ownership.Allow(func(e *ownership.UnsafeError) {
+			slog.Warn("unsafe ownership, used anyway (--"+ownership.Flag+")", "path", e.Path, "because", e.Reason())
+		})
+	}
 }

@@ -34,22 +34,30 @@ func TestMain(m *testing.M) {
 		// This process is a watcher BenchmarkWatcherLibrary started.
 		os.Exit(runWatcher(lib, strings.Split(os.Getenv(watcherPathsEnv), ":")))
 	}
+	// A copy of this binary started by resourcetest.AsNobody runs its
+	// attack step instead.
+	os.Exit(resourcetest.Main(e2e{m}))
+}
+
+// e2e runs the tests with the ccm binary built.
+type e2e struct{ m *testing.M }
+
+func (e e2e) Run() int {
 	var err error
 	bin, err = ccmbuild.Build("ccm-e2e-", raceEnabled)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
+		return 1
 	}
 	dir := filepath.Dir(bin)
+	defer os.RemoveAll(dir)
 	// No test may use the host's /var/lib/ccm; tests that look at the
 	// state directory pass their own --state-dir.
 	if err := os.Setenv("CCM_STATE_DIR", filepath.Join(dir, "state")); err != nil {
 		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
+		return 1
 	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
+	return e.m.Run()
 }
 
 // result is what one ccm invocation printed and returned.
@@ -112,7 +120,7 @@ func startWatch(t *testing.T, args ...string) *watcher {
 // control socket in a temporary directory (watcher.socket).
 func startCmd(t *testing.T, cmd *exec.Cmd) *watcher {
 	t.Helper()
-	socket := filepath.Join(t.TempDir(), "ccm.sock")
+	socket := socketPath(t)
 	if cmd.Env == nil {
 		cmd.Env = os.Environ()
 	}
@@ -145,6 +153,17 @@ func startCmd(t *testing.T, cmd *exec.Cmd) *watcher {
 		}
 	})
 	return w
+}
+
+// socketPath returns a control socket's path in a new private directory,
+// as the daemon requires (t.TempDir's are 0755).
+func socketPath(tb testing.TB) string {
+	tb.Helper()
+	dir := tb.TempDir()
+	if err := os.Chmod(dir, 0o700); err != nil {
+		tb.Fatal(err)
+	}
+	return filepath.Join(dir, "ccm.sock")
 }
 
 type syncWriter struct{ b *bytes.Buffer }

@@ -84,6 +84,8 @@ func newRunCmd() *cobra.Command {
 	fl.StringToStringVar(&f.timeouts, "timeout", nil, "bound each check and apply of a resource type, as TYPE=DURATION (repeatable); a resource's own timeout wins")
 	addReportFlags(fl, &f)
 	addDataFlags(fl)
+	addRegistrationFlag(fl, true)
+	addRegisterFlag(fl)
 	return cmd
 }
 
@@ -156,6 +158,10 @@ func runManifests(cmd *cobra.Command, files []string, f runFlags) error {
 	if rep != nil {
 		reportEvents(&opts, rep)
 	}
+	reg, announcing, err := announceTo(cmd, &opts)
+	if err != nil {
+		return err
+	}
 	for _, m := range g.Manifests {
 		out.message(m.PreMessage)
 	}
@@ -167,6 +173,9 @@ func runManifests(cmd *cobra.Command, files []string, f runFlags) error {
 	prog.end()
 	if rep != nil {
 		flushReport(ctx, rep, e.State(), log)
+	}
+	if announcing {
+		syncRegistrations(ctx, reg, log)
 	}
 	if !f.noReport {
 		out.summary(sum, f.noop)

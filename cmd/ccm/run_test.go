@@ -184,7 +184,9 @@ func TestWithoutRootAFailedOwnerLeavesNothingBehind(t *testing.T) {
 		t.Skip("needs root to run ccm as another user")
 	}
 	dir := t.TempDir()
-	if err := os.Chmod(dir, 0o777); err != nil {
+	// Sticky, as /tmp: nobody may write in it, and root's manifest there
+	// stays root's.
+	if err := os.Chmod(dir, os.ModeSticky|0o777); err != nil {
 		t.Fatal(err)
 	}
 	m := manifest(t, dir, `

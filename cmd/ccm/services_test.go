@@ -146,7 +146,7 @@ func TestAnotherUsersCommandLineReachesNoTerminal(t *testing.T) {
 	}
 	path := filepath.Join(dir, "fought.conf")
 	m := manifest(t, dir, strings.Replace(foughtFile, `mode: "0644"`, `mode: "0666"`, 1))
-	socket := filepath.Join(t.TempDir(), "ccm.sock")
+	socket := socketPath(t)
 	cmd := exec.Command(bin, append(append([]string{"run", "--watch", "--socket", socket}, fastContest...), m)...)
 	var out, logs bytes.Buffer
 	cmd.Stdout, cmd.Stderr = syncWriter{&out}, syncWriter{&logs}

@@ -16,6 +16,7 @@ import (
 	"github.com/reactive-ccm/ccm/engine/fleet"
 	"github.com/reactive-ccm/ccm/engine/source"
 	"github.com/reactive-ccm/ccm/graph"
+	"github.com/reactive-ccm/ccm/resources"
 	"github.com/reactive-ccm/ccm/watchers/inotify"
 	"github.com/reactive-ccm/ccm/watchers/mountinfo"
 	"github.com/reactive-ccm/ccm/watchers/poll"
@@ -70,6 +71,23 @@ func watch(ctx context.Context, cmd *cobra.Command, files []string, g *graph.Gra
 			srv.Publish(ev)
 		}
 	}
+	reg, err := registryOf(cmd)
+	if err != nil {
+		return err
+	}
+	var r *reloader
+	opts.Watchers.Lookups = func(l *resources.Lookups, notify func()) func() {
+		return reg.Watch(l, func() {
+			notify()
+			// What a resource read while loading needs a reload.
+			if l.Loaded() != "" {
+				r.forceNow()
+			}
+		})
+	}
+	if opts.Announce != nil {
+		go reg.Run(ctx)
+	}
 	d := &watchDaemon{srcs: srcs, started: started}
 	if err := serveMetrics(ctx, f, d, &opts, log); err != nil {
 		return err
@@ -83,7 +101,7 @@ func watch(ctx context.Context, cmd *cobra.Command, files []string, g *graph.Gra
 	if err != nil {
 		return err
 	}
-	r := &reloader{cmd: cmd, files: files, engine: e, log: log, srcs: srcs, remote: rem, pending: make(chan struct{}, 1), now: make(chan struct{}, 1), sdn: sdn,
+	r = &reloader{cmd: cmd, files: files, engine: e, log: log, srcs: srcs, remote: rem, pending: make(chan struct{}, 1), now: make(chan struct{}, 1), sdn: sdn,
 		reported: func(error) {}, applied: func([]source.Status) {}}
 	if rep != nil {
 		r.reported = rep.Reloaded
@@ -267,6 +285,15 @@ func (r *reloader) requestNow() {
 	case r.now <- struct{}{}:
 	default:
 	}
+}
+
+// forceNow asks for a reload at once, even if the inputs look unchanged:
+// what a template read from the registry while loading changed.
+func (r *reloader) forceNow() {
+	r.mu.Lock()
+	r.forced = true
+	r.mu.Unlock()
+	r.requestNow()
 }
 
 // force asks for a reload even if the inputs look unchanged (SIGHUP).

@@ -60,8 +60,8 @@ type Config struct {
 	// re-check (changes are handled as they happen).
 	Interval            Duration `yaml:"interval"`
 	HealthCheckInterval Duration `yaml:"health_check_interval"`
-	// Registration is upstream's service registration, which ccm does not
-	// offer.
+	// Registration publishes the registrations of stable resources:
+	// nats or jetstream (ccm run --register).
 	Registration string `yaml:"registration"`
 }
 

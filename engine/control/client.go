@@ -36,11 +36,21 @@ func Path(flag string) string {
 }
 
 // NewClient returns a client of the socket at path; nothing is dialled
-// until a request.
+// until a request. It talks only to a daemon run by root or by the
+// client's own user, as the kernel tells (SO_PEERCRED): any other is
+// ErrNotTrusted, whatever it would answer.
 func NewClient(path string) *Client {
 	tr := &http.Transport{DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
 		var d net.Dialer
-		return d.DialContext(ctx, "unix", path)
+		c, err := d.DialContext(ctx, "unix", path)
+		if err != nil {
+			return nil, err
+		}
+		if p := peerOf(c); !p.trusted() {
+			c.Close()
+			return nil, &untrustedPeer{path: path, uid: p.uid, ok: p.ok}
+		}
+		return c, nil
 	}}
 	return &Client{path: path, http: &http.Client{Transport: tr}}
 }
@@ -151,7 +161,10 @@ func (c *Client) send(ctx context.Context, method, url string, body any) (*http.
 
 // dialError says what to do when the socket cannot be reached.
 func (c *Client) dialError(err error) error {
+	var up *untrustedPeer
 	switch {
+	case errors.As(err, &up):
+		return up
 	case errors.Is(err, fs.ErrNotExist), errors.Is(err, syscall.ECONNREFUSED):
 		return fmt.Errorf("%w at %s: is `ccm run --watch` running? (--socket or $%s name another socket)", ErrNoDaemon, c.path, PathEnv)
 	case errors.Is(err, fs.ErrPermission):

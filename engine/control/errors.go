@@ -7,6 +7,11 @@ var (
 	ErrNoDaemon = errors.New("control: no ccm daemon answers")
 	// ErrDenied means the daemon refused the client's user.
 	ErrDenied = errors.New("control: permission denied")
+	// ErrUnsafeDir means the socket's directory grants others access.
+	ErrUnsafeDir = errors.New("control: the socket's directory is not private")
+	// ErrNotTrusted means the socket is served by a user other than root
+	// or the client's own: not a ccm daemon to believe.
+	ErrNotTrusted = errors.New("control: the socket is not served by root")
 	// ErrInUse means another daemon already listens on the socket.
 	ErrInUse = errors.New("control: another ccm daemon listens on the socket")
 	// ErrFellBehind ends an event stream the client read too slowly.

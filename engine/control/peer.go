@@ -7,6 +7,7 @@ import (
 	"os/user"
 	"strconv"
 
+	"github.com/reactive-ccm/ccm/internal/ownership"
 	"golang.org/x/sys/unix"
 )
 
@@ -47,9 +48,9 @@ func peerFrom(ctx context.Context) peer {
 	return p
 }
 
-// allowed reports whether the peer may use the socket: root, or the
-// daemon's own user.
-func (p peer) allowed(self int) bool { return p.ok && (p.uid == 0 || p.uid == self) }
+// trusted reports whether the peer is root or this process's user: whom
+// the daemon answers, and whom a client believes to be the daemon.
+func (p peer) trusted() bool { return p.ok && ownership.Trusted(uint32(p.uid)) }
 
 // who names the peer for a pause: its user, and the user it came from
 // through sudo when the client says so ("root (sudo alice)").
@@ -63,3 +64,21 @@ func (p peer) who(sudoUser string) string {
 	}
 	return name
 }
+
+// untrustedPeer is a socket served by a user other than root or the
+// client's own: a daemon that is not one, whose answers are not believed.
+type untrustedPeer struct {
+	path string
+	uid  int
+	ok   bool
+}
+
+func (e *untrustedPeer) Error() string {
+	who := "an unknown user"
+	if e.ok {
+		who = ownership.UserName(uint32(e.uid))
+	}
+	return fmt.Sprintf("%v: %s is served by %s, not by root; refusing to believe it: remove it, or name the daemon's socket (--socket, $%s)", ErrNotTrusted, e.path, who, PathEnv)
+}
+
+func (e *untrustedPeer) Is(target error) bool { return target == ErrNotTrusted }

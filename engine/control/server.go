@@ -4,13 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
-	"io/fs"
 	"log/slog"
 	"net"
 	"net/http"
-	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/reactive-ccm/ccm/engine"
@@ -22,52 +18,27 @@ type Server struct {
 	ctl  Controller
 	log  *slog.Logger
 	ring *ring
-	self int
-	path string
+	sock *socket
 	ln   net.Listener
 	http *http.Server
 }
 
 // Listen opens the socket at path: its directory is created 0700 when
-// missing, a stale socket no daemon answers on is replaced, and the
-// socket is made 0600. Serve answers on it.
+// missing and must be private and pass the ownership rule (ErrUnsafeDir,
+// ownership.ErrUnsafe), a stale socket no daemon answers on is replaced,
+// and the socket is made 0600. Serve answers on it.
 func Listen(path string, ctl Controller, log *slog.Logger) (*Server, error) {
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return nil, fmt.Errorf("control socket %s: %w", path, err)
-	}
-	if err := removeStale(path); err != nil {
+	sock, err := openSocket(path)
+	if err != nil {
 		return nil, err
 	}
-	ln, err := net.Listen("unix", path)
+	ln, err := sock.listen()
 	if err != nil {
-		return nil, fmt.Errorf("control socket %s: %w", path, err)
+		return nil, errors.Join(err, sock.close())
 	}
-	if err := os.Chmod(path, 0o600); err != nil {
-		ln.Close()
-		return nil, fmt.Errorf("control socket %s: %w", path, err)
-	}
-	s := &Server{ctl: ctl, log: log, ring: newRing(), self: os.Getuid(), path: path, ln: ln}
+	s := &Server{ctl: ctl, log: log, ring: newRing(), sock: sock, ln: ln}
 	s.http = &http.Server{Handler: s.routes(), ConnContext: withPeer, ReadHeaderTimeout: 10 * time.Second}
 	return s, nil
-}
-
-// removeStale removes a socket left by a daemon that is gone; a socket a
-// daemon answers on is ErrInUse.
-func removeStale(path string) error {
-	fi, err := os.Lstat(path)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return nil
-	case err != nil:
-		return fmt.Errorf("control socket %s: %w", path, err)
-	case fi.Mode().Type() != fs.ModeSocket:
-		return fmt.Errorf("control socket %s: something other than a socket is there; remove it or choose another --socket", path)
-	}
-	if c, err := net.DialTimeout("unix", path, time.Second); err == nil {
-		c.Close()
-		return fmt.Errorf("%w %s", ErrInUse, path)
-	}
-	return os.Remove(path)
 }
 
 // Serve answers until ctx ends, then closes and removes the socket.
@@ -82,7 +53,9 @@ func (s *Server) Serve(ctx context.Context) error {
 	})
 	defer stop()
 	err := s.http.Serve(s.ln)
-	os.Remove(s.path)
+	s.ln.Close()
+	s.sock.remove()
+	s.sock.close()
 	if errors.Is(err, http.ErrServerClosed) {
 		return nil
 	}
@@ -106,7 +79,7 @@ func (s *Server) routes() http.Handler {
 // guard answers only root and the daemon's own user.
 func (s *Server) guard(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !peerFrom(r.Context()).allowed(s.self) {
+		if !peerFrom(r.Context()).trusted() {
 			reply(w, http.StatusForbidden, Reply{Error: "the control socket answers root only"})
 			return
 		}

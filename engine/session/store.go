@@ -4,14 +4,17 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/reactive-ccm/ccm/engine"
+	"github.com/reactive-ccm/ccm/internal/ownership"
 	"github.com/segmentio/ksuid"
+	"golang.org/x/sys/unix"
 )
 
 // StartProtocol names the event recorded when a session is created.
@@ -20,7 +23,13 @@ const StartProtocol = "io.choria.ccm.v1.session.start"
 // ext is the suffix of event files.
 const ext = ".event"
 
-// Store is a session store: a directory of event files.
+// MaxEvent bounds an event file: a thousand times a typical event.
+const MaxEvent = 1 << 20
+
+// Store is a session store: a directory of event files. Every use opens
+// the directory again under the ownership rule (internal/ownership) and
+// acts relative to that descriptor, so a directory another user owns or
+// may write is refused each time, not only when it was opened.
 type Store struct {
 	dir string
 }
@@ -32,32 +41,35 @@ type Start struct {
 	Timestamp time.Time `json:"timestamp"`
 }
 
-// Open opens the session store in dir, which must exist.
+// Open opens the session store in dir, which must exist and pass the
+// ownership rule: owned by root or ccm's user, writable by no one else,
+// nor under a directory others may change.
 func Open(dir string) (*Store, error) {
-	fi, err := os.Stat(dir)
+	s := &Store{dir: dir}
+	d, err := s.open()
 	if err != nil {
-		return nil, fmt.Errorf("session store %s: %w", dir, err)
+		return nil, err
 	}
-	if !fi.IsDir() {
-		return nil, fmt.Errorf("session store %s: %w: not a directory", dir, ErrNotStore)
-	}
-	return &Store{dir: dir}, nil
+	return s, d.Close()
 }
 
 // Create makes dir a new session store: it creates the directory (mode
-// 0700), which may exist only when empty, and records the start event.
-// With dir empty it creates one under the system's temporary directory.
+// 0700), which may exist only when empty and passing the ownership rule,
+// and records the start event. With dir empty it creates one under the
+// system's temporary directory.
 func Create(dir string) (*Store, error) {
-	var err error
 	if dir == "" {
-		dir, err = os.MkdirTemp("", "ccm-session-")
-	} else {
-		err = os.MkdirAll(dir, 0o700)
+		var err error
+		if dir, err = os.MkdirTemp("", "ccm-session-"); err != nil {
+			return nil, fmt.Errorf("creating session store: %w", err)
+		}
 	}
+	d, err := ownership.MkdirAll(dir, 0o700)
 	if err != nil {
 		return nil, fmt.Errorf("creating session store: %w", err)
 	}
-	names, err := entries(dir)
+	defer d.Close()
+	names, err := entries(d)
 	if err != nil {
 		return nil, err
 	}
@@ -66,7 +78,16 @@ func Create(dir string) (*Store, error) {
 	}
 	s := &Store{dir: dir}
 	id := ksuid.New()
-	return s, s.write(id.String(), Start{Protocol: StartProtocol, EventID: id.String(), Timestamp: id.Time().UTC()})
+	return s, s.write(d, id.String(), Start{Protocol: StartProtocol, EventID: id.String(), Timestamp: id.Time().UTC()})
+}
+
+// open opens the store's directory under the ownership rule.
+func (s *Store) open() (*os.File, error) {
+	d, err := ownership.OpenDir(s.dir)
+	if err != nil {
+		return nil, fmt.Errorf("session store %s: %w", s.dir, err)
+	}
+	return d, nil
 }
 
 // Dir is the store's directory.
@@ -74,34 +95,48 @@ func (s *Store) Dir() string { return s.dir }
 
 // Record writes ev as the store's next event.
 func (s *Store) Record(ev *engine.Event) error {
-	return s.write(ev.EventID, ev)
+	d, err := s.open()
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return s.write(d, ev.EventID, ev)
 }
 
-// write stores v as <id>.event: a temporary file renamed into place.
-func (s *Store) write(id string, v any) error {
+// write stores v as <id>.event in d, mode 0600: a temporary file renamed
+// into place.
+func (s *Store) write(d *os.File, id string, v any) error {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(s.dir, ".event-*")
-	if err != nil {
+	if err := writeIn(d, id+ext, append(b, '\n')); err != nil {
 		return fmt.Errorf("recording the event in session %s: %w", s.dir, err)
 	}
-	defer os.Remove(f.Name())
-	_, err = f.Write(append(b, '\n'))
-	if err == nil {
-		err = f.Chmod(0o644)
+	return nil
+}
+
+// writeIn writes b to name in d through a new temporary file, private
+// to ccm's user, that is renamed over name.
+func writeIn(d *os.File, name string, b []byte) error {
+	dfd := int(d.Fd())
+	tmp := ".event-" + strconv.FormatUint(rand.Uint64(), 36)
+	fd, err := unix.Openat(dfd, tmp, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0o600)
+	if err != nil {
+		return err
 	}
+	f := os.NewFile(uintptr(fd), tmp)
+	_, err = f.Write(b)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
 	if err == nil {
-		err = os.Rename(f.Name(), filepath.Join(s.dir, id+ext))
+		err = unix.Renameat(dfd, tmp, dfd, name)
 	}
 	if err != nil {
-		return fmt.Errorf("recording the event in session %s: %w", s.dir, err)
+		unix.Unlinkat(dfd, tmp, 0)
 	}
-	return nil
+	return err
 }
 
 // Events are what a session recorded, in order.
@@ -113,10 +148,19 @@ type Events struct {
 	Resources []*engine.Event
 }
 
-// Events reads every event of the session.
+// Events reads every event of the session. Each event file must be a
+// regular file of at most MaxEvent bytes that passes the ownership rule
+// (written by root or ccm's user, writable by no one else): a FIFO, a
+// link (to /dev/zero or anywhere) or a file another user wrote is an
+// error naming it, not a hang or an event believed.
 func (s *Store) Events() (Events, error) {
 	var out Events
-	names, err := entries(s.dir)
+	d, err := s.open()
+	if err != nil {
+		return out, err
+	}
+	defer d.Close()
+	names, err := entries(d)
 	if err != nil {
 		return out, err
 	}
@@ -124,7 +168,7 @@ func (s *Store) Events() (Events, error) {
 		if !strings.HasSuffix(name, ext) {
 			continue
 		}
-		b, err := os.ReadFile(filepath.Join(s.dir, name))
+		b, err := ownership.ReadFileIn(d, name, MaxEvent)
 		if err != nil {
 			return out, fmt.Errorf("session %s: %w", s.dir, err)
 		}
@@ -179,7 +223,12 @@ func (s *Store) Last(ref string) (*engine.Event, error) {
 // Remove deletes the store: its event files, then the directory. A
 // directory holding anything else is left alone.
 func (s *Store) Remove() error {
-	names, err := entries(s.dir)
+	d, err := s.open()
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	names, err := entries(d)
 	if err != nil {
 		return err
 	}
@@ -189,22 +238,18 @@ func (s *Store) Remove() error {
 		}
 	}
 	for _, name := range names {
-		if err := os.Remove(filepath.Join(s.dir, name)); err != nil && !errors.Is(err, os.ErrNotExist) {
-			return err
+		if err := unix.Unlinkat(int(d.Fd()), name, 0); err != nil && !errors.Is(err, unix.ENOENT) {
+			return fmt.Errorf("session %s: removing %s: %w", s.dir, name, err)
 		}
 	}
 	return os.Remove(s.dir)
 }
 
-// entries lists dir's names, sorted.
-func entries(dir string) ([]string, error) {
-	des, err := os.ReadDir(dir)
+// entries lists the names in d, sorted.
+func entries(d *os.File) ([]string, error) {
+	names, err := d.Readdirnames(-1)
 	if err != nil {
 		return nil, fmt.Errorf("session store: %w", err)
-	}
-	names := make([]string, len(des))
-	for i, de := range des {
-		names[i] = de.Name()
 	}
 	sort.Strings(names)
 	return names, nil

@@ -6,8 +6,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
+
+	"github.com/reactive-ccm/ccm/internal/ownership"
 )
 
 // DefaultPath is the state directory of a ccm running as a service.
@@ -47,20 +50,21 @@ func open(path string, readOnly bool) (*Dir, error) {
 		}
 		path = abs
 	}
-	st, err := os.Lstat(path)
-	if errors.Is(err, fs.ErrNotExist) && !readOnly {
-		if err := os.MkdirAll(path, 0o700); err != nil {
-			return nil, fmt.Errorf("creating the state directory %s: %w", path, err)
-		}
-		st, err = os.Lstat(path)
+	f, err := openChecked(path, readOnly)
+	if err != nil {
+		return nil, err
 	}
+	defer f.Close()
+	st, err := f.Stat()
 	if err != nil {
 		return nil, fmt.Errorf("state directory %s: %w", path, err)
 	}
-	if err := private(path, st, chmodUnless(readOnly, func(m fs.FileMode) error { return os.Chmod(path, m) })); err != nil {
+	if err := private(path, st, chmodUnless(readOnly, f.Chmod)); err != nil {
 		return nil, err
 	}
-	root, err := os.OpenRoot(path)
+	// The directory checked, reached by its descriptor rather than by
+	// its path again.
+	root, err := os.OpenRoot("/proc/self/fd/" + strconv.Itoa(int(f.Fd())))
 	if err != nil {
 		return nil, fmt.Errorf("opening the state directory %s: %w", path, err)
 	}
@@ -68,6 +72,31 @@ func open(path string, readOnly bool) (*Dir, error) {
 		return nil, errors.Join(err, root.Close())
 	}
 	return opened(root, path, readOnly)
+}
+
+// openChecked opens the directory at path (creating it and its parents
+// 0700 when missing, unless readOnly) under the ownership rule: it and
+// every directory above it must be owned by root or ccm's user and
+// writable by no one else, bar sticky parents such as /tmp.
+func openChecked(path string, readOnly bool) (*os.File, error) {
+	var f *os.File
+	var err error
+	if readOnly {
+		f, err = ownership.OpenDir(path)
+	} else {
+		f, err = ownership.MkdirAll(path, 0o700)
+	}
+	switch {
+	case errors.Is(err, ownership.ErrUnsafe):
+		return nil, fmt.Errorf("%w: %w", ErrUnsafe, err)
+	case errors.Is(err, syscall.ENOTDIR):
+		return nil, fmt.Errorf("%w: %s is not a directory; remove it or choose another --state-dir", ErrUnsafe, path)
+	case err != nil && !readOnly:
+		return nil, fmt.Errorf("creating the state directory %s: %w", path, err)
+	case err != nil:
+		return nil, fmt.Errorf("state directory %s: %w", path, err)
+	}
+	return f, nil
 }
 
 // Sub opens the subdirectory name, creating it when missing: one per
@@ -127,7 +156,7 @@ func chmodUnless(readOnly bool, chmod func(fs.FileMode) error) func(fs.FileMode)
 // user may touch, and removes read and search bits others have (when chmod
 // is set).
 func private(path string, st fs.FileInfo, chmod func(fs.FileMode) error) error {
-	if st.Mode()&fs.ModeSymlink != 0 || !st.IsDir() {
+	if !st.IsDir() {
 		return fmt.Errorf("%w: %s is not a directory; remove it or choose another --state-dir", ErrUnsafe, path)
 	}
 	sys, ok := st.Sys().(*syscall.Stat_t)

@@ -10,9 +10,11 @@
 //     Temporary files a crash left behind are removed when the directory
 //     is opened.
 //   - Root-only: directories are 0700 and files 0600, owned by the
-//     process's user; a directory owned by another user, a symlink in its
-//     place, or one others may write to is refused, since whoever can
-//     write here can make ccm replay refreshes or restore content.
+//     process's user; a directory owned by another user, or one others
+//     may write to, or under such a directory (the ownership rule of
+//     internal/ownership, checked by descriptor on the way from /), or a
+//     symlink someone else owns in its place, is refused, since whoever
+//     can write here can make ccm replay refreshes or restore content.
 //   - Contained: names are single path components; every operation is
 //     relative to the open directory (os.Root), so nothing escapes it.
 //   - Read-only when asked (OpenReadOnly): a noop run reads what is kept

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -154,14 +155,23 @@ func TestUnsafeDirectoriesAreRefused(t *testing.T) {
 		"writable by others": func(p string) error {
 			return errors.Join(os.Mkdir(p, 0o700), os.Chmod(p, 0o777))
 		},
-		"a symlink": func(p string) error {
-			return errors.Join(os.Mkdir(p+"-target", 0o700), os.Symlink(p+"-target", p))
+		"a symlink another user owns": func(p string) error {
+			return errors.Join(os.Mkdir(p+"-target", 0o700), os.Symlink(p+"-target", p), os.Lchown(p, 65534, 65534))
 		},
 		"a file": func(p string) error { return os.WriteFile(p, nil, 0o600) },
+		"under a directory another user owns": func(p string) error {
+			return errors.Join(os.Mkdir(filepath.Dir(p), 0o755), os.Mkdir(p, 0o700), os.Chown(filepath.Dir(p), 65534, 65534))
+		},
+		"under a directory others may write": func(p string) error {
+			return errors.Join(os.Mkdir(filepath.Dir(p), 0o755), os.Mkdir(p, 0o700), os.Chmod(filepath.Dir(p), 0o777))
+		},
 	}
 	for name, setup := range cases {
 		t.Run(name, func(t *testing.T) {
 			path := filepath.Join(base, filepath.Base(t.Name()))
+			if strings.HasPrefix(name, "under") {
+				path = filepath.Join(path, "state")
+			}
 			if err := setup(path); err != nil {
 				t.Fatal(err)
 			}
@@ -175,6 +185,18 @@ func TestUnsafeDirectoriesAreRefused(t *testing.T) {
 			}
 		})
 	}
+}
+
+func TestADirectoryUnderAStickyOneIsUsed(t *testing.T) {
+	tmp := filepath.Join(t.TempDir(), "tmp")
+	if err := errors.Join(os.Mkdir(tmp, 0o755), os.Chmod(tmp, os.ModeSticky|0o777)); err != nil {
+		t.Fatal(err)
+	}
+	d, err := state.Open(filepath.Join(tmp, "ccm", "state"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Close()
 }
 
 func TestReadableDirectoryIsMadePrivate(t *testing.T) {

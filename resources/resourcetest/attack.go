@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -29,8 +30,9 @@ const attackEnv = "CCM_TEST_ATTACK"
 
 // Main runs the tests or, in a copy of the test binary started by
 // AsNobody, Race or Hold, the attack step it was asked for. Packages with
-// attack tests call it from TestMain: os.Exit(resourcetest.Main(m)).
-func Main(m *testing.M) int {
+// attack tests call it from TestMain: os.Exit(resourcetest.Main(m)); m is
+// a *testing.M, or what wraps its Run in setup.
+func Main(m interface{ Run() int }) int {
 	if op := os.Getenv(attackEnv); op != "" {
 		return attack(op, os.Args[1:])
 	}
@@ -67,8 +69,9 @@ func NobodyHome(t testing.TB) string {
 }
 
 // AsNobody runs one attack step as Nobody, failing the test when it fails,
-// and returns what it printed: "symlink TARGET LINK", "mkdir DIR", "write
-// FILE TEXT", "rename FROM TO", "fifo PATH", and those of fileAttack.
+// and returns what it printed: "symlink TARGET LINK", "mkdir DIR
+// [OCTAL-MODE]", "write FILE TEXT", "rename FROM TO", "fifo PATH", and
+// those of fileAttack.
 func AsNobody(t testing.TB, op string, args ...string) string {
 	t.Helper()
 	out, err := nobodyCmd(op, args).CombinedOutput()
@@ -115,8 +118,10 @@ func Race(t testing.TB, op string, args ...string) (stop func() int) {
 
 // Hold starts an attack as Nobody that acquires something and keeps it
 // until stop is called: "connect ADDR N" opens N TCP connections to ADDR
-// and sends nothing on them. It returns once the attacker holds what it
-// could get, with how much that is (the connections opened).
+// and sends nothing on them; "serve PATH" listens on the unix socket PATH
+// as a fake daemon, answering every HTTP request with 200 and `{}`. It
+// returns once the attacker holds what it could get, with how much that
+// is (the connections opened, the one listener).
 func Hold(t testing.TB, op string, args ...string) (held int, stop func()) {
 	t.Helper()
 	cmd := nobodyCmd(op, args)
@@ -167,6 +172,8 @@ func attack(op string, args []string) int {
 		err = os.Symlink(args[0], args[1])
 	case op == "mkdir" && len(args) == 1:
 		err = os.Mkdir(args[0], 0o755)
+	case op == "mkdir" && len(args) == 2:
+		err = mkdirMode(args[0], args[1])
 	case op == "write" && len(args) == 2:
 		err = os.WriteFile(args[0], []byte(args[1]), 0o644)
 	case op == "rename" && len(args) == 2:
@@ -175,6 +182,8 @@ func attack(op string, args []string) int {
 		err = unix.Mkfifo(args[0], 0o644)
 	case op == "exchange" && len(args) == 2:
 		err = exchange(args[0], args[1])
+	case op == "serve" && len(args) == 1:
+		err = serve(args[0])
 	case op == "connect" && len(args) == 2:
 		err = connect(args[0], args[1])
 	default:
@@ -221,6 +230,18 @@ func untilTerm(act func() (acted bool, err error)) error {
 	return nil
 }
 
+// mkdirMode makes dir with the octal mode, whatever the umask.
+func mkdirMode(dir, mode string) error {
+	m, err := strconv.ParseUint(mode, 8, 32)
+	if err != nil {
+		return err
+	}
+	if err := unix.Mkdir(dir, uint32(m)); err != nil {
+		return err
+	}
+	return unix.Chmod(dir, uint32(m))
+}
+
 // connect opens n connections to addr, prints how many it opened, and
 // holds them until SIGTERM.
 func connect(addr, n string) error {
@@ -244,4 +265,22 @@ func connect(addr, n string) error {
 		c.Close()
 	}
 	return nil
+}
+
+// serve listens on the unix socket at path, prints 1 (the listener it
+// holds), and answers every request with 200 and `{}` until SIGTERM.
+func serve(path string) error {
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, syscall.SIGTERM)
+	ln, err := net.Listen("unix", path)
+	if err != nil {
+		return err
+	}
+	fmt.Println(1)
+	go http.Serve(ln, http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintln(w, "{}")
+	}))
+	<-sig
+	return ln.Close()
 }

@@ -1,6 +1,7 @@
 package resourcetest
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -11,6 +12,7 @@ import (
 //   - "copy SRC DST" writes the content of SRC to DST (a crafted file).
 //   - "tamper DIR" writes into every file below DIR that Nobody can open
 //     for writing, and prints their paths, one a line.
+//   - "append FILE TEXT" appends TEXT to FILE.
 //   - "rewrite FILE A B" rewrites FILE in place, without truncating it,
 //     with the content of A, then of B, again and again until SIGTERM,
 //     opening FILE by its path each time; then prints how many rewrites.
@@ -26,6 +28,8 @@ func fileAttack(op string, args []string) error {
 		return tamper(args[0])
 	case op == "rewrite" && len(args) == 3:
 		return rewrite(args[0], args[1], args[2])
+	case op == "append" && len(args) == 2:
+		return appendTo(args[0], args[1])
 	}
 	return fmt.Errorf("unknown attack %s %v", op, args)
 }
@@ -72,4 +76,14 @@ func rewrite(file, a, b string) error {
 		n++
 		return err == nil, err
 	})
+}
+
+// appendTo appends text to the file at path, which must exist.
+func appendTo(path, text string) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		return err
+	}
+	_, err = f.WriteString(text)
+	return errors.Join(err, f.Close())
 }

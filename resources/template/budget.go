@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/reactive-ccm/ccm/resources"
 )
 
 // The budget of one evaluation: a string resolved at the top level (the
@@ -49,6 +51,9 @@ type budget struct {
 	lim      limits
 	deadline time.Time
 	work     int64
+	// lookups, when set, records the registry queries of the resource the
+	// evaluation renders for (see Scope).
+	lookups *resources.Lookups
 }
 
 func newBudget(lim limits) *budget {

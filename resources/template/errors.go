@@ -22,6 +22,9 @@ var (
 	// ErrMissingKV is kvGet() of a key that does not exist, without a
 	// default.
 	ErrMissingKV = errors.New("kvGet: no such key")
+	// ErrNoRegistry is registrations() called where no registry is set
+	// up.
+	ErrNoRegistry = errors.New("registrations: no registration stream here")
 	// ErrArgs is a template function called with the wrong arguments.
 	// Every error here reaches callers inside an ExprError, whose text
 	// begins "template", so none repeats the package name.

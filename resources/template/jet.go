@@ -111,21 +111,28 @@ func (t *Templates) jetVars(b *budget) jet.VarMap {
 // returns a value and an error, which Go templates accept as they are;
 // each call has the budget of one evaluation.
 func (t *Templates) Functions() map[string]func(args ...any) (any, error) {
+	return t.functionsWith(func() *budget { return newBudget(t.lim) })
+}
+
+// functionsWith is Functions, each call with the budget newB makes.
+func (t *Templates) functionsWith(newB func() *budget) map[string]func(args ...any) (any, error) {
 	plain, fns := full.functions(t)
 	out := make(map[string]func(args ...any) (any, error), len(plain)+len(fns))
 	for name, fn := range plain {
 		out[name] = fn
 	}
 	for name, fn := range fns {
-		out[name] = func(args ...any) (any, error) { return fn(newBudget(t.lim), args...) }
+		out[name] = func(args ...any) (any, error) { return fn(newB(), args...) }
 	}
 	return out
 }
 
 // JetFunctions are Functions for Jet templates, without jet itself.
-func (t *Templates) JetFunctions() map[string]jet.Func {
+func (t *Templates) JetFunctions() map[string]jet.Func { return jetFuncs(t.Functions()) }
+
+func jetFuncs(fns map[string]func(args ...any) (any, error)) map[string]jet.Func {
 	out := map[string]jet.Func{}
-	for name, fn := range t.Functions() {
+	for name, fn := range fns {
 		if name != "jet" {
 			out[name] = jetFunc(fn)
 		}

@@ -30,7 +30,7 @@ type meter struct {
 // ours, and bounded replacements of expr's builtins that can make a
 // large value from small arguments.
 var budgeted = map[string]bool{
-	"readFile": true, "file": true, "template": true, "jet": true,
+	"readFile": true, "file": true, "template": true, "jet": true, "registrations": true,
 	"repeat": true, "replace": true, "join": true, "split": true, "string": true, "toJSON": true,
 	"__add": true, "__tick": true,
 }

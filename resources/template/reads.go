@@ -2,12 +2,15 @@ package template
 
 import "github.com/expr-lang/expr/ast"
 
-// fileFunctions are the functions that read files.
-var fileFunctions = map[string]bool{"readFile": true, "file": true, "template": true, "jet": true}
+// fileFunctions are the functions that read files, and registrations,
+// which reads the registry: what they return changes while the manifest
+// stays the same.
+var fileFunctions = map[string]bool{"readFile": true, "file": true, "template": true, "jet": true, "registrations": true}
 
-// ReadsFiles reports whether resolving s may read a file: one of its
-// expressions names readFile, file, template or jet. An expression that
-// does not compile counts as reading, since nothing can be said of it.
+// ReadsFiles reports whether resolving s may read a file, or the
+// registry: one of its expressions names readFile, file, template, jet or
+// registrations. An expression that does not compile counts as reading,
+// since nothing can be said of it.
 func (t *Templates) ReadsFiles(s string) bool {
 	for _, sg := range lex(s).segs {
 		if !sg.expr {

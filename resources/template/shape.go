@@ -35,6 +35,7 @@ func (sh shape) functions(t *Templates) (map[string]function, map[string]metered
 	return plain, map[string]metered{
 		"readFile": t.readFile, "file": t.readFile,
 		"template": t.template, "jet": t.jet,
+		"registrations": t.registrations,
 	}
 }
 

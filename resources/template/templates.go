@@ -10,6 +10,7 @@ import (
 
 	"github.com/expr-lang/expr"
 	"github.com/reactive-ccm/ccm/resources"
+	"github.com/reactive-ccm/ccm/resources/registration"
 )
 
 // Env is what templates see.
@@ -30,6 +31,14 @@ type Env struct {
 	Dir string
 	// KV answers kvGet(); nil makes kvGet an error.
 	KV KV
+	// Registry answers registrations(); nil makes registrations an error.
+	Registry Registry
+}
+
+// Registry answers registrations(): the entries of the service registry
+// that f selects, sorted by address, then port.
+type Registry interface {
+	Lookup(f registration.Filter) (registration.Entries, error)
 }
 
 // KV reads NATS key-value entries for kvGet().
@@ -70,6 +79,7 @@ type Templates struct {
 var (
 	_ resources.Templates = (*Templates)(nil)
 	_ resources.Compiler  = (*Templates)(nil)
+	_ resources.Scoper    = (*Templates)(nil)
 )
 
 // New returns the templates of a manifest: every function is available and
@@ -132,12 +142,14 @@ func (t *Templates) value(b *budget, s string) (any, error) {
 }
 
 // String resolves every expression in s and returns the text.
-func (t *Templates) String(s string) (string, error) {
+func (t *Templates) String(s string) (string, error) { return t.string(newBudget(t.lim), s) }
+
+func (t *Templates) string(b *budget, s string) (string, error) {
 	l := lex(s)
 	if l.plain {
 		return s, nil
 	}
-	out, _, err := t.join(newBudget(t.lim), l)
+	out, _, err := t.join(b, l)
 	return out, err
 }
 

@@ -30,9 +30,10 @@ type kind struct {
 	holds func(r *resource) string
 	// operator undoes what ccm leaves to an operator on purpose (it
 	// reports a directory where a file should be, and does not remove
-	// it); it runs on every resource of the kind at the end of each
-	// burst. Nil when ccm repairs every drift itself.
-	operator func(r *resource) error
+	// it), and says whether it had to; it runs on every resource of the
+	// kind at the end of each burst. Nil when ccm repairs every drift
+	// itself.
+	operator func(r *resource) (bool, error)
 	tampers  []tamper
 }
 
@@ -71,14 +72,19 @@ type resource struct {
 
 func (r *resource) String() string { return r.kind.name + "#" + r.path }
 
-// short is r's kind and path below the tree's base, with the long runs of
-// one letter padding names shortened ("d8-aaaaaaaa" is "d8-a×8").
+// short is r's kind and path below the tree's base, shortened.
 func (r *resource) short() string {
 	_, rel, found := strings.Cut(r.path, "/tree/")
 	if !found {
 		rel = r.path
 	}
-	return r.kind.name + "#" + padding.ReplaceAllStringFunc(rel, func(run string) string {
+	return r.kind.name + "#" + shorten(rel)
+}
+
+// shorten shortens the long runs of one letter padding names in s
+// ("d8-aaaaaaaa" is "d8-a×8").
+func shorten(s string) string {
+	return padding.ReplaceAllStringFunc(s, func(run string) string {
 		return fmt.Sprintf("%c×%d", run[0], len(run))
 	})
 }
@@ -177,12 +183,12 @@ var fileKind = &kind{
 		}
 		return ""
 	},
-	operator: func(r *resource) error {
+	operator: func(r *resource) (bool, error) {
 		// ccm refuses to replace a directory by a file.
 		if got, _ := lstat(r.path); got == "directory" {
-			return os.RemoveAll(r.path)
+			return true, os.RemoveAll(r.path)
 		}
-		return nil
+		return false, nil
 	},
 	tampers: []tamper{
 		{"unlink", func(_ *hand, r *resource) error { return os.Remove(r.path) }},

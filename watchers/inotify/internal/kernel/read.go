@@ -26,7 +26,13 @@ func (in *Instance) Read(handle Handler) error {
 	var rerr error
 	turn := false
 	err := in.raw.Read(func(fd uintptr) bool {
-		in.turn.Lock()
+		// Never wait for the turn here: Close waits for this function
+		// to return, holding in.mu, which a Drain holding the turn may
+		// be waiting for. A Drain under way reads what woke us; events
+		// queued after its last read wake us again.
+		if !in.turn.TryLock() {
+			return false
+		}
 		n, rerr = in.readFd(int(fd))
 		if errors.Is(rerr, unix.EAGAIN) {
 			// Drain took them; wait for more.

@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"golang.org/x/sys/unix"
 
@@ -277,4 +279,55 @@ func TestIgnoredAfterADirectoryVanishes(t *testing.T) {
 	if got := batches(t, in); !slices.EqualFunc(got, [][]string{{filepath.Join(dir, "again")}}, slices.Equal) {
 		t.Fatalf("after watching again: %q", got)
 	}
+}
+
+// Close returns while a Drain's handler runs and the reader waits for
+// its turn: the reader used to wait for the turn inside the poller's
+// read, which Close waits for holding the lock that Drain's next read
+// takes, and a daemon stopped while it repaired never exited.
+func TestCloseWhileADrainAndAReadWait(t *testing.T) {
+	in, dir := opened(t)
+	in.Feed(nil, record(in.Wd(dir), unix.IN_CREATE, "queued"))
+	handling, release := make(chan struct{}), make(chan struct{})
+	drained := make(chan error, 1)
+	go func() {
+		first := true
+		drained <- in.Drain(func([]kernel.Event) {
+			if first {
+				first = false
+				close(handling)
+				<-release
+			}
+		})
+	}()
+	<-handling
+	// An event makes the reader's descriptor ready while Drain holds
+	// the turn.
+	must(t, os.Mkdir(filepath.Join(dir, "ready"), 0o755))
+	read := make(chan error, 1)
+	go func() { read <- in.Read(func([]kernel.Event) {}) }()
+	waitForStack(t, "os.(*rawConn).Read")
+	closed := make(chan error, 1)
+	go func() { closed <- in.Close() }()
+	waitForStack(t, "kernel.(*Instance).Close")
+	close(release)
+	for what, ch := range map[string]chan error{"Close": closed, "Drain": drained, "Read": read} {
+		select {
+		case <-ch:
+		case <-time.After(patience):
+			t.Fatalf("%s did not return", what)
+		}
+	}
+}
+
+// waitForStack waits until a goroutine's stack holds fn.
+func waitForStack(t *testing.T, fn string) {
+	t.Helper()
+	buf := make([]byte, 1<<20)
+	for deadline := time.Now().Add(patience); time.Now().Before(deadline); runtime.Gosched() {
+		if bytes.Contains(buf[:runtime.Stack(buf, true)], []byte(fn)) {
+			return
+		}
+	}
+	t.Fatalf("no goroutine reached %s", fn)
 }

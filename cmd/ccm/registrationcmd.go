@@ -1,0 +1,338 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"sort"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/reactive-ccm/ccm/engine/natsconn"
+	"github.com/reactive-ccm/ccm/engine/registry"
+	"github.com/reactive-ccm/ccm/resources/registration"
+	"github.com/spf13/cobra"
+	"go.yaml.in/yaml/v3"
+)
+
+// newRegistrationCmd is upstream CCM's `ccm registration`: the service
+// registry, read and written by hand.
+func newRegistrationCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:     "registration",
+		Aliases: []string{"reg", "r"},
+		Short:   "Query, watch and edit the service registry (registrations of stable resources)",
+	}
+	fl := cmd.PersistentFlags()
+	fl.String("context", "", "NATS context (default $NATS_CONTEXT; else $NATS_URL; else the context CCM)")
+	fl.StringP("registration", "R", registry.DefaultStream, "JetStream stream holding the registrations")
+	return groupOf(cmd, newRegCreateCmd(), newRegInitCmd(), newRegQueryCmd(), newRegRmCmd(), newRegWatchCmd())
+}
+
+// openRegistry connects to the registry the flags name.
+func openRegistry(cmd *cobra.Command) (*registry.Registry, error) {
+	log, err := setupLogging(cmd)
+	if err != nil {
+		return nil, err
+	}
+	name, _ := cmd.Flags().GetString("context")
+	stream, _ := cmd.Flags().GetString("registration")
+	lazy := natsconn.NewLazy(natsconn.FromEnv(name), log)
+	go func() {
+		<-cmd.Context().Done()
+		lazy.Close()
+	}()
+	return registry.New(cmd.Context(), registry.Options{NATS: lazy, Stream: stream, Logger: log}), nil
+}
+
+// userLog writes what a command did as log lines on stdout, as upstream
+// does.
+func userLog(cmd *cobra.Command) *slog.Logger {
+	return slog.New(newLineHandler(cmd.OutOrStdout(), slog.LevelInfo, false))
+}
+
+// failure marks err as a failure (exit 1) rather than unusable input.
+func failure(err error) error { return &exitError{code: exitFailed, err: err} }
+
+func newRegCreateCmd() *cobra.Command {
+	var e registration.Entry
+	var port int64
+	var priority int
+	var ttl string
+	var ann map[string]string
+	cmd := &cobra.Command{
+		Use:     "create",
+		Aliases: []string{"c"},
+		Short:   "Publish a registration entry",
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			e.Port, e.Priority, e.Annotations = port, int64(priority), ann
+			if ttl != "" {
+				t, err := registration.ParseTTL(ttl)
+				if err != nil {
+					return usage(err)
+				}
+				e.TTL = t
+			}
+			if err := e.Validate(); err != nil {
+				return usage(fmt.Errorf("invalid registration entry: %w", err))
+			}
+			reg, err := openRegistry(cmd)
+			if err != nil {
+				return err
+			}
+			if err := reg.Publish(cmd.Context(), &e, registry.JetStream); err != nil {
+				return failure(err)
+			}
+			userLog(cmd).Info("Registration entry created", "cluster", e.Cluster, "service", e.Service, "protocol", e.Protocol, "address", e.Address, "port", port, "priority", priority)
+			return nil
+		},
+	}
+	fl := cmd.Flags()
+	entryFlags(cmd, &e, &port)
+	fl.IntVar(&priority, "priority", 100, "the priority (1-255)")
+	fl.StringVar(&ttl, "ttl", "30s", "time to live for the entry (a duration or never)")
+	fl.StringToStringVarP(&ann, "annotation", "A", nil, "annotations in key=value format (repeatable)")
+	return cmd
+}
+
+// entryFlags registers the required flags naming an entry.
+func entryFlags(cmd *cobra.Command, e *registration.Entry, port *int64) {
+	fl := cmd.Flags()
+	fl.StringVar(&e.Cluster, "cluster", "", "the cluster name")
+	fl.StringVar(&e.Service, "service", "", "the service name")
+	fl.StringVar(&e.Protocol, "protocol", "", "the protocol name")
+	fl.StringVar(&e.Address, "address", "", "the IP address")
+	fl.Int64Var(port, "port", 0, "the port number")
+	for _, name := range []string{"cluster", "service", "protocol", "address", "port"} {
+		_ = cmd.MarkFlagRequired(name)
+	}
+}
+
+func newRegInitCmd() *cobra.Command {
+	var s registry.StreamSettings
+	cmd := &cobra.Command{
+		Use:   "init",
+		Short: "Create or update the registration JetStream stream",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if s.Replicas < 1 || s.Replicas > 5 {
+				return usage(fmt.Errorf("replicas must be between 1 and 5"))
+			}
+			reg, err := openRegistry(cmd)
+			if err != nil {
+				return err
+			}
+			info, err := reg.Init(cmd.Context(), s)
+			if err != nil {
+				return failure(err)
+			}
+			userLog(cmd).Info("Registration stream ready", "stream", info.Config.Name, "subjects", fmt.Sprint(info.Config.Subjects), "replicas", info.Config.Replicas)
+			return nil
+		},
+	}
+	cmd.Flags().IntVar(&s.Replicas, "replicas", 1, "number of stream replicas")
+	cmd.Flags().DurationVar(&s.MaxAge, "max-age", time.Minute, "maximum age of messages in the stream: how long an entry without a TTL lives, and removal markers stay")
+	return cmd
+}
+
+// filterArgs reads the positional cluster, protocol, service and address,
+// each "*" when left out.
+func filterArgs(args []string) registration.Filter {
+	f := [4]string{"*", "*", "*", "*"}
+	copy(f[:], args)
+	return registration.Filter{Cluster: f[0], Protocol: f[1], Service: f[2], Address: f[3]}
+}
+
+const filterUse = "[CLUSTER [PROTOCOL [SERVICE [ADDRESS]]]]"
+
+func newRegQueryCmd() *cobra.Command {
+	var asJSON, asYAML bool
+	cmd := &cobra.Command{
+		Use:     "query " + filterUse,
+		Aliases: []string{"q"},
+		Short:   "Look up registered entries; each argument may be * (the default)",
+		Args:    cobra.MaximumNArgs(4),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			reg, err := openRegistry(cmd)
+			if err != nil {
+				return err
+			}
+			res, err := reg.Lookup(filterArgs(args))
+			if err != nil {
+				return failure(err)
+			}
+			w := cmd.OutOrStdout()
+			switch {
+			case asJSON:
+				b, err := json.MarshalIndent(res, "", "  ")
+				if err != nil {
+					return err
+				}
+				_, err = fmt.Fprintln(w, string(b))
+				return err
+			case asYAML:
+				b, err := yaml.Marshal(res)
+				if err != nil {
+					return err
+				}
+				_, err = fmt.Fprintln(w, string(b))
+				return err
+			}
+			return printEntries(w, res)
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "render results in JSON format")
+	cmd.Flags().BoolVar(&asYAML, "yaml", false, "render results in YAML format")
+	return cmd
+}
+
+// printEntries lists entries as upstream's query does, by cluster,
+// protocol and service, under a heading per service.
+func printEntries(w io.Writer, res registration.Entries) error {
+	if len(res) == 0 {
+		_, err := fmt.Fprintln(w, "No results found")
+		return err
+	}
+	sort.SliceStable(res, func(i, j int) bool {
+		a, b := res[i], res[j]
+		if a.Cluster != b.Cluster {
+			return a.Cluster < b.Cluster
+		}
+		if a.Protocol != b.Protocol {
+			return a.Protocol < b.Protocol
+		}
+		return a.Service < b.Service
+	})
+	bw := bufio.NewWriter(w)
+	var cluster, service string
+	for _, r := range res {
+		if cluster != r.Cluster || service != r.Service {
+			cluster, service = r.Cluster, r.Service
+			fmt.Fprintf(bw, "Service: %s @ %s\n\n", r.Service, r.Cluster)
+		}
+		fmt.Fprintf(bw, "       Cluster: %s\n      Protocol: %s\n       Service: %s\n       Address: %s\n", r.Cluster, r.Protocol, r.Service, r.Address)
+		fmt.Fprintf(bw, "          Port: %v\n      Priority: %d\n", r.Port, r.Priority)
+		if len(r.Annotations) > 0 {
+			fmt.Fprintln(bw, "   Annotations:")
+			keys := make([]string, 0, len(r.Annotations))
+			for k := range r.Annotations {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			for _, k := range keys {
+				fmt.Fprintf(bw, "                %s: %s\n", k, r.Annotations[k])
+			}
+		}
+		fmt.Fprintln(bw)
+	}
+	return bw.Flush()
+}
+
+func newRegRmCmd() *cobra.Command {
+	var e registration.Entry
+	var port int64
+	var force bool
+	cmd := &cobra.Command{
+		Use:     "rm",
+		Aliases: []string{"delete"},
+		Short:   "Remove a registration entry (watchers see it go)",
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			e.Port, e.Priority = port, 1
+			if err := e.Validate(); err != nil {
+				return usage(fmt.Errorf("invalid registration entry: %w", err))
+			}
+			if !force {
+				ok, err := confirm(cmd, fmt.Sprintf("Remove registration entry %s/%s/%s at %s:%d?", e.Cluster, e.Service, e.Protocol, e.Address, port))
+				if err != nil || !ok {
+					return err
+				}
+			}
+			reg, err := openRegistry(cmd)
+			if err != nil {
+				return err
+			}
+			if err := reg.Remove(cmd.Context(), &e); err != nil {
+				return failure(err)
+			}
+			userLog(cmd).Info("Registration entry removed", "cluster", e.Cluster, "service", e.Service, "protocol", e.Protocol, "address", e.Address, "port", port)
+			return nil
+		},
+	}
+	entryFlags(cmd, &e, &port)
+	cmd.Flags().BoolVar(&force, "force", false, "skip the confirmation prompt")
+	return cmd
+}
+
+// confirm asks question on the terminal; without one, --force is needed.
+func confirm(cmd *cobra.Command, question string) (bool, error) {
+	if _, tty := terminalWidth(os.Stdin); !tty {
+		return false, usage(fmt.Errorf("stdin is not a terminal to confirm on: give --force"))
+	}
+	fmt.Fprintf(cmd.OutOrStdout(), "%s [y/N] ", question)
+	line, _ := bufio.NewReader(cmd.InOrStdin()).ReadString('\n')
+	answer := strings.ToLower(strings.TrimSpace(line))
+	return answer == "y" || answer == "yes", nil
+}
+
+func newRegWatchCmd() *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "watch " + filterUse,
+		Short: "Watch registrations come, change and go, until interrupted",
+		Args:  cobra.MaximumNArgs(4),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			cmd.SetContext(ctx)
+			reg, err := openRegistry(cmd)
+			if err != nil {
+				return err
+			}
+			events, err := reg.Events(ctx, filterArgs(args))
+			if err != nil {
+				return failure(err)
+			}
+			log, enc := userLog(cmd), json.NewEncoder(cmd.OutOrStdout())
+			for ev := range events {
+				if asJSON {
+					if err := enc.Encode(watchEvent{Action: ev.Action.String(), Entry: ev.Entry, Reason: ev.Reason}); err != nil {
+						return err
+					}
+					continue
+				}
+				logEvent(log, ev)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print each event as a JSON object")
+	return cmd
+}
+
+// watchEvent is an event as `registration watch --json` prints it.
+type watchEvent struct {
+	Action string              `json:"action"`
+	Entry  *registration.Entry `json:"entry"`
+	Reason string              `json:"reason,omitempty"`
+}
+
+// logEvent writes an event as upstream's watch logs it.
+func logEvent(log *slog.Logger, ev registry.Event) {
+	e := ev.Entry
+	if ev.Action == registry.Remove {
+		log.Warn("Removed entry", "cluster", e.Cluster, "service", e.Service, "protocol", e.Protocol, "address", e.Address, "reason", ev.Reason)
+		return
+	}
+	attrs := []any{"cluster", e.Cluster, "service", e.Service, "protocol", e.Protocol, "address", e.Address, "port", e.Port}
+	if e.TTL != nil {
+		attrs = append(attrs, "ttl", e.TTL.String())
+	}
+	log.Info("Updated entry", attrs...)
+}

@@ -1,0 +1,111 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/reactive-ccm/ccm/engine"
+	"github.com/reactive-ccm/ccm/engine/registry"
+	"github.com/reactive-ccm/ccm/graph"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+)
+
+// addRegistrationFlag registers --registration, the stream registrations()
+// reads (and --register publishes to); -R as upstream's apply and ensure
+// file have it, when short.
+func addRegistrationFlag(fl *pflag.FlagSet, short bool) {
+	const help = "JetStream stream of service registrations, for registrations() in templates and --register"
+	if short {
+		fl.StringP("registration", "R", registry.DefaultStream, help)
+		return
+	}
+	fl.String("registration", registry.DefaultStream, help)
+}
+
+// addRegisterFlag registers --register, which publishes the registrations
+// of stable resources.
+func addRegisterFlag(fl *pflag.FlagSet) {
+	fl.String("register", "", "announce the register_when_stable entries of stable resources (converged, health checks OK) to NATS: jetstream (the --registration stream) or nats (core NATS, fire and forget); withdrawn when they stop being stable")
+}
+
+type registryKey struct{}
+
+// registryOf returns the command's service registry, made on first use
+// from its flags (--registration, --register) and kept in its context.
+func registryOf(cmd *cobra.Command) (*registry.Registry, error) {
+	if r, ok := cmd.Context().Value(registryKey{}).(*registry.Registry); ok {
+		return r, nil
+	}
+	rem, err := remoteOf(cmd)
+	if err != nil {
+		return nil, err
+	}
+	o := registry.Options{NATS: rem.nats, Logger: slog.Default(), Stream: stringFlag(cmd, "registration")}
+	if o.Publish, err = registry.ParseDestination(stringFlag(cmd, "register")); err != nil {
+		return nil, usage(fmt.Errorf("--register: %w", err))
+	}
+	r := registry.New(cmd.Context(), o)
+	cmd.SetContext(context.WithValue(cmd.Context(), registryKey{}, r))
+	return r, nil
+}
+
+// stringFlag returns a string flag of cmd, "" when cmd does not define it.
+func stringFlag(cmd *cobra.Command, name string) string {
+	if cmd.Flags().Lookup(name) == nil {
+		return ""
+	}
+	v, _ := cmd.Flags().GetString(name)
+	return v
+}
+
+// announceTo makes the engine announce its stable resources' entries to
+// reg, when --register asks for it; it reports whether it does.
+func announceTo(cmd *cobra.Command, opts *engine.Options) (*registry.Registry, bool, error) {
+	reg, err := registryOf(cmd)
+	if err != nil || stringFlag(cmd, "register") == "" {
+		return reg, false, err
+	}
+	opts.Announce = func(v *graph.Vertex, stable bool) { reg.Announce(v.ID(), v.Registrations, stable) }
+	return reg, true, nil
+}
+
+// syncRegistrations publishes what a one-shot run announced before it
+// exits, waiting at most 10 seconds for NATS.
+func syncRegistrations(ctx context.Context, reg *registry.Registry, log *slog.Logger) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	if err := reg.Sync(ctx); err != nil {
+		log.Warn("publishing registrations failed", "stream", reg.Stream(), "error", err)
+	}
+}
+
+// addEnsureRegistrationFlag registers `ccm ensure TYPE`'s
+// --registration/-R. Upstream's -R names the registration stream; ccm's
+// took TYPE#NAME references for --require, which no stream name looks
+// like: a value holding # still goes to --require.
+func addEnsureRegistrationFlag(fl *pflag.FlagSet) {
+	v := &streamOrRequire{stream: registry.DefaultStream, fl: fl}
+	fl.VarP(v, "registration", "R", "JetStream stream of service registrations, for registrations() in templates; -R TYPE#NAME is --require TYPE#NAME")
+	fl.Lookup("registration").DefValue = registry.DefaultStream
+}
+
+// streamOrRequire is the value of ensure's -R.
+type streamOrRequire struct {
+	stream string
+	fl     *pflag.FlagSet
+}
+
+func (v *streamOrRequire) Set(s string) error {
+	if strings.Contains(s, "#") {
+		return v.fl.Set("require", s)
+	}
+	v.stream = s
+	return nil
+}
+
+func (v *streamOrRequire) String() string { return v.stream }
+func (v *streamOrRequire) Type() string   { return "string" }

@@ -1,0 +1,53 @@
+package template
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+
+	"github.com/reactive-ccm/ccm/resources/registration"
+)
+
+// registrations implements registrations(cluster, protocol, service,
+// address): the registry's entries those select, "*" matching anything,
+// sorted by address, then port. The query is recorded first, for the
+// resource the evaluation renders for (see Scope).
+func (t *Templates) registrations(b *budget, args ...any) (any, error) {
+	if len(args) != 4 {
+		return nil, fmt.Errorf("%w: registrations(cluster, protocol, service, address) takes 4 arguments, got %d", ErrArgs, len(args))
+	}
+	var s [4]string
+	for i, what := range []string{"the cluster", "the protocol", "the service", "the address"} {
+		v, err := stringArg("registrations", what, args, i)
+		if err != nil {
+			return nil, err
+		}
+		s[i] = v
+	}
+	if t.env.Registry == nil {
+		return nil, fmt.Errorf("%w: run with --registration STREAM (ccm apply -R), or the agent's registration setting", ErrNoRegistry)
+	}
+	f := registration.Filter{Cluster: s[0], Protocol: s[1], Service: s[2], Address: s[3]}
+	if b.lookups != nil {
+		b.lookups.Add(f.Subject(), f.Matches)
+	}
+	es, err := t.env.Registry.Lookup(f)
+	if err != nil {
+		return nil, fmt.Errorf("registrations(%s): %w", f, err)
+	}
+	if b.lookups != nil {
+		b.lookups.Found(f.Subject(), digest(es))
+	}
+	return es, b.charge(sizeOf(es, b.lim.value+1))
+}
+
+// digest identifies what a lookup found.
+func digest(es registration.Entries) string {
+	h := sha256.New()
+	for _, e := range es {
+		b, _ := e.Payload()
+		h.Write(b)
+		h.Write([]byte{0})
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
