@@ -1,8 +1,9 @@
 package engine
 
 import (
-	"container/heap"
 	"time"
+
+	"github.com/reactive-ccm/ccm/internal/pqueue"
 )
 
 // workQueue holds the vertices waiting for a worker and counts those that
@@ -13,7 +14,9 @@ import (
 // written first, unless the run was halted or the commit groups under way
 // are full. Guarded by Engine.mu.
 type workQueue struct {
-	ready readyHeap
+	// ready holds the queued vertices, lowest topological position
+	// first, so unconstrained vertices start in manifest order.
+	ready pqueue.Queue[*node]
 	// waiting holds dirty vertices held back by a retry or contest
 	// back-off, for the timer loop to queue once it expires.
 	waiting map[*node]struct{}
@@ -28,7 +31,8 @@ type workQueue struct {
 }
 
 func newWorkQueue(groupCommit int) workQueue {
-	return workQueue{waiting: map[*node]struct{}{}, groupCommit: groupCommit}
+	return workQueue{waiting: map[*node]struct{}{}, groupCommit: groupCommit,
+		ready: pqueue.New(func(a, b *node) bool { return a.pos < b.pos }, func(n *node) *int { return &n.queueIndex })}
 }
 
 // add queues n, which may run now, unless the run was halted; it reports
@@ -38,14 +42,14 @@ func (q *workQueue) add(n *node) bool {
 		return false
 	}
 	n.life.move(enqueue)
-	heap.Push(&q.ready, n)
+	q.ready.Push(n)
 	return true
 }
 
 // remove takes n out of the queue, if it is there.
 func (q *workQueue) remove(n *node) {
 	if n.life == queued {
-		heap.Remove(&q.ready, n.queueIndex)
+		q.ready.Remove(n)
 		n.life.move(unqueue)
 	}
 }
@@ -59,10 +63,10 @@ func (q *workQueue) next() *node {
 	if q.halted || q.ready.Len() == 0 {
 		return nil
 	}
-	if q.ready[0].commitGroups && q.inGroups >= q.groupCommit {
+	if q.ready.Peek().commitGroups && q.inGroups >= q.groupCommit {
 		return nil
 	}
-	n := heap.Pop(&q.ready).(*node)
+	n := q.ready.Pop()
 	q.start(n)
 	return n
 }
@@ -89,8 +93,8 @@ func (q *workQueue) done(n *node) (again bool) {
 func (q *workQueue) nextCommitGroup() []*node {
 	room := min(q.groupCommit-q.inGroups, max(1, q.groupCommit/4))
 	var out []*node
-	for len(out)+1 < room && q.ready.Len() > 0 && q.ready[0].commitGroups {
-		n := heap.Pop(&q.ready).(*node)
+	for len(out)+1 < room && q.ready.Len() > 0 && q.ready.Peek().commitGroups {
+		n := q.ready.Pop()
 		q.start(n)
 		out = append(out, n)
 	}
@@ -109,7 +113,7 @@ func (q *workQueue) commitGroupDone(size int) { q.inGroups -= size }
 func (q *workQueue) halt() {
 	q.halted = true
 	for q.ready.Len() > 0 {
-		heap.Pop(&q.ready).(*node).life.move(unqueue)
+		q.ready.Pop().life.move(unqueue)
 	}
 }
 
@@ -142,33 +146,4 @@ func (q *workQueue) expired(now time.Time) []*node {
 		}
 	}
 	return out
-}
-
-// readyHeap holds the queued vertices, lowest topological position first,
-// so unconstrained vertices start in manifest order.
-type readyHeap []*node
-
-var _ heap.Interface = (*readyHeap)(nil)
-
-func (h readyHeap) Len() int           { return len(h) }
-func (h readyHeap) Less(i, j int) bool { return h[i].pos < h[j].pos }
-func (h readyHeap) Swap(i, j int) {
-	h[i], h[j] = h[j], h[i]
-	h[i].queueIndex = i
-	h[j].queueIndex = j
-}
-
-func (h *readyHeap) Push(x any) {
-	n := x.(*node)
-	n.queueIndex = len(*h)
-	*h = append(*h, n)
-}
-
-func (h *readyHeap) Pop() any {
-	old := *h
-	n := old[len(old)-1]
-	old[len(old)-1] = nil
-	*h = old[:len(old)-1]
-	n.queueIndex = -1
-	return n
 }
