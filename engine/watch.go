@@ -43,10 +43,35 @@ func (e *Engine) arm(ctx context.Context, nodes []*node) error {
 func (e *Engine) watch(ctx context.Context, n *node) error {
 	spec := n.v.Resource.Watch()
 	n.paths = spec.Paths
-	w := e.opts.Watchers
 	drift := func() { e.mark(n, TriggerDrift) }
 	source := func() { e.mark(n, TriggerSource) }
 	poll := func() { e.mark(n, TriggerPoll) }
+	cancels := e.route(n, spec, drift, source, poll)
+	if l := n.v.Lookups; l != nil && e.opts.Watchers.Lookups != nil {
+		cancels = append(cancels, e.opts.Watchers.Lookups(l, source))
+	}
+	cancels = append(cancels, e.watchHealth(n)...)
+	if spec.Func != nil {
+		cancel, err := e.runWatchFunc(ctx, n, spec.Func, drift)
+		if err != nil {
+			return err
+		}
+		cancels = append(cancels, cancel)
+	}
+	n.unwatch = func() {
+		for _, c := range cancels {
+			c()
+		}
+	}
+	return nil
+}
+
+// route registers what spec names with the shared sources: what a
+// resource manages as drift, what its desired state is read from as a new
+// desired state (source), and its poll. Without an event source, or with
+// --poll, every watched thing is polled instead. It returns the cancels.
+func (e *Engine) route(n *node, spec resources.WatchSpec, drift, source, poll func()) []func() {
+	w := e.opts.Watchers
 	var cancels []func()
 	interval := spec.Poll
 	if interval == resources.PollDefault || (interval > 0 && e.opts.ForcePoll) {
@@ -55,8 +80,7 @@ func (e *Engine) watch(ctx context.Context, n *node) error {
 	watched := len(spec.Paths)+len(spec.Trees)+len(spec.Units)+len(spec.Mounts)+len(spec.Inputs)+len(spec.InputTrees) > 0
 	switch {
 	case watched && (e.opts.ForcePoll || w.Paths == nil):
-		// Without an event source every watched thing is polled; one
-		// timer per vertex covers all its paths and units.
+		// One timer per vertex covers all its paths and units.
 		interval = e.opts.PollInterval
 	case watched:
 		for _, p := range spec.Paths {
@@ -82,23 +106,7 @@ func (e *Engine) watch(ctx context.Context, n *node) error {
 		n.pollEvery = interval
 		cancels = append(cancels, w.Poll(interval, poll))
 	}
-	if l := n.v.Lookups; l != nil && w.Lookups != nil {
-		cancels = append(cancels, w.Lookups(l, source))
-	}
-	cancels = append(cancels, e.watchHealth(n)...)
-	if spec.Func != nil {
-		cancel, err := e.runWatchFunc(ctx, n, spec.Func, drift)
-		if err != nil {
-			return err
-		}
-		cancels = append(cancels, cancel)
-	}
-	n.unwatch = func() {
-		for _, c := range cancels {
-			c()
-		}
-	}
-	return nil
+	return cancels
 }
 
 // unitWatch watches a systemd unit, polling when no unit source is set.
