@@ -99,10 +99,21 @@ func (r *Reloader) RequestNow() { signal(r.now) }
 
 // Force asks for a reload even when the inputs look unchanged (SIGHUP).
 func (r *Reloader) Force() {
+	r.force()
+	r.Request()
+}
+
+// ForceNow asks for a reload at once even when the inputs look
+// unchanged: what a template read while loading (a registration) changed.
+func (r *Reloader) ForceNow() {
+	r.force()
+	r.RequestNow()
+}
+
+func (r *Reloader) force() {
 	r.mu.Lock()
 	r.forced = true
 	r.mu.Unlock()
-	r.Request()
 }
 
 func signal(c chan struct{}) {
@@ -212,10 +223,7 @@ func (r *Reloader) reload(ctx context.Context) {
 		// it: look again.
 		defer func() {
 			if !bytes.Equal(before, remote()) {
-				r.mu.Lock()
-				r.forced = true
-				r.mu.Unlock()
-				r.RequestNow()
+				r.ForceNow()
 			}
 		}()
 	}

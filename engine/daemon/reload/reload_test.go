@@ -260,6 +260,19 @@ func TestOnlyAChangeOfContentReloads(t *testing.T) {
 	}
 }
 
+// TestForceNowReloadsUnchangedInputsAtOnce: what a template read while
+// loading changed reloads at once, though no input did.
+func TestForceNowReloadsUnchangedInputsAtOnce(t *testing.T) {
+	d := start(t, nil)
+	d.r.ForceNow()
+	if err := d.outcome(); err != nil {
+		t.Fatal(err)
+	}
+	if d.loads.Load() != 1 || d.loadedAt != d.clock.Now() {
+		t.Fatalf("%d loads at %v: want one at once", d.loads.Load(), d.loadedAt)
+	}
+}
+
 // TestABrokenManifestKeepsTheRunningGraph: a manifest that does not
 // compile leaves the running graph in force and is tried again only once
 // it changes.
