@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"sync/atomic"
 
 	"github.com/nats-io/nats.go/jetstream"
@@ -66,23 +65,11 @@ func (o *objectStore) get(ctx context.Context, prev string) (blob, error) {
 	case int64(info.Size) > o.max:
 		return blob{}, fmt.Errorf("%s is %d bytes, more than the %d allowed", o.loc, info.Size, o.max)
 	}
-	res, err := obs.Get(ctx, name)
-	if err != nil {
-		return blob{}, err
-	}
-	defer res.Close()
 	// The info read with the data is the one that counts: the object may
 	// have been replaced since GetInfo.
-	got, err := res.Info()
+	data, got, err := release.Fetch(ctx, obs, name, o.max)
 	if err != nil {
 		return blob{}, err
-	}
-	data, err := io.ReadAll(io.LimitReader(res, o.max+1))
-	switch {
-	case err != nil:
-		return blob{}, err
-	case int64(len(data)) > o.max:
-		return blob{}, fmt.Errorf("%s is more than the %d bytes allowed", o.loc, o.max)
 	}
 	return blob{id: got.Digest, data: data, sig: []byte(got.Metadata[release.SignatureMeta])}, nil
 }
