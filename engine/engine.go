@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"container/heap"
 	"context"
 	"sync"
 	"time"
@@ -18,23 +17,15 @@ type Engine struct {
 	// at run time alike, so each builds on the graph the last installed.
 	swapMu sync.Mutex
 	mu     sync.Mutex
-	cond   *sync.Cond // signalled when ready gains work or stopping is set
+	cond   *sync.Cond // signalled when the queue gains work or room, or stopping is set
 	g      *graph.Graph
 	nodes  []*node
 	byID   map[string]*node
-	ready  readyQueue
-	// timed holds dirty vertices waiting for a retry or contest back-off.
-	timed map[*node]struct{}
+	queue  workQueue
 	// fights holds the contested vertices and those with a witness armed,
 	// for the timer loop to find when they become calm.
-	fights  map[*node]struct{}
-	running int
-	// inCommitGroups counts the vertices taken into commit groups that are
-	// still running.
-	inCommitGroups int
-	stopping       bool
-	// halted stops scheduling after a failure under fail_on_error.
-	halted bool
+	fights   map[*node]struct{}
+	stopping bool
 	// changed is set when a vertex's standing changed or something was
 	// applied since the engine was last idle; going idle then fires
 	// OnSettled. Checks that find everything in order (polls, re-checks)
@@ -83,13 +74,13 @@ func New(g *graph.Graph, opts Options) *Engine {
 		// The first convergence is always reported, even of an empty graph.
 		changed: true,
 		opts:    opts.withDefaults(),
-		timed:   map[*node]struct{}{},
 		fights:  map[*node]struct{}{},
 		pauses:  map[string]*status.Pause{},
 		idle:    make(chan struct{}),
 		wake:    make(chan struct{}, 1),
 		pings:   make(chan chan struct{}),
 	}
+	e.queue = newWorkQueue(e.opts.GroupCommit)
 	e.cond = sync.NewCond(&e.mu)
 	e.install(g, nil)
 	return e
@@ -106,7 +97,7 @@ func (e *Engine) install(g *graph.Graph, keep map[string]*node) []*node {
 			nodes[i] = n
 			continue
 		}
-		nodes[i] = &node{v: v, heapIndex: -1}
+		nodes[i] = &node{v: v, queueIndex: -1}
 		fresh = append(fresh, nodes[i])
 	}
 	for pos, idx := range g.Order {
@@ -149,26 +140,11 @@ func pick(nodes []*node, idx []int) []*node {
 // finish within ShutdownGrace and returns.
 func (e *Engine) Run(ctx context.Context) (Summary, error) {
 	start := time.Now()
-	refreshes, err := openRefreshes(e.g, e.opts)
+	closeStores, err := e.openStores()
 	if err != nil {
 		return Summary{}, err
 	}
-	defer refreshes.close()
-	e.mu.Lock()
-	e.refreshes = refreshes
-	err = e.replay()
-	e.mu.Unlock()
-	if err != nil {
-		return Summary{}, err
-	}
-	if e.rollbacks, err = openRollback(e); err != nil {
-		return Summary{}, err
-	}
-	defer e.rollbacks.close()
-	recs := e.readRecords(e.nodes)
-	e.mu.Lock()
-	e.applyRecords(recs)
-	e.mu.Unlock()
+	defer closeStores()
 	// Applies get their own context so a shutdown lets them finish within
 	// the grace period instead of killing them mid-write.
 	work, cancelWork := context.WithCancel(context.WithoutCancel(ctx))
@@ -205,6 +181,35 @@ func (e *Engine) Run(ctx context.Context) (Summary, error) {
 	defer e.emitMu.Unlock()
 	e.sum.Start, e.sum.Duration = start, time.Since(start)
 	return e.sum, ctx.Err()
+}
+
+// openStores opens what the state directory keeps for the graph, the
+// pending refreshes and the rollback records, and gives the vertices what
+// they hold; it returns what closes them.
+func (e *Engine) openStores() (func(), error) {
+	refreshes, err := openRefreshes(e.g, e.opts)
+	if err != nil {
+		return nil, err
+	}
+	e.mu.Lock()
+	e.refreshes = refreshes
+	err = e.replay()
+	e.mu.Unlock()
+	if err == nil {
+		e.rollbacks, err = openRollback(e)
+	}
+	if err != nil {
+		refreshes.close()
+		return nil, err
+	}
+	recs := e.readRecords(e.nodes)
+	e.mu.Lock()
+	e.applyRecords(recs)
+	e.mu.Unlock()
+	return func() {
+		e.rollbacks.close()
+		refreshes.close()
+	}, nil
 }
 
 // stop ends the workers: no new work, running applies get ShutdownGrace.
@@ -252,7 +257,7 @@ func (e *Engine) markAll(nodes []*node, t Trigger) {
 // mark records an event for n. It is what watchers call.
 func (e *Engine) mark(n *node, t Trigger) {
 	e.mu.Lock()
-	if n.removed || e.stopping {
+	if n.life.gone() || e.stopping {
 		e.mu.Unlock()
 		return
 	}
@@ -273,20 +278,19 @@ func (e *Engine) mark(n *node, t Trigger) {
 // it waits on a back-off, or reports it blocked if a parent failed.
 // Callers hold e.mu.
 func (e *Engine) schedule(n *node, now time.Time) {
-	if n.runnable(now) && !e.halted {
-		heap.Push(&e.ready, n)
-		n.queued = true
-		e.cond.Signal()
+	if n.runnable(now) {
+		if e.queue.add(n) {
+			e.cond.Signal()
+		}
 		return
 	}
-	if n.dirty && (n.retry.waiting(now) || n.contest.waiting(now)) {
-		if _, ok := e.timed[n]; !ok {
-			e.timed[n] = struct{}{}
+	if n.life.marked() && n.waiting(now) {
+		if e.queue.wait(n) {
 			e.poke()
 		}
 		return
 	}
-	if n.dirty && !n.blocked && !n.running {
+	if n.life == dirty || n.life == queued {
 		if failedBy := n.failedParents(); len(failedBy) > 0 {
 			e.reportBlocked(n, failedBy)
 		}
@@ -304,7 +308,7 @@ func (e *Engine) poke() {
 // checkIdle fires the idle transition when nothing runs or waits to run.
 // Callers hold e.mu.
 func (e *Engine) checkIdle() {
-	if e.running > 0 || e.ready.Len() > 0 {
+	if !e.queue.idle() {
 		return
 	}
 	close(e.idle)

@@ -13,9 +13,9 @@ func (e *Engine) expand(ctx context.Context, n *node, trig Trigger) error {
 	e.swapMu.Lock()
 	defer e.swapMu.Unlock()
 	e.mu.Lock()
-	g, removed := e.g, n.removed
+	g, gone := e.g, n.life.gone()
 	e.mu.Unlock()
-	if removed {
+	if gone {
 		// A reload replaced n while it waited: its replacement decides.
 		return nil
 	}

@@ -52,6 +52,7 @@ func (e *Engine) followers(first *groupRun) []*groupRun {
 		if c == nil || !e.joins(c, key, members, now) {
 			break
 		}
+		e.queue.start(c)
 		out = append(out, &groupRun{n: c, run: e.take(c)})
 		members = append(members, c)
 	}
@@ -91,7 +92,7 @@ func (e *Engine) joins(c *node, key string, members []*node, now time.Time) bool
 			return false
 		}
 	}
-	return c.dueBarOrder(now) && !c.blocked && !e.halted && !c.restoring() &&
+	return c.life == dirty && c.dueBarOrder(now) && !e.queue.halted && !c.restoring() &&
 		c.v.Control == nil && !e.noop(c) && !e.monitorOnly(c) && e.pauseOf(c, now) == nil
 }
 

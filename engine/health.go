@@ -41,6 +41,20 @@ func (e *HealthError) critical() bool {
 	return false
 }
 
+// healthState is what a vertex's health checks left.
+type healthState struct {
+	// healthDue marks the checks whose own period came round since the
+	// last run; nil when none did.
+	healthDue []bool
+	// health holds the last result of each check that ran, by check.
+	health []resources.HealthResult
+	// unhealthy is set while the last run failed its health checks.
+	unhealthy bool
+	// healthReported is the healthKey of the results last reported, so
+	// periodic checks report only a change of result.
+	healthReported string
+}
+
 // healthKey says which checks are not OK and how, leaving out their
 // output, which may differ on every run (response times, counts): a
 // change of key is a change of result, reported once.

@@ -21,15 +21,61 @@ const (
 )
 
 // node is the engine's runtime state for one vertex. Every field is
-// guarded by Engine.mu.
+// guarded by Engine.mu. The groups it embeds are declared beside the code
+// that uses them.
 type node struct {
 	v *graph.Vertex
-	// pos is the vertex's place in the graph's topological order; ready
-	// vertices run in that order.
-	pos      int
-	parents  []*node
-	children []*node
-	subs     []*node
+	links
+
+	// life is where the vertex stands in the scheduler: fresh, idle,
+	// dirty, queued, running, ... (see life); it changes only through
+	// life.move. trigger says why it was first marked since its last run.
+	life    life
+	trigger Trigger
+	// since is when the vertex last became dirty, to measure how long a
+	// repair took from the event; seen is since on the engine's clock:
+	// when the drift a repair undoes was seen, for the contest rule.
+	since, seen time.Time
+	// phase is what its last run found.
+	phase phase
+	// refresh is a pending refresh from a subscribed vertex that changed;
+	// refreshing is set while a run consumes it: it is still owed (and
+	// kept on disk) until that run succeeds.
+	refresh, refreshing bool
+	// successor is the vertex replacing this one after a reload; it waits
+	// until this one stops running. predecessor is the vertex this one
+	// replaces, while it still runs.
+	successor, predecessor *node
+	// desired counts the new desired states that reached the vertex in
+	// this graph without a reload (a source it reads changed).
+	// convergedTo is runDesired+1 of its last successful run, 0 before
+	// the first: only an apply of a desired state the vertex had
+	// converged to is a repair.
+	desired, convergedTo int
+	retry                retryState
+	contest              contestState
+	// commitGroups is set when the vertex's resource joins commit groups.
+	commitGroups bool
+	// queueIndex is the node's index in the work queue's ready heap.
+	queueIndex int
+
+	current
+	outcome
+	healthState
+	undoState
+	watchState
+	counted
+}
+
+// links are a vertex's place in the graph.
+type links struct {
+	// index is the vertex's place in the graph, for State's lists; pos
+	// its place in the topological order: ready vertices run in that
+	// order.
+	index, pos int
+	parents    []*node
+	children   []*node
+	subs       []*node
 	// after are the vertices written before this one that it waits for,
 	// whatever their outcome; before are those that wait for it.
 	after, before []*node
@@ -37,115 +83,39 @@ type node struct {
 	// the vertex last became dirty, so a vertex written after thousands
 	// does not look at each of them again every time one finishes.
 	afterSeen int
+}
 
-	// dirty means the real state may differ from the last check; trigger
-	// says why it first became dirty.
-	dirty   bool
-	trigger Trigger
-	// introduced is set by the vertex's first mark from startup or a
-	// reload; until then other triggers are dropped, since that first
-	// check, which looks at the host as it is, follows anyway.
-	introduced bool
-	queued     bool
-	running    bool
-	phase      phase
-	// refresh is a pending refresh from a subscribed vertex that changed.
-	refresh bool
-	// refreshing is set while a run consumes a pending refresh; it is
-	// still owed (and kept on disk) until that run succeeds.
-	refreshing bool
+// current is what the run under way started from.
+type current struct {
+	// runSince, runSeen and runDesired are since, seen and desired when
+	// the run started.
+	runSince, runSeen time.Time
+	runDesired        int
+	// parentChanged is set when a parent applied a change during the run,
+	// which a failure of that run may not have seen.
+	parentChanged bool
+}
+
+// outcome is what the vertex's runs left to report.
+type outcome struct {
+	// ran is set once the vertex ran in this graph; its first run is
+	// always reported.
+	ran bool
+	// lastError is the error last reported, so a failure repeating the
+	// same way in watch mode is reported once; errorText is the message
+	// of the failure it stands in, as reported (redacted), for status.
+	lastError, errorText string
 	// wouldChange is set in noop when the last run would have changed
 	// something; its children then see a host noop did not prepare.
 	wouldChange bool
 	// unprepared names, in noop, a vertex this one waits for (directly or
 	// through others) that would have changed; "" when none.
 	unprepared string
-	// blocked is set once the vertex was reported blocked, until it runs.
-	blocked bool
-	// removed is set when a reload dropped the vertex while it ran.
-	removed bool
-	// successor is the vertex replacing this one after a reload; it waits
-	// until this one stops running.
-	successor *node
-	// predecessor is the vertex this one replaces, while it still runs.
-	predecessor *node
-
-	// desired counts the new desired states that reached the vertex in
-	// this graph without a reload (a source it reads changed); runDesired
-	// is desired when the run under way started. convergedTo is
-	// runDesired+1 of its last successful run, 0 before the first: only an
-	// apply of a desired state the vertex had converged to is a repair.
-	desired, runDesired, convergedTo int
-
-	retry   retryState
-	contest contestState
-	// lastError is the error last reported, so a failure repeating the
-	// same way in watch mode is reported once.
-	lastError string
-	// ran is set once the vertex ran in this graph; its first run is
-	// always reported.
-	ran bool
-	// errorText is the message of the failure it stands in, as reported
-	// (redacted), for status.
-	errorText string
-	// since is when the vertex last became dirty, to measure how long a
-	// repair took from the event; runSince is since of the run under way.
-	since, runSince time.Time
-	// seen and runSeen are since and runSince on the engine's clock: when
-	// the drift a repair undoes was seen, for the contest rule.
-	seen, runSeen time.Time
-	// pollEvery is the interval of the vertex's poll, if it has one: drift
-	// a poll finds happened at most that long before.
-	pollEvery time.Duration
-	// parentChanged is set when a parent applied a change during the run
-	// under way, which a failure of that run may not have seen.
-	parentChanged bool
 	// lastChange is the last change applied, for status.
 	lastChange *status.Change
 	// drift is what a paused vertex would repair, reported once per
 	// distinct drift.
 	drift []resources.Difference
-	// healthDue marks the checks whose own period came round since the
-	// last run; nil when none did.
-	healthDue []bool
-	// health holds the last result of each check that ran, by check.
-	health []resources.HealthResult
-	// unhealthy is set while the last run failed its health checks.
-	unhealthy bool
-	// healthReported is the healthKey of the results last reported, so
-	// periodic checks report only a change of result.
-	healthReported string
-	// commitGroups is set when the vertex's resource joins commit groups.
-	commitGroups bool
-	// undo is the vertex's rollback handle; nil when rollback is off for
-	// it or its resource cannot be undone.
-	undo resources.Undoable
-	// saved is the state kept for a rollback: armed while judges judge a
-	// change, the last good state while held.
-	saved []byte
-	// judges are the subscribers whose health checks have yet to pass
-	// after this vertex's change refreshed them.
-	judges map[*node]bool
-	// rollbackWhy is set when a subscriber's CRITICAL check asks for this
-	// vertex's change to be rolled back, until it is.
-	rollbackWhy string
-	// held is set once the change was rolled back: the vertex keeps its
-	// last good state until its desired state changes or it is released.
-	held    bool
-	heldWhy string
-	// unwatch drops the vertex's watch registrations.
-	unwatch func()
-	// paths are the paths its watch names, for a witness of who changes
-	// them.
-	paths []string
-	// heapIndex is the node's index in the ready heap.
-	heapIndex int
-	// index is the vertex's place in the graph, for State's lists.
-	index int
-	// standing is the vertex's standing as Engine.tally counts it, ""
-	// until counted; touched is set while it waits to be counted again.
-	standing status.Standing
-	touched  bool
 	// skipped is set while the last run was skipped by control: the
 	// resource is not managed on this host.
 	skipped bool
@@ -198,26 +168,30 @@ func (n *node) healthNews(ev *Event, out resources.Outcome) bool {
 // theirs, even when its watch fired while it was being armed and a worker
 // was free to run it at once.
 func (n *node) markDirty(t Trigger, now time.Time) {
-	first := t == TriggerStartup || t == TriggerReload
-	if !n.introduced && !first {
+	ev := mark
+	if t == TriggerStartup || t == TriggerReload {
+		ev = introduce
+	}
+	was := n.life
+	if n.life.move(ev) == was && !was.marked() {
+		// Fresh, so dropped until introduced; or gone.
 		return
 	}
-	n.introduced = true
 	// A changed source is a new desired state and wins over drift seen
 	// first: its change is the one to judge, and to roll back.
-	if !n.dirty || first || t == TriggerSource {
-		n.dirty = true
-		n.trigger = t
-		n.since, n.seen = time.Now(), now
-		n.afterSeen = 0
+	if was.marked() && ev == mark && t != TriggerSource {
+		return
 	}
+	n.trigger = t
+	n.since, n.seen = time.Now(), now
+	n.afterSeen = 0
 }
 
 // parentsConverged reports whether every parent is clean and converged, so
 // the vertex may run; blockedBy lists failed (or blocked) ancestors' ids.
 func (n *node) parentsConverged() bool {
 	for _, p := range n.parents {
-		if p.dirty || p.running || p.phase != converged {
+		if p.life != idle || p.phase != converged {
 			return false
 		}
 	}
@@ -228,7 +202,7 @@ func (n *node) parentsConverged() bool {
 func (n *node) failedParents() []string {
 	var out []string
 	for _, p := range n.parents {
-		if p.phase == failed || p.blocked {
+		if p.phase == failed || p.life == blocked {
 			out = append(out, p.v.ID())
 		}
 	}
@@ -259,9 +233,9 @@ func (n *node) runnable(now time.Time) bool {
 // dueBarOrder reports whether the vertex may run at now but for the
 // vertices written before it.
 func (n *node) dueBarOrder(now time.Time) bool {
-	return n.dirty && !n.running && !n.queued && !n.removed &&
-		(n.predecessor == nil || !n.predecessor.running) &&
-		!n.retry.waiting(now) && !n.contest.waiting(now) && n.parentsConverged()
+	return (n.life == dirty || n.life == blocked) &&
+		(n.predecessor == nil || !n.predecessor.life.busy()) &&
+		!n.waiting(now) && n.parentsConverged()
 }
 
 // afterFinished reports whether every vertex written before n that it
@@ -281,6 +255,11 @@ func (n *node) afterFinished(now time.Time) bool {
 // pending reports whether the vertex runs or will run without a further
 // event: dirty, and neither blocked nor waiting on a back-off.
 func (n *node) pending(now time.Time) bool {
-	return n.running || n.queued ||
-		(n.dirty && !n.blocked && !n.removed && !n.retry.waiting(now) && !n.contest.waiting(now))
+	return n.life == queued || n.life.busy() || (n.life == dirty && !n.waiting(now))
+}
+
+// waiting reports whether a retry or contest back-off holds the vertex
+// back at now.
+func (n *node) waiting(now time.Time) bool {
+	return n.retry.waiting(now) || n.contest.waiting(now)
 }

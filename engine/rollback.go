@@ -23,6 +23,26 @@ import (
 // resource repairs drift towards the kept state, never towards the change
 // that broke its subscriber.
 
+// undoState is a vertex's part in rollbacks.
+type undoState struct {
+	// undo is the vertex's rollback handle; nil when rollback is off for
+	// it or its resource cannot be undone.
+	undo resources.Undoable
+	// saved is the state kept for a rollback: armed while judges judge a
+	// change, the last good state while held.
+	saved []byte
+	// judges are the subscribers whose health checks have yet to pass
+	// after this vertex's change refreshed them.
+	judges map[*node]bool
+	// rollbackWhy is set when a subscriber's CRITICAL check asks for this
+	// vertex's change to be rolled back, until it is.
+	rollbackWhy string
+	// held is set once the change was rolled back: the vertex keeps its
+	// last good state until its desired state changes or it is released.
+	held    bool
+	heldWhy string
+}
+
 // rollbackDir is the subdirectory of the state directory holding one
 // record per resource whose change is armed or held.
 const rollbackDir = "rollback"
@@ -162,7 +182,7 @@ func (e *Engine) applyRecords(recs map[*node]rollbackRecord) {
 func (e *Engine) rejudge() {
 	for _, n := range e.nodes {
 		for j := range n.judges {
-			if !j.removed {
+			if !j.life.gone() {
 				continue
 			}
 			delete(n.judges, j)

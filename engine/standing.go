@@ -23,9 +23,9 @@ func (e *Engine) standingOf(n *node, now time.Time, queued bool) status.Standing
 		return status.Unhealthy
 	case n.phase == failed:
 		return status.Failed
-	case n.blocked:
+	case n.life == blocked:
 		return status.Blocked
-	case n.phase == pending, queued && n.dirty:
+	case n.phase == pending, queued && n.life.marked():
 		return status.Pending
 	}
 	return status.Converged

@@ -27,6 +27,14 @@ type tally struct {
 	paused bool
 }
 
+// counted is a vertex's place in the tally.
+type counted struct {
+	// standing is the vertex's standing as Engine.tally counts it, ""
+	// until counted; touched is set while it waits to be counted again.
+	standing status.Standing
+	touched  bool
+}
+
 // touch notes that n's standing may have changed: whatever sets its
 // phase, dirty, blocked, unhealthy, held or contested state calls it.
 // Callers hold e.mu.
@@ -59,7 +67,7 @@ func (e *Engine) count(now time.Time) {
 	t.paused = paused
 	for _, n := range t.touched {
 		n.touched = false
-		if !n.removed {
+		if !n.life.gone() {
 			e.recount(n, now)
 		}
 	}

@@ -9,6 +9,18 @@ import (
 	"github.com/reactive-ccm/ccm/watchers/clock"
 )
 
+// watchState is what a vertex's watch registered.
+type watchState struct {
+	// unwatch drops the vertex's watch registrations.
+	unwatch func()
+	// paths are the paths its watch names, for a witness of who changes
+	// them.
+	paths []string
+	// pollEvery is the interval of the vertex's poll, if it has one: drift
+	// a poll finds happened at most that long before.
+	pollEvery time.Duration
+}
+
 // arm registers every node's watches with the shared sources and waits
 // until they are armed, so nothing between a first check and its watch
 // goes unseen.
@@ -31,10 +43,35 @@ func (e *Engine) arm(ctx context.Context, nodes []*node) error {
 func (e *Engine) watch(ctx context.Context, n *node) error {
 	spec := n.v.Resource.Watch()
 	n.paths = spec.Paths
-	w := e.opts.Watchers
 	drift := func() { e.mark(n, TriggerDrift) }
 	source := func() { e.mark(n, TriggerSource) }
 	poll := func() { e.mark(n, TriggerPoll) }
+	cancels := e.route(n, spec, drift, source, poll)
+	if l := n.v.Lookups; l != nil && e.opts.Watchers.Lookups != nil {
+		cancels = append(cancels, e.opts.Watchers.Lookups(l, source))
+	}
+	cancels = append(cancels, e.watchHealth(n)...)
+	if spec.Func != nil {
+		cancel, err := e.runWatchFunc(ctx, n, spec.Func, drift)
+		if err != nil {
+			return err
+		}
+		cancels = append(cancels, cancel)
+	}
+	n.unwatch = func() {
+		for _, c := range cancels {
+			c()
+		}
+	}
+	return nil
+}
+
+// route registers what spec names with the shared sources: what a
+// resource manages as drift, what its desired state is read from as a new
+// desired state (source), and its poll. Without an event source, or with
+// --poll, every watched thing is polled instead. It returns the cancels.
+func (e *Engine) route(n *node, spec resources.WatchSpec, drift, source, poll func()) []func() {
+	w := e.opts.Watchers
 	var cancels []func()
 	interval := spec.Poll
 	if interval == resources.PollDefault || (interval > 0 && e.opts.ForcePoll) {
@@ -43,8 +80,7 @@ func (e *Engine) watch(ctx context.Context, n *node) error {
 	watched := len(spec.Paths)+len(spec.Trees)+len(spec.Units)+len(spec.Mounts)+len(spec.Inputs)+len(spec.InputTrees) > 0
 	switch {
 	case watched && (e.opts.ForcePoll || w.Paths == nil):
-		// Without an event source every watched thing is polled; one
-		// timer per vertex covers all its paths and units.
+		// One timer per vertex covers all its paths and units.
 		interval = e.opts.PollInterval
 	case watched:
 		for _, p := range spec.Paths {
@@ -70,23 +106,7 @@ func (e *Engine) watch(ctx context.Context, n *node) error {
 		n.pollEvery = interval
 		cancels = append(cancels, w.Poll(interval, poll))
 	}
-	if l := n.v.Lookups; l != nil && w.Lookups != nil {
-		cancels = append(cancels, w.Lookups(l, source))
-	}
-	cancels = append(cancels, e.watchHealth(n)...)
-	if spec.Func != nil {
-		cancel, err := e.runWatchFunc(ctx, n, spec.Func, drift)
-		if err != nil {
-			return err
-		}
-		cancels = append(cancels, cancel)
-	}
-	n.unwatch = func() {
-		for _, c := range cancels {
-			c()
-		}
-	}
-	return nil
+	return cancels
 }
 
 // unitWatch watches a systemd unit, polling when no unit source is set.
@@ -222,11 +242,11 @@ func (e *Engine) nextWake() time.Time {
 	// once: skipping it as past would leave it for the hour. A waiting
 	// vertex runs once no back-off holds it; a fighting one is calm once
 	// idle (finish wakes the loop when a run of one ends).
-	for n := range e.timed {
+	for n := range e.queue.waiting {
 		soonest(later(n.retry.until, n.contest.until))
 	}
 	for n := range e.fights {
-		if !n.dirty && !n.running {
+		if n.life == idle {
 			soonest(n.contest.calmAt(e.opts.Contest))
 		}
 	}
@@ -247,19 +267,12 @@ func (e *Engine) wakeExpired() {
 	e.mu.Lock()
 	now := e.opts.Clock.Now()
 	e.endPauses(now)
-	for n := range e.timed {
-		if n.removed || !n.dirty {
-			delete(e.timed, n)
-			continue
-		}
-		if !n.retry.waiting(now) && !n.contest.waiting(now) {
-			delete(e.timed, n)
-			e.schedule(n, now)
-		}
+	for _, n := range e.queue.expired(now) {
+		e.schedule(n, now)
 	}
 	// A fighting vertex left alone, with no check pending, is calm.
 	for n := range e.fights {
-		if !n.dirty && !n.running {
+		if n.life == idle {
 			e.tryCalm(n, now)
 		}
 	}
@@ -277,7 +290,7 @@ func (e *Engine) WaitIdle(ctx context.Context) error {
 		e.flush()
 		e.emitMu.Lock()
 		e.mu.Lock()
-		quiet := e.running == 0 && e.ready.Len() == 0
+		quiet := e.queue.idle()
 		flushed := len(e.outbox) == 0
 		changed := e.idle
 		e.mu.Unlock()

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"container/heap"
 	"context"
 	"errors"
 	"fmt"
@@ -20,14 +19,11 @@ import (
 func (e *Engine) worker(ctx context.Context) {
 	for {
 		e.mu.Lock()
-		for !e.canTake() && !e.stopping {
-			e.cond.Wait()
-		}
-		if e.stopping {
+		n := e.next()
+		if n == nil {
 			e.mu.Unlock()
 			return
 		}
-		n := heap.Pop(&e.ready).(*node)
 		group := []*groupRun{{n: n, run: e.take(n)}}
 		group = append(group, e.followers(group[0])...)
 		group = append(group, e.commitFollowers(group)...)
@@ -37,7 +33,6 @@ func (e *Engine) worker(ctx context.Context) {
 
 		e.mu.Lock()
 		for _, g := range group {
-			e.running--
 			g.ev.Paused = g.run.paused
 			e.finish(g.n, g.ev, g.out, g.err, g.run.refresh)
 		}
@@ -48,9 +43,21 @@ func (e *Engine) worker(ctx context.Context) {
 	}
 }
 
-// take marks n running and decides its run. Callers hold e.mu.
+// next waits for the work queue to hand out a vertex, and returns it
+// started; nil once the engine stops. Callers hold e.mu.
+func (e *Engine) next() *node {
+	for !e.stopping {
+		if n := e.queue.next(); n != nil {
+			return n
+		}
+		e.cond.Wait()
+	}
+	return nil
+}
+
+// take decides the run of n, which the work queue just started. Callers
+// hold e.mu.
 func (e *Engine) take(n *node) run {
-	n.queued, n.running, n.dirty, n.blocked = false, true, false, false
 	e.touch(n)
 	n.runSince, n.runSeen, n.runDesired, n.parentChanged = n.since, n.seen, n.desired, false
 	// A paused vertex is only looked at: its refresh (and any
@@ -63,7 +70,6 @@ func (e *Engine) take(n *node) run {
 		undo = n.takeUndoPlan(trig)
 		n.refresh, n.refreshing = false, refresh
 	}
-	e.running++
 	if e.opts.Started != nil {
 		e.opts.Started(n.v.ID())
 	}
@@ -95,53 +101,66 @@ func (e *Engine) converge(ctx context.Context, n *node, r run) (ev *Event, out r
 	ev = newEvent(n, r.trig, r.noop)
 	start := time.Now()
 	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("panic in %s: %v\n%s", n.v.ID(), r, debug.Stack())
+		if p := recover(); p != nil {
+			err = fmt.Errorf("panic in %s: %v\n%s", n.v.ID(), p, debug.Stack())
 		}
-		ev.Timestamp = time.Now()
-		ev.Duration = ev.Timestamp.Sub(start)
-		if !out.Before.Desired {
-			ev.Changes = e.changes(out.Before.Differences)
-		}
-		if s := n.v.Secrets; s != nil {
-			defer redact(ev, s, out)
-		}
-		if err != nil {
-			// As upstream: a failed run reports no final state and no
-			// change, whatever it did on the way.
-			ev.Failed = true
-			ev.Error = []string{err.Error()}
-			if n.v.Secrets == nil {
-				// A sensitive resource hides these and more, as redacted.
-				ev.Error[0] = n.v.Templated.Redact(ev.Error[0])
-			}
-			return
-		}
-		ev.FinalEnsure = out.After.Ensure
-		ev.Changed = out.Change.Changed
-		ev.Refreshed = out.Change.Refreshed
-		ev.NoopMessage = out.Change.NoopMessage
-		if !ev.Skipped {
-			ev.state(out.After.Desired)
-		}
+		e.describe(n, ev, start, out, err)
 	}()
+	out, err = e.cycle(ctx, n, r, ev)
+	return ev, out, err
+}
+
+// describe completes the event of a run of n that started at start with
+// what it found and did.
+func (e *Engine) describe(n *node, ev *Event, start time.Time, out resources.Outcome, err error) {
+	ev.Timestamp = time.Now()
+	ev.Duration = ev.Timestamp.Sub(start)
+	if !out.Before.Desired {
+		ev.Changes = e.changes(out.Before.Differences)
+	}
+	if s := n.v.Secrets; s != nil {
+		defer redact(ev, s, out)
+	}
+	if err != nil {
+		// As upstream: a failed run reports no final state and no
+		// change, whatever it did on the way.
+		ev.Failed = true
+		ev.Error = []string{err.Error()}
+		if n.v.Secrets == nil {
+			// A sensitive resource hides these and more, as redacted.
+			ev.Error[0] = n.v.Templated.Redact(ev.Error[0])
+		}
+		return
+	}
+	ev.FinalEnsure = out.After.Ensure
+	ev.Changed = out.Change.Changed
+	ev.Refreshed = out.Change.Refreshed
+	ev.NoopMessage = out.Change.NoopMessage
+	if !ev.Skipped {
+		ev.state(out.After.Desired)
+	}
+}
+
+// cycle runs what a run of n does: nothing when its control says so, the
+// read of a pending child manifest, only the health checks, the restore
+// of a held or rolled back vertex, or a check and apply (in its group, if
+// it has one) followed by the health checks it owes.
+func (e *Engine) cycle(ctx context.Context, n *node, r run, ev *Event) (resources.Outcome, error) {
 	if c := n.v.Control; c != nil {
-		manage, cerr := c(ctx)
-		if cerr != nil || !manage {
-			ev.Skipped = cerr == nil
-			return ev, out, cerr
+		manage, err := c(ctx)
+		if err != nil || !manage {
+			ev.Skipped = err == nil
+			return resources.Outcome{}, err
 		}
 	}
-	if n.v.Pending != nil {
-		return ev, out, e.expand(ctx, n, r.trig)
-	}
-	if e.monitorOnly(n) {
+	switch {
+	case n.v.Pending != nil:
+		return resources.Outcome{}, e.expand(ctx, n, r.trig)
+	case e.monitorOnly(n):
 		ev.HealthCheckOnly = true
-		return ev, out, e.runHealth(ctx, n, healthPlan{all: true}, ev)
-	}
-	if r.undo.restore {
-		out, err = e.restore(ctx, n, r.undo, ev)
-		return ev, out, err
+		return resources.Outcome{}, e.runHealth(ctx, n, healthPlan{all: true}, ev)
+	case r.undo.restore:
+		return e.restore(ctx, n, r.undo, ev)
 	}
 	cycle := resources.Cycle{Refresh: r.refresh, Noop: r.noop}
 	if flush := e.opts.Watchers.Flush; e.opts.Watch && flush != nil {
@@ -156,9 +175,15 @@ func (e *Engine) converge(ctx context.Context, n *node, r run) (ev *Event, out r
 	if r.group != nil {
 		res = r.group.member(r.slot, b)
 	}
-	out, err = resources.ConvergeCycle(ctx, res, cycle)
+	out, err := resources.ConvergeCycle(ctx, res, cycle)
+	return out, e.checkHealth(ctx, n, r, ev, out, err)
+}
+
+// checkHealth runs the health checks a converge cycle of n owes, given its
+// outcome and error, and returns the run's error.
+func (e *Engine) checkHealth(ctx context.Context, n *node, r run, ev *Event, out resources.Outcome, err error) error {
 	if len(n.v.Health) == 0 {
-		return ev, out, err
+		return err
 	}
 	if err != nil {
 		// A subscriber judging a change says whether it broke it even
@@ -166,21 +191,21 @@ func (e *Engine) converge(ctx context.Context, n *node, r run) (ev *Event, out r
 		if r.undo.judging {
 			err = errors.Join(err, e.runHealth(ctx, n, healthPlan{all: true}, ev))
 		}
-		return ev, out, err
+		return err
 	}
 	// A noop that would change something says nothing about the health
 	// of what it did not change.
 	if r.noop && out.Change.Changed {
-		return ev, out, nil
+		return nil
 	}
 	plan := r.health
 	if out.Applied {
 		plan.all = true
 	}
 	if plan.any() {
-		err = e.runHealth(ctx, n, plan, ev)
+		return e.runHealth(ctx, n, plan, ev)
 	}
-	return ev, out, err
+	return nil
 }
 
 // settleEcho routes the events queued so far and forgets the drift they
@@ -191,8 +216,8 @@ func (e *Engine) settleEcho(n *node, flush func()) {
 	flush()
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if n.dirty && isDrift(n.trigger) && !n.refresh {
-		n.dirty = false
+	if n.life == rerun && isDrift(n.trigger) && !n.refresh {
+		n.life.move(settle)
 		e.touch(n)
 	}
 }
@@ -245,7 +270,8 @@ func isDrift(t Trigger) bool {
 // what it unblocks; events it causes, such as blocked children, queue
 // after it. Callers hold e.mu.
 func (e *Engine) finish(n *node, ev *Event, out resources.Outcome, err error, refresh bool) {
-	n.running, n.refreshing = false, false
+	e.queue.done(n)
+	n.refreshing = false
 	if _, ok := e.fights[n]; ok {
 		// The timer loop judges its calm only while it is idle.
 		e.poke()
@@ -254,7 +280,8 @@ func (e *Engine) finish(n *node, ev *Event, out resources.Outcome, err error, re
 		e.pendingChanged = true
 	}
 	now := e.opts.Clock.Now()
-	if n.removed {
+	if n.life == removed {
+		// A reload replaced n while it ran: its successor may start.
 		if s := n.successor; s != nil {
 			s.predecessor = nil
 			e.schedule(s, now)
@@ -268,7 +295,28 @@ func (e *Engine) finish(n *node, ev *Event, out resources.Outcome, err error, re
 	if !ev.Paused && e.isRepair(n, out) {
 		e.repaired(n, ev, now)
 	}
-	notable := true
+	notable := e.record(n, ev, out, err, refresh, now)
+	e.settleUndo(n, ev, out, err, refresh, !n.ran, now)
+	n.skipped = err == nil && ev.Skipped
+	after := e.standingOf(n, now, false)
+	e.announce(n, now)
+	e.report(n, ev, out, notable, before, after)
+	if out.Applied || after != before {
+		e.changed = true
+	}
+	if n.life == dirty {
+		e.schedule(n, now)
+	}
+	if err == nil && out.Applied && out.Change.Changed && !e.opts.Noop {
+		retryNow(n.children, now)
+	}
+	e.scheduleAll(n.children, now)
+	e.scheduleAll(n.before, now)
+}
+
+// record keeps the outcome of a run of n in n and reports whether its
+// event is worth emitting as far as the outcome goes. Callers hold e.mu.
+func (e *Engine) record(n *node, ev *Event, out resources.Outcome, err error, refresh bool, now time.Time) bool {
 	if e.noop(n) {
 		n.unprepared = n.unpreparedBy()
 	}
@@ -281,20 +329,23 @@ func (e *Engine) finish(n *node, ev *Event, out resources.Outcome, err error, re
 		ev.Failed, ev.Skipped, ev.Unchecked = false, true, true
 		ev.Error = []string{fmt.Sprintf("not checked: depends on %s, which noop did not change (%s)", n.unprepared, strings.Join(ev.Error, "; "))}
 		n.phase = converged
+		return true
 	case err != nil:
-		notable = e.failed(n, err, strings.Join(ev.Error, "; "), refresh, now)
+		return e.failed(n, err, strings.Join(ev.Error, "; "), refresh, now)
 	case ev.Paused:
-		notable = e.pausedRun(n, ev, out)
-	default:
-		e.succeeded(n, ev, out, now)
-		// Health results are news when they changed since last reported.
-		healthChanged := len(ev.HealthChecks) > 0 && healthKey(n.health) != n.healthReported
-		notable = n.healthNews(ev, out) && (ev.Changed || ev.Skipped || healthChanged)
+		return e.pausedRun(n, ev, out)
 	}
-	e.settleUndo(n, ev, out, err, refresh, !n.ran, now)
-	n.skipped = err == nil && ev.Skipped
-	after := e.standingOf(n, now, false)
-	e.announce(n, now)
+	e.succeeded(n, ev, out, now)
+	// Health results are news when they changed since last reported.
+	healthChanged := len(ev.HealthChecks) > 0 && healthKey(n.health) != n.healthReported
+	return n.healthNews(ev, out) && (ev.Changed || ev.Skipped || healthChanged)
+}
+
+// report sets the standing n's run left it in on its event, and queues
+// the event when it is notable: the outcome says so, the standing
+// changed, it is n's first run, a contest or Options.Verbose. Callers
+// hold e.mu.
+func (e *Engine) report(n *node, ev *Event, out resources.Outcome, notable bool, before, after status.Standing) {
 	ev.Standing = after
 	if after != before && before != status.Pending {
 		ev.PreviousStanding = before
@@ -311,17 +362,6 @@ func (e *Engine) finish(n *node, ev *Event, out resources.Outcome, err error, re
 	if notable || ev.Contested || e.opts.Verbose {
 		e.outbox = append(e.outbox, ev)
 	}
-	if out.Applied || after != before {
-		e.changed = true
-	}
-	if n.dirty {
-		e.schedule(n, now)
-	}
-	if err == nil && out.Applied && out.Change.Changed && !e.opts.Noop {
-		retryNow(n.children, now)
-	}
-	e.scheduleAll(n.children, now)
-	e.scheduleAll(n.before, now)
 }
 
 // retryNow ends the back-off of the failed vertices among children: a
@@ -333,7 +373,7 @@ func (e *Engine) finish(n *node, ev *Event, out resources.Outcome, err error, re
 func retryNow(children []*node, now time.Time) {
 	for _, c := range children {
 		switch {
-		case c.running:
+		case c.life.busy():
 			c.parentChanged = true
 		case c.phase == failed && c.retry.waiting(now):
 			c.retry.until = now
@@ -341,10 +381,12 @@ func retryNow(children []*node, now time.Time) {
 	}
 }
 
-// scheduleAll schedules the dirty vertices of nodes. Callers hold e.mu.
+// scheduleAll schedules the marked vertices of nodes; a queued one whose
+// parent failed since it was queued leaves the queue, reported blocked.
+// Callers hold e.mu.
 func (e *Engine) scheduleAll(nodes []*node, now time.Time) {
 	for _, c := range nodes {
-		if c.dirty && !c.queued {
+		if c.life.marked() {
 			e.schedule(c, now)
 		}
 	}
@@ -358,7 +400,7 @@ func (e *Engine) failed(n *node, err error, msg string, refresh bool, now time.T
 	unhealthy := errors.Is(err, ErrUnhealthy)
 	n.unhealthy = unhealthy
 	if e.g.FailOnError() && !e.opts.Watch {
-		e.halt()
+		e.queue.halt()
 	}
 	if !e.opts.Watch {
 		return true
@@ -432,7 +474,8 @@ func (e *Engine) refreshSubscribers(n *node) {
 // reportBlocked emits a skipped event for n, whose parents failed.
 // Callers hold e.mu.
 func (e *Engine) reportBlocked(n *node, failedBy []string) {
-	n.blocked = true
+	e.queue.remove(n)
+	n.life.move(block)
 	e.touch(n)
 	e.changed = true
 	ev := newEvent(n, n.trigger, e.noop(n))
@@ -440,23 +483,12 @@ func (e *Engine) reportBlocked(n *node, failedBy []string) {
 	ev.UnmetRequirements = failedBy
 	e.outbox = append(e.outbox, ev)
 	for _, c := range n.children {
-		if c.dirty && !c.blocked && !c.running {
+		if c.life == dirty || c.life == queued {
 			e.reportBlocked(c, c.failedParents())
 		}
 	}
 	// What waits for n only in written order goes on without it.
 	e.scheduleAll(n.before, e.opts.Clock.Now())
-}
-
-// halt stops a one-shot run after a failure under fail_on_error: what
-// waits in the ready queue, taken by no worker yet, goes back to waiting
-// and is reported not run, however many workers are free and whether or
-// not its manifest runs in parallel. Callers hold e.mu.
-func (e *Engine) halt() {
-	e.halted = true
-	for e.ready.Len() > 0 {
-		heap.Pop(&e.ready).(*node).queued = false
-	}
 }
 
 // reportUnrun reports the vertices a one-shot run never reached: stopped
@@ -466,13 +498,13 @@ func (e *Engine) reportUnrun() {
 		return
 	}
 	for _, n := range e.nodes {
-		if !n.dirty || n.blocked {
+		if !n.life.marked() || n.life == blocked {
 			continue
 		}
 		ev := newEvent(n, n.trigger, e.noop(n))
 		ev.Skipped, ev.Unchecked = true, true
 		reason := "not run: the run was interrupted"
-		if e.halted {
+		if e.queue.halted {
 			reason = "not run: fail_on_error stopped the run after a failure"
 		}
 		ev.Error = []string{reason}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/reactive-ccm/ccm/resources"
+	"github.com/reactive-ccm/ccm/resources/yamlnode"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -40,11 +41,11 @@ type evaluator interface {
 
 // parseControl reads a control map.
 func (m *Manifest) parseControl(id string, n *yaml.Node, errs *resources.ErrorList) *control {
-	if isNull(n) {
+	if yamlnode.IsNull(n) {
 		return nil
 	}
 	if n.Kind != yaml.MappingNode {
-		errs.Addf(pos(m.File, n), "%s: control: expected a map with if and unless, got %s", id, kind(n))
+		errs.Addf(pos(m.File, n), "%s: control: expected a map with if and unless, got %s", id, yamlnode.Describe(n))
 		return nil
 	}
 	c := &control{}
@@ -59,8 +60,8 @@ func (m *Manifest) parseControl(id string, n *yaml.Node, errs *resources.ErrorLi
 			errs.Addf(pos(m.File, p.key), "%s: unknown control key %q; valid keys: if, unless", id, p.key.Value)
 			continue
 		}
-		if p.val.Kind != yaml.ScalarNode || isNull(p.val) {
-			errs.Addf(pos(m.File, p.val), "%s: control.%s: expected an expression or true/false, got %s", id, p.key.Value, kind(p.val))
+		if p.val.Kind != yaml.ScalarNode || yamlnode.IsNull(p.val) {
+			errs.Addf(pos(m.File, p.val), "%s: control.%s: expected an expression or true/false, got %s", id, p.key.Value, yamlnode.Describe(p.val))
 			continue
 		}
 		cond := &condition{src: p.val.Value, pos: pos(m.File, p.val)}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/reactive-ccm/ccm/resources"
+	"github.com/reactive-ccm/ccm/resources/yamlnode"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -48,12 +49,12 @@ func (e *entry) id() string { return e.typ.Name + "#" + e.name }
 func (m *Manifest) entries(blocks *yaml.Node, tmpl resources.Templates, errs *resources.ErrorList) []*entry {
 	var out []*entry
 	for _, blk := range blocks.Content {
-		blk = deref(blk)
+		blk = yamlnode.Deref(blk)
 		if blk.Kind != yaml.MappingNode || len(blk.Content) != 2 {
 			errs.Addf(pos(m.File, blk), "each resources item is `- TYPE: [ - NAME: {properties} ]`; got %s", shape(blk))
 			continue
 		}
-		key, body := blk.Content[0], deref(blk.Content[1])
+		key, body := blk.Content[0], yamlnode.Deref(blk.Content[1])
 		typ, ok := resources.Lookup(key.Value)
 		if !ok {
 			errs.Addf(pos(m.File, key), "unknown resource type %q; known types: %s", key.Value, strings.Join(resources.TypeNames(), ", "))
@@ -67,7 +68,7 @@ func (m *Manifest) entries(blocks *yaml.Node, tmpl resources.Templates, errs *re
 				out = append(out, e)
 			}
 		default:
-			errs.Addf(pos(m.File, body), "%s: expected a list of `- NAME: {properties}` entries or a map with name:, got %s", typ.Name, kind(body))
+			errs.Addf(pos(m.File, body), "%s: expected a list of `- NAME: {properties}` entries or a map with name:, got %s", typ.Name, yamlnode.Describe(body))
 		}
 	}
 	return out
@@ -77,7 +78,7 @@ func shape(n *yaml.Node) string {
 	if n.Kind == yaml.MappingNode {
 		return fmt.Sprintf("a map with %d keys", len(n.Content)/2)
 	}
-	return kind(n)
+	return yamlnode.Describe(n)
 }
 
 // namedList reads `- NAME: {props}` entries and applies the block's
@@ -87,7 +88,7 @@ func (m *Manifest) namedList(typ *resources.Type, body *yaml.Node, tmpl resource
 	type named struct{ key, props *yaml.Node }
 	var items []named
 	for _, it := range body.Content {
-		it = deref(it)
+		it = yamlnode.Deref(it)
 		if it.Kind != yaml.MappingNode || len(it.Content) != 2 {
 			hint := ""
 			if it.Kind == yaml.MappingNode && hasKey(it, "name") {
@@ -96,9 +97,9 @@ func (m *Manifest) namedList(typ *resources.Type, body *yaml.Node, tmpl resource
 			errs.Addf(pos(m.File, it), "%s: each entry is `- NAME: {properties}`; got %s%s", typ.Name, shape(it), hint)
 			continue
 		}
-		k, v := it.Content[0], deref(it.Content[1])
-		if !isNull(v) && v.Kind != yaml.MappingNode {
-			errs.Addf(pos(m.File, v), "%s#%s: properties must be a map (use {} for none), got %s", typ.Name, k.Value, kind(v))
+		k, v := it.Content[0], yamlnode.Deref(it.Content[1])
+		if !yamlnode.IsNull(v) && v.Kind != yaml.MappingNode {
+			errs.Addf(pos(m.File, v), "%s#%s: properties must be a map (use {} for none), got %s", typ.Name, k.Value, yamlnode.Describe(v))
 			continue
 		}
 		if k.Value == "defaults" {
@@ -133,7 +134,7 @@ func hasKey(m *yaml.Node, key string) bool {
 }
 
 func emptyIfNull(v, at *yaml.Node) *yaml.Node {
-	if isNull(v) {
+	if yamlnode.IsNull(v) {
 		return &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: at.Line, Column: at.Column}
 	}
 	return v
@@ -160,7 +161,7 @@ func (m *Manifest) singleMap(typ *resources.Type, body *yaml.Node, tmpl resource
 	rest := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: body.Line, Column: body.Column}
 	for i := 0; i+1 < len(body.Content); i += 2 {
 		if body.Content[i].Value == "name" && nameNode == nil {
-			nameNode = deref(body.Content[i+1])
+			nameNode = yamlnode.Deref(body.Content[i+1])
 			continue
 		}
 		rest.Content = append(rest.Content, body.Content[i], body.Content[i+1])
@@ -169,8 +170,8 @@ func (m *Manifest) singleMap(typ *resources.Type, body *yaml.Node, tmpl resource
 		errs.Addf(pos(m.File, body), "%s: a resource given as a map needs a name: key", typ.Name)
 		return nil
 	}
-	if nameNode.Kind != yaml.ScalarNode || isNull(nameNode) {
-		errs.Addf(pos(m.File, nameNode), "%s: name: expected a string, got %s", typ.Name, kind(nameNode))
+	if nameNode.Kind != yaml.ScalarNode || yamlnode.IsNull(nameNode) {
+		errs.Addf(pos(m.File, nameNode), "%s: name: expected a string, got %s", typ.Name, yamlnode.Describe(nameNode))
 		return nil
 	}
 	return m.entry(typ, nameNode, rest, tmpl, errs)
@@ -204,7 +205,7 @@ func (m *Manifest) typeProps(e *entry, props *yaml.Node, errs *resources.ErrorLi
 	var rest *yaml.Node
 	keys := resources.KeysOf(props)
 	for i := 0; i+1 < len(props.Content); i += 2 {
-		k, v := props.Content[i], deref(props.Content[i+1])
+		k, v := props.Content[i], yamlnode.Deref(props.Content[i+1])
 		taken := true
 		if first, dup := keys.Earlier(i); dup {
 			errs.Addf(pos(m.File, k), "%s: duplicate property %q (first set at line %d)", e.id(), k.Value, first.Line)
@@ -231,8 +232,8 @@ func (m *Manifest) typeProps(e *entry, props *yaml.Node, errs *resources.ErrorLi
 func (m *Manifest) common(e *entry, k, v *yaml.Node, errs *resources.ErrorList) bool {
 	switch {
 	case k.Value == "alias":
-		if v.Kind != yaml.ScalarNode || isNull(v) {
-			errs.Addf(pos(m.File, v), "%s: alias: expected a string, got %s", e.id(), kind(v))
+		if v.Kind != yaml.ScalarNode || yamlnode.IsNull(v) {
+			errs.Addf(pos(m.File, v), "%s: alias: expected a string, got %s", e.id(), yamlnode.Describe(v))
 			return true
 		}
 		e.alias = v.Value
@@ -244,7 +245,7 @@ func (m *Manifest) common(e *entry, k, v *yaml.Node, errs *resources.ErrorList) 
 		e.control = m.parseControl(e.id(), v, errs)
 	case k.Value == "sensitive":
 		if v.Kind != yaml.ScalarNode || v.Tag != "!!bool" {
-			errs.Addf(pos(m.File, v), "%s: sensitive: expected true or false, got %s", e.id(), kind(v))
+			errs.Addf(pos(m.File, v), "%s: sensitive: expected true or false, got %s", e.id(), yamlnode.Describe(v))
 			return true
 		}
 		e.sensitive = strings.EqualFold(v.Value, "true")

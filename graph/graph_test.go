@@ -388,7 +388,7 @@ func TestOrderEdgesNeverGate(t *testing.T) {
 
 func TestParallelMustBeABoolean(t *testing.T) {
 	got := loadErr(t, "ccm:\n  parallel: yes please\n  resources:\n    - thing:\n        - a: {}\n")
-	if want := `m.yaml:2:13: parallel: expected true or false, got "yes please"`; got != want {
+	if want := `m.yaml:2:13: parallel: expected true or false, got the string "yes please"`; got != want {
 		t.Fatalf("error = %q, want %q", got, want)
 	}
 }

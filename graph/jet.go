@@ -6,8 +6,10 @@ import (
 	"path/filepath"
 
 	"github.com/reactive-ccm/ccm/graph/internal/yamlbudget"
+	"github.com/reactive-ccm/ccm/graph/internal/yamlmerge"
 	"github.com/reactive-ccm/ccm/resources"
 	"github.com/reactive-ccm/ccm/resources/document"
+	"github.com/reactive-ccm/ccm/resources/yamlnode"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -49,10 +51,13 @@ func JetResources(m *Manifest, t resources.Templates) (*yaml.Node, error) {
 	if err := yamlbudget.Check(file, &doc); err != nil {
 		return nil, err
 	}
-	if len(doc.Content) == 0 || deref(doc.Content[0]).Kind != yaml.SequenceNode || len(deref(doc.Content[0]).Content) == 0 {
+	if err := yamlmerge.Expand(file, &doc); err != nil {
+		return nil, err
+	}
+	if len(doc.Content) == 0 || yamlnode.Deref(doc.Content[0]).Kind != yaml.SequenceNode || len(yamlnode.Deref(doc.Content[0]).Content) == 0 {
 		return nil, errors.New("the rendered output is not a non-empty list of resource blocks")
 	}
-	root := deref(doc.Content[0])
+	root := yamlnode.Deref(doc.Content[0])
 	reposition(root, m.JetPos)
 	return root, nil
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/reactive-ccm/ccm/resources"
+	"github.com/reactive-ccm/ccm/resources/yamlnode"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -47,7 +48,7 @@ var (
 var topKeys = []SectionKey{
 	{Name: "ccm", Ref: "ccm", Help: "the resources and how they run", take: func(m *Manifest, p pair, errs *resources.ErrorList) {
 		if p.val.Kind != yaml.MappingNode {
-			errs.Addf(pos(m.File, p.val), "ccm: expected a map, got %s", kind(p.val))
+			errs.Addf(pos(m.File, p.val), "ccm: expected a map, got %s", yamlnode.Describe(p.val))
 			return
 		}
 		m.parseCCM(p.val, errs)
@@ -78,7 +79,7 @@ var ccmKeys = []SectionKey{
 	}},
 	{Name: "resources", Ref: "resources", Help: "the resource blocks, in the order they run", take: func(m *Manifest, p pair, errs *resources.ErrorList) {
 		if p.val.Kind != yaml.SequenceNode {
-			errs.Addf(pos(m.File, p.val), "resources: expected a list of resource blocks, got %s", kind(p.val))
+			errs.Addf(pos(m.File, p.val), "resources: expected a list of resource blocks, got %s", yamlnode.Describe(p.val))
 			return
 		}
 		m.Resources = p.val

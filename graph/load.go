@@ -11,6 +11,7 @@ import (
 	"github.com/reactive-ccm/ccm/resources"
 	"github.com/reactive-ccm/ccm/resources/health"
 	"github.com/reactive-ccm/ccm/resources/registration"
+	"github.com/reactive-ccm/ccm/resources/yamlnode"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -296,7 +297,7 @@ func fingerprint(e *entry, t resources.Templates, child string) string {
 	templated := false
 	var walk func(n *yaml.Node)
 	walk = func(n *yaml.Node) {
-		n = deref(n)
+		n = yamlnode.Deref(n)
 		b = append(b, byte(n.Kind), byte(len(n.Content)), byte(len(n.Content)>>8))
 		field(n.Tag)
 		field(n.Value)

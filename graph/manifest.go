@@ -6,8 +6,10 @@ import (
 	"strings"
 
 	"github.com/reactive-ccm/ccm/graph/internal/yamlbudget"
+	"github.com/reactive-ccm/ccm/graph/internal/yamlmerge"
 	"github.com/reactive-ccm/ccm/resources"
 	"github.com/reactive-ccm/ccm/resources/document"
+	"github.com/reactive-ccm/ccm/resources/yamlnode"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -66,6 +68,9 @@ func parseManifest(file string, src []byte) (*Manifest, error) {
 	if err := yamlbudget.Check(file, &doc); err != nil {
 		return nil, err
 	}
+	if err := yamlmerge.Expand(file, &doc); err != nil {
+		return nil, err
+	}
 	abs, err := filepath.Abs(file)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", file, err)
@@ -74,7 +79,7 @@ func parseManifest(file string, src []byte) (*Manifest, error) {
 	if doc.Kind == 0 || len(doc.Content) == 0 {
 		return nil, resources.Errorf(resources.Pos{File: file}, "manifest is empty; it needs a ccm: resources: list")
 	}
-	root := deref(doc.Content[0])
+	root := yamlnode.Deref(doc.Content[0])
 	var errs resources.ErrorList
 	// Reported by Load with everything else, not as a reason to stop.
 	nulBytes(file, root, &m.nul)
@@ -84,7 +89,7 @@ func parseManifest(file string, src []byte) (*Manifest, error) {
 	case yaml.MappingNode:
 		m.parseTop(root, &errs)
 	default:
-		errs.Addf(pos(file, root), "a manifest is a map with a ccm: key, or a list of resources; got %s", kind(root))
+		errs.Addf(pos(file, root), "a manifest is a map with a ccm: key, or a list of resources; got %s", yamlnode.Describe(root))
 	}
 	if err := errs.Err(); err != nil {
 		return nil, err
@@ -119,11 +124,11 @@ func (m *Manifest) parseTop(root *yaml.Node, errs *resources.ErrorList) {
 }
 
 func (m *Manifest) mapping(p pair, errs *resources.ErrorList) *yaml.Node {
-	if isNull(p.val) {
+	if yamlnode.IsNull(p.val) {
 		return nil
 	}
 	if p.val.Kind != yaml.MappingNode {
-		errs.Addf(pos(m.File, p.val), "%s: expected a map, got %s", p.key.Value, kind(p.val))
+		errs.Addf(pos(m.File, p.val), "%s: expected a map, got %s", p.key.Value, yamlnode.Describe(p.val))
 		return nil
 	}
 	return p.val
@@ -150,15 +155,15 @@ func (m *Manifest) parseCCM(ccm *yaml.Node, errs *resources.ErrorList) {
 
 func (m *Manifest) boolean(p pair, errs *resources.ErrorList) bool {
 	if p.val.Kind != yaml.ScalarNode || p.val.Tag != "!!bool" {
-		errs.Addf(pos(m.File, p.val), "%s: expected true or false, got %s", p.key.Value, kind(p.val))
+		errs.Addf(pos(m.File, p.val), "%s: expected true or false, got %s", p.key.Value, yamlnode.Describe(p.val))
 		return false
 	}
 	return p.val.Value == "true"
 }
 
 func (m *Manifest) str(p pair, errs *resources.ErrorList) string {
-	if p.val.Kind != yaml.ScalarNode || isNull(p.val) {
-		errs.Addf(pos(m.File, p.val), "%s: expected a string, got %s", p.key.Value, kind(p.val))
+	if p.val.Kind != yaml.ScalarNode || yamlnode.IsNull(p.val) {
+		errs.Addf(pos(m.File, p.val), "%s: expected a string, got %s", p.key.Value, yamlnode.Describe(p.val))
 		return ""
 	}
 	return p.val.Value
@@ -182,7 +187,7 @@ func (m *Manifest) Templated(t resources.Templates) bool {
 
 // holdsExpr reports whether a scalar of n holds an expression of t.
 func holdsExpr(n *yaml.Node, t resources.Templates) bool {
-	n = deref(n)
+	n = yamlnode.Deref(n)
 	if n.Kind == yaml.ScalarNode {
 		return t.HasExpr(n.Value)
 	}

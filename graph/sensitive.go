@@ -2,6 +2,7 @@ package graph
 
 import (
 	"github.com/reactive-ccm/ccm/resources"
+	"github.com/reactive-ccm/ccm/resources/yamlnode"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -16,7 +17,7 @@ import (
 // require, subscribe, sensitive) and literal values of other properties
 // (owner, mode, ensure) stay shown.
 func SecretKeys(typ resources.Type, props *yaml.Node, t resources.Templates) []string {
-	props = deref(props)
+	props = yamlnode.Deref(props)
 	if props == nil || props.Kind != yaml.MappingNode {
 		return nil
 	}

@@ -1,5 +1,7 @@
 package resources
 
+import "sort"
+
 // Common declares the properties every resource takes besides its type's
 // own. The graph consumes them (require and subscribe become edges,
 // control a hook, alias a second reference, register_when_stable the
@@ -59,12 +61,38 @@ type Control struct {
 
 // CommonProperties lists the common properties resources of t take.
 func (t Type) CommonProperties() []Property {
+	return commonKeys{built: true, subscribes: t.Subscribes, undoable: t.Undoable}.properties()
+}
+
+// commonKeys says which common properties a type takes: Build records it
+// in the Spec, so an unknown property's message can suggest and list them.
+type commonKeys struct {
+	// built is set by Type.Build; a spec made otherwise (a health check's
+	// entry) takes none.
+	built, subscribes, undoable bool
+}
+
+func (c commonKeys) properties() []Property {
+	if !c.built {
+		return nil
+	}
 	var out []Property
 	for _, p := range PropertiesOf(Common{}) {
-		if (p.Name == "subscribe" && !t.Subscribes) || (p.Name == "rollback" && !t.Undoable) {
+		if (p.Name == "subscribe" && !c.subscribes) || (p.Name == "rollback" && !c.undoable) {
 			continue
 		}
 		out = append(out, p)
 	}
+	return out
+}
+
+// names lists the common properties' names, sorted.
+func (c commonKeys) names() []string {
+	props := c.properties()
+	out := make([]string, len(props))
+	for i, p := range props {
+		out[i] = p.Name
+	}
+	sort.Strings(out)
 	return out
 }

@@ -1,6 +1,9 @@
 package resources
 
-import "go.yaml.in/yaml/v3"
+import (
+	"github.com/reactive-ccm/ccm/resources/yamlnode"
+	"go.yaml.in/yaml/v3"
+)
 
 // Compiler is a Templates that can compile the expressions in a string
 // without running them: syntax and unknown functions are found when the
@@ -22,7 +25,7 @@ func (s *Spec) compileDeferred(n *yaml.Node) error {
 		items = n.Content
 	}
 	for _, item := range items {
-		item = resolveAlias(item)
+		item = yamlnode.Deref(item)
 		if !s.Templates.HasExpr(item.Value) {
 			continue
 		}

@@ -4,11 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
 
+	"github.com/reactive-ccm/ccm/resources/yamlnode"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -22,7 +24,7 @@ func (s *Spec) Decode(dst any) error {
 	if t := reflect.TypeOf(dst).Elem(); s.props != nil && t != s.props {
 		panic(fmt.Sprintf("resources: %s decodes into %s but declares %s as its Props", s.Type, t, s.props))
 	}
-	return decodeStruct(s.Props, reflect.ValueOf(dst).Elem(), s.ID(), s.NodePos, s.decodeField)
+	return decodeStruct(s.Props, reflect.ValueOf(dst).Elem(), s.ID(), s.common, s.NodePos, s.decodeField)
 }
 
 // DecodeDocument fills the struct dst points to from the YAML mapping m
@@ -32,16 +34,17 @@ func (s *Spec) Decode(dst any) error {
 func DecodeDocument(file, what string, m *yaml.Node, dst any) error {
 	pos := func(n *yaml.Node) Pos { return Pos{File: file, Line: n.Line, Col: n.Column} }
 	if m.Kind != yaml.MappingNode {
-		return ErrorList{Errorf(pos(m), "%s must be a map of settings, got %s", what, describe(m))}
+		return ErrorList{Errorf(pos(m), "%s must be a map of settings, got %s", what, yamlnode.Describe(m))}
 	}
-	return decodeStruct(m, reflect.ValueOf(dst).Elem(), what, pos, func(n *yaml.Node, _ field, v reflect.Value) error {
+	return decodeStruct(m, reflect.ValueOf(dst).Elem(), what, commonKeys{}, pos, func(n *yaml.Node, _ field, v reflect.Value) error {
 		return decodeValue(n, v)
 	})
 }
 
 // decodeStruct decodes the mapping m into the struct v field by field with
-// value, collecting every problem at its position.
-func decodeStruct(m *yaml.Node, v reflect.Value, id string, pos func(*yaml.Node) Pos, value func(*yaml.Node, field, reflect.Value) error) error {
+// value, collecting every problem at its position; common says which
+// common properties an unknown key may have meant.
+func decodeStruct(m *yaml.Node, v reflect.Value, id string, common commonKeys, pos func(*yaml.Node) Pos, value func(*yaml.Node, field, reflect.Value) error) error {
 	fields := fieldsOf(v.Type())
 	var errs ErrorList
 	keys := KeysOf(m)
@@ -53,7 +56,7 @@ func decodeStruct(m *yaml.Node, v reflect.Value, id string, pos func(*yaml.Node)
 		}
 		f, ok := fields[k.Value]
 		if !ok {
-			errs.Addf(pos(k), "%s", unknownKeyMsg(id, k.Value, fields))
+			errs.Addf(pos(k), "%s", unknownKeyMsg(id, k.Value, fields, common.names()))
 			continue
 		}
 		if err := value(val, f, v.FieldByIndex(f.index)); err != nil {
@@ -114,17 +117,24 @@ func structFields(t reflect.Type) map[string]field {
 	return out
 }
 
-func unknownKeyMsg(id, key string, fields map[string]field) string {
+// unknownKeyMsg says that key is not a property of id, suggesting the
+// property, its type's own or a common one, that it may be a misspelling
+// of, or else listing them all: the type's own, then the common ones.
+func unknownKeyMsg(id, key string, fields map[string]field, common []string) string {
 	names := make([]string, 0, len(fields))
 	for n := range fields {
 		names = append(names, n)
 	}
 	sort.Strings(names)
 	msg := fmt.Sprintf("unknown property %q for %s", key, id)
-	if near := closest(key, names); near != "" {
+	if near := closest(key, append(slices.Clip(names), common...)); near != "" {
 		return msg + fmt.Sprintf("; did you mean %q?", near)
 	}
-	return msg + "; valid properties: " + strings.Join(names, ", ")
+	msg += "; valid properties: " + strings.Join(names, ", ")
+	if len(common) > 0 {
+		msg += "; and those every resource takes: " + strings.Join(common, ", ")
+	}
+	return msg
 }
 
 // closest returns the candidate within a small edit distance of key.
@@ -159,7 +169,7 @@ func editDistance(a, b string) int {
 }
 
 func (s *Spec) decodeField(n *yaml.Node, f field, dst reflect.Value) error {
-	n = resolveAlias(n)
+	n = yamlnode.Deref(n)
 	if f.deferred {
 		if err := decodeRaw(n, dst); err != nil {
 			return err
@@ -186,13 +196,13 @@ func (s *Spec) decodeField(n *yaml.Node, f field, dst reflect.Value) error {
 func decodeRaw(n *yaml.Node, dst reflect.Value) error {
 	if dst.Kind() == reflect.Slice {
 		if n.Kind != yaml.SequenceNode {
-			return fmt.Errorf("expected a list of strings, got %s", describe(n))
+			return fmt.Errorf("expected a list of strings, got %s", yamlnode.Describe(n))
 		}
 		out := make([]string, len(n.Content))
 		for i, item := range n.Content {
-			item = resolveAlias(item)
+			item = yamlnode.Deref(item)
 			if item.Kind != yaml.ScalarNode || item.Tag == "!!null" {
-				return &PosError{Pos: Pos{Line: item.Line, Col: item.Column}, Msg: fmt.Sprintf("item %d: expected a string, got %s", i+1, describe(item))}
+				return &PosError{Pos: Pos{Line: item.Line, Col: item.Column}, Msg: fmt.Sprintf("item %d: expected a string, got %s", i+1, yamlnode.Describe(item))}
 			}
 			out[i] = item.Value
 		}
@@ -200,7 +210,7 @@ func decodeRaw(n *yaml.Node, dst reflect.Value) error {
 		return nil
 	}
 	if n.Kind != yaml.ScalarNode || n.Tag == "!!null" {
-		return fmt.Errorf("expected a string, got %s", describe(n))
+		return fmt.Errorf("expected a string, got %s", yamlnode.Describe(n))
 	}
 	dst.SetString(n.Value)
 	return nil
@@ -230,7 +240,7 @@ func (s *Spec) resolveNode(n *yaml.Node, resolved *[]string) (*yaml.Node, error)
 	case yaml.SequenceNode, yaml.MappingNode:
 		var cp *yaml.Node
 		for i, c := range n.Content {
-			r, err := s.resolveNode(resolveAlias(c), resolved)
+			r, err := s.resolveNode(yamlnode.Deref(c), resolved)
 			if err != nil {
 				return nil, err
 			}
@@ -297,13 +307,6 @@ func setPos(n *yaml.Node, line, col int) {
 	}
 }
 
-func resolveAlias(n *yaml.Node) *yaml.Node {
-	for n.Kind == yaml.AliasNode && n.Alias != nil {
-		n = n.Alias
-	}
-	return n
-}
-
 var unmarshalerType = reflect.TypeFor[yaml.Unmarshaler]()
 
 // decodeValue decodes n into dst with strict type rules: strings take any
@@ -311,7 +314,7 @@ var unmarshalerType = reflect.TypeFor[yaml.Unmarshaler]()
 // must be YAML booleans and integers, lists must be lists, maps must be maps
 // without duplicate keys.
 func decodeValue(n *yaml.Node, dst reflect.Value) error {
-	n = resolveAlias(n)
+	n = yamlnode.Deref(n)
 	if dst.CanAddr() && dst.Addr().Type().Implements(unmarshalerType) {
 		return dst.Addr().Interface().(yaml.Unmarshaler).UnmarshalYAML(n)
 	}
@@ -328,7 +331,7 @@ func decodeValue(n *yaml.Node, dst reflect.Value) error {
 		return nil
 	case reflect.String:
 		if n.Kind != yaml.ScalarNode {
-			return fmt.Errorf("expected a string, got %s", describe(n))
+			return fmt.Errorf("expected a string, got %s", yamlnode.Describe(n))
 		}
 		if n.Tag != "!!null" {
 			dst.SetString(n.Value)
@@ -336,7 +339,7 @@ func decodeValue(n *yaml.Node, dst reflect.Value) error {
 		return nil
 	case reflect.Bool:
 		if n.Kind != yaml.ScalarNode || n.Tag != "!!bool" {
-			return fmt.Errorf("expected true or false, got %s", describe(n))
+			return fmt.Errorf("expected true or false, got %s", yamlnode.Describe(n))
 		}
 		b, err := strconv.ParseBool(n.Value)
 		if err != nil {
@@ -346,7 +349,7 @@ func decodeValue(n *yaml.Node, dst reflect.Value) error {
 		return nil
 	case reflect.Int, reflect.Int64, reflect.Int32:
 		if n.Kind != yaml.ScalarNode || n.Tag != "!!int" {
-			return fmt.Errorf("expected an integer, got %s", describe(n))
+			return fmt.Errorf("expected an integer, got %s", yamlnode.Describe(n))
 		}
 		var i int64
 		if err := n.Decode(&i); err != nil {
@@ -379,7 +382,7 @@ func decodeSlice(n *yaml.Node, dst reflect.Value) error {
 		return nil
 	}
 	if n.Kind != yaml.SequenceNode {
-		return fmt.Errorf("expected a list, got %s", describe(n))
+		return fmt.Errorf("expected a list, got %s", yamlnode.Describe(n))
 	}
 	out := reflect.MakeSlice(dst.Type(), len(n.Content), len(n.Content))
 	for i, item := range n.Content {
@@ -396,7 +399,7 @@ func decodeMap(n *yaml.Node, dst reflect.Value) error {
 		return nil
 	}
 	if n.Kind != yaml.MappingNode {
-		return fmt.Errorf("expected a map, got %s", describe(n))
+		return fmt.Errorf("expected a map, got %s", yamlnode.Describe(n))
 	}
 	if err := checkDuplicates(n); err != nil {
 		return err
@@ -420,7 +423,7 @@ func decodeMap(n *yaml.Node, dst reflect.Value) error {
 // checkDuplicates rejects duplicate keys anywhere inside n; yaml.v3 does
 // not when decoding nodes.
 func checkDuplicates(n *yaml.Node) error {
-	n = resolveAlias(n)
+	n = yamlnode.Deref(n)
 	if n.Kind == yaml.MappingNode {
 		keys := KeysOf(n)
 		for i := 0; i+1 < len(n.Content); i += 2 {
@@ -436,20 +439,4 @@ func checkDuplicates(n *yaml.Node) error {
 		}
 	}
 	return nil
-}
-
-func describe(n *yaml.Node) string {
-	switch n.Kind {
-	case yaml.SequenceNode:
-		return "a list"
-	case yaml.MappingNode:
-		return "a map"
-	}
-	switch n.Tag {
-	case "!!null":
-		return "nothing"
-	case "!!str":
-		return fmt.Sprintf("the string %q", n.Value)
-	}
-	return fmt.Sprintf("%q", n.Value)
 }

@@ -57,6 +57,7 @@ func (t Type) Build(spec *Spec) (Instance, error) {
 	if t.Props != nil {
 		spec.props = reflect.TypeOf(t.Props)
 	}
+	spec.common = commonKeys{built: true, subscribes: t.Subscribes, undoable: t.Undoable}
 	if spec.Templated == nil {
 		spec.Templated = &Templated{}
 	}

@@ -31,6 +31,10 @@ type Spec struct {
 	Templated *Templated
 	// props is the type's declared property struct, set by Type.Build.
 	props reflect.Type
+	// common says which common properties the type takes, set by
+	// Type.Build: the graph took them out of Props already, but a
+	// misspelt one is still suggested.
+	common commonKeys
 }
 
 // ID is the resource's reference, "type#name".

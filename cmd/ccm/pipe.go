@@ -93,7 +93,7 @@ func parseRequest(src []byte) (string, *yaml.Node, error) {
 	if err := yaml.Unmarshal(src, &doc); err != nil {
 		return "", nil, fmt.Errorf("invalid request: %w", err)
 	}
-	if err := graph.CheckAliases("request", &doc); err != nil {
+	if err := graph.PrepareYAML("request", &doc); err != nil {
 		return "", nil, fmt.Errorf("invalid request: %w", err)
 	}
 	var protocol, typ string

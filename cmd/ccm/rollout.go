@@ -167,7 +167,7 @@ func abort(ctx context.Context, obs jetstream.ObjectStore, loc source.Location, 
 	if err != nil {
 		return usage(err)
 	}
-	data, err := obs.GetBytes(ctx, loc.Key)
+	data, _, err := release.Fetch(ctx, obs, loc.Key, int64(info.Size))
 	if err != nil {
 		return err
 	}

@@ -18,13 +18,14 @@ type rolloutFleet struct {
 	*fleet
 	dir, keys string
 	hosts     []string
+	watchers  map[string]*watcher
 }
 
 const rolloutLoc = "obj://ccm/site.tgz"
 
 func newRolloutFleet(t *testing.T) *rolloutFleet {
 	t.Helper()
-	f := &rolloutFleet{fleet: newFleet(t), dir: t.TempDir(), keys: t.TempDir()}
+	f := &rolloutFleet{fleet: newFleet(t), dir: t.TempDir(), keys: t.TempDir(), watchers: map[string]*watcher{}}
 	f.must("bundle", "keygen", f.keys+"/signer")
 	f.must("bundle", "push", f.pack("one", 0), rolloutLoc)
 	for i := range 10 {
@@ -33,6 +34,7 @@ func newRolloutFleet(t *testing.T) *rolloutFleet {
 		w := f.watch("--state-dir", t.TempDir(), "--trust", f.keys+"/signer.pub", "--report", "nats", "--hostname", h,
 			"--fact", "host="+h, "--report-heartbeat", "300ms", rolloutLoc)
 		w.converged(1)
+		f.watchers[h] = w
 	}
 	return f
 }
@@ -81,16 +83,25 @@ func (f *rolloutFleet) motds() map[string]string {
 	return out
 }
 
-// settle waits until every host's file holds what want says.
-func (f *rolloutFleet) settle(what string, want func(host string) string) {
-	f.t.Helper()
-	eventually(f.t, what, func() bool {
-		for h, got := range f.motds() {
-			if got != want(h) {
-				return false
+// settle waits until every host's file holds what want says; the logs
+// of the hosts that do not in time say why.
+func (f *rolloutFleet) settle(t *testing.T, what string, want func(host string) string) {
+	t.Helper()
+	var behind []string
+	defer func() {
+		for _, h := range behind {
+			t.Logf("%s holds %q, not %q; its logs:\n%s", h, f.motds()[h], want(h), f.watchers[h].logs())
+		}
+	}()
+	eventually(t, what, func() bool {
+		behind = behind[:0]
+		motds := f.motds()
+		for _, h := range f.hosts {
+			if motds[h] != want(h) {
+				behind = append(behind, h)
 			}
 		}
-		return true
+		return len(behind) == 0
 	})
 }
 
@@ -98,7 +109,7 @@ func TestACanaryChangesExactlyTheHostsItNames(t *testing.T) {
 	f := newRolloutFleet(t)
 	file, wave := f.packForWave("two", 20)
 	f.must("bundle", "push", file, rolloutLoc, "--canary", "20%")
-	f.settle("the wave on two", func(h string) string {
+	f.settle(t, "the wave on two", func(h string) string {
 		if wave[h] {
 			return "two"
 		}
@@ -127,7 +138,7 @@ func TestACanaryChangesExactlyTheHostsItNames(t *testing.T) {
 			t.Fatalf("abort of a signed rollout without a key: exit %d\n%s", r.code, r.stderr)
 		}
 		f.must("rollout", "abort", rolloutLoc, "--key", f.keys+"/signer")
-		f.settle("every host on one", func(string) string { return "one" })
+		f.settle(t, "every host on one", func(string) string { return "one" })
 		eventually(t, "fleet status converged", func() bool { return f.ccm("fleet", "status").code == 0 })
 		for h, fi := range before {
 			now, _ := os.Stat(filepath.Join(f.dir, h+".motd"))
@@ -142,7 +153,7 @@ func TestACanaryChangesExactlyTheHostsItNames(t *testing.T) {
 		f.must("bundle", "push", file, rolloutLoc, "--canary", "20%")
 		f.must("rollout", "promote", rolloutLoc, "--to", "60%")
 		f.must("rollout", "promote", rolloutLoc)
-		f.settle("every host on three", func(string) string { return "three" })
+		f.settle(t, "every host on three", func(string) string { return "three" })
 		if r := f.ccm("rollout", "status", rolloutLoc); r.code != 1 || !strings.Contains(r.stderr, "no rollout under way") {
 			t.Fatalf("status after the promotion: exit %d\n%s", r.code, r.stderr)
 		}
@@ -156,7 +167,7 @@ func TestAutoRolloutWidensAndAbortsOnAFailure(t *testing.T) {
 	if !strings.Contains(out, "now goes to all of the hosts") {
 		t.Fatalf("auto rollout:\n%s", out)
 	}
-	f.settle("every host on two", func(string) string { return "two" })
+	f.settle(t, "every host on two", func(string) string { return "two" })
 
 	// A revision whose resource fails on the hosts of the wave.
 	src := t.TempDir()
@@ -168,5 +179,5 @@ func TestAutoRolloutWidensAndAbortsOnAFailure(t *testing.T) {
 		t.Fatalf("a failing canary: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	eventually(t, "every host back and converged", func() bool { return f.ccm("fleet", "status").code == 0 })
-	f.settle("every host on two", func(string) string { return "two" })
+	f.settle(t, "every host on two", func(string) string { return "two" })
 }

@@ -98,7 +98,7 @@ func Parse(file string, b []byte) (*Config, error) {
 	if len(doc.Content) == 0 {
 		return nil, fmt.Errorf("%w: %s: empty; list at least one manifest source under manifests", ErrConfig, file)
 	}
-	if err := graph.CheckAliases(file, &doc); err != nil {
+	if err := graph.PrepareYAML(file, &doc); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
 	}
 	m := doc.Content[0]

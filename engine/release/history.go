@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/user"
 	"sort"
@@ -88,12 +87,11 @@ func History(ctx context.Context, obs jetstream.ObjectStore, key string) ([]Entr
 
 // Read returns the bundle of a history entry.
 func Read(ctx context.Context, obs jetstream.ObjectStore, e Entry) ([]byte, error) {
-	res, err := obs.Get(ctx, e.name)
+	data, _, err := Fetch(ctx, obs, e.name, int64(e.Size))
 	if err != nil {
 		return nil, fmt.Errorf("release: reading revision %d: %w", e.Seq, err)
 	}
-	defer res.Close()
-	return io.ReadAll(res)
+	return data, nil
 }
 
 // trim removes the oldest entries of key beyond keep.

@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
@@ -46,15 +45,10 @@ func InWave(host string, r Rollout) bool {
 
 // ReadRollout returns key's rollout, nil when none is under way.
 func ReadRollout(ctx context.Context, obs jetstream.ObjectStore, key string) (*Rollout, error) {
-	res, err := obs.Get(ctx, RolloutName(key))
+	b, _, err := Fetch(ctx, obs, RolloutName(key), 1<<16)
 	if errors.Is(err, jetstream.ErrObjectNotFound) {
 		return nil, nil
 	}
-	if err != nil {
-		return nil, fmt.Errorf("release: reading the rollout of %s: %w", key, err)
-	}
-	defer res.Close()
-	b, err := io.ReadAll(io.LimitReader(res, 1<<16))
 	if err != nil {
 		return nil, fmt.Errorf("release: reading the rollout of %s: %w", key, err)
 	}
@@ -97,16 +91,16 @@ func Stage(ctx context.Context, obs jetstream.ObjectStore, key string, b Bundle,
 // Promote makes the rollout's revision the bundle key holds, for every
 // host, and ends the rollout.
 func Promote(ctx context.Context, obs jetstream.ObjectStore, key string, r Rollout) error {
-	info, err := obs.GetInfo(ctx, HistoryObject(key, r.Seq))
+	name := HistoryObject(key, r.Seq)
+	info, err := obs.GetInfo(ctx, name)
 	if err != nil {
 		return fmt.Errorf("release: revision %d of %s: %w", r.Seq, key, err)
 	}
-	res, err := obs.Get(ctx, info.Name)
+	data, info, err := Fetch(ctx, obs, name, int64(info.Size))
 	if err != nil {
 		return fmt.Errorf("release: revision %d of %s: %w", r.Seq, key, err)
 	}
-	defer res.Close()
-	if _, err := obs.Put(ctx, jetstream.ObjectMeta{Name: key, Metadata: info.Metadata}, res); err != nil {
+	if _, err := obs.Put(ctx, jetstream.ObjectMeta{Name: key, Metadata: info.Metadata}, bytes.NewReader(data)); err != nil {
 		return fmt.Errorf("release: putting %s: %w", key, err)
 	}
 	return End(ctx, obs, key)

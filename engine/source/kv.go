@@ -19,23 +19,7 @@ type keyValue struct {
 // bucket waits for NATS and opens the bucket; the context it returns ends
 // when the connection drops.
 func (k *keyValue) bucket(ctx context.Context) (context.Context, context.CancelFunc, jetstream.KeyValue, error) {
-	c, err := k.conn()
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	uctx, cancel, err := c.Up(ctx)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	kv, err := c.JetStream().KeyValue(uctx, k.loc.Bucket)
-	if errors.Is(err, jetstream.ErrBucketNotFound) {
-		err = fmt.Errorf("%w: no key-value bucket %s", ErrGone, k.loc.Bucket)
-	}
-	if err != nil {
-		cancel()
-		return nil, nil, nil, err
-	}
-	return uctx, cancel, kv, nil
+	return openBucket(ctx, k.conn, k.loc, "key-value bucket", jetstream.JetStream.KeyValue)
 }
 
 func (k *keyValue) get(ctx context.Context, prev string) (blob, error) {
@@ -69,17 +53,6 @@ func (k *keyValue) watch(ctx context.Context, changed func()) error {
 		return err
 	}
 	defer w.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			// The connection dropped (ErrNotConnected) or the caller stopped.
-			return context.Cause(ctx)
-		case _, ok := <-w.Updates():
-			if !ok {
-				return errors.New("the key-value watcher stopped")
-			}
-			// Every update, and the nil that ends the initial values.
-			changed()
-		}
-	}
+	// Every update, and the nil that ends the initial values.
+	return follow(ctx, w.Updates(), "key-value", func(jetstream.KeyValueEntry) { changed() })
 }

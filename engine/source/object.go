@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"sync/atomic"
 
 	"github.com/nats-io/nats.go/jetstream"
@@ -42,23 +41,7 @@ func (o *objectStore) object(ctx context.Context, obs jetstream.ObjectStore) (st
 // store waits for NATS and opens the bucket; the context it returns ends
 // when the connection drops.
 func (o *objectStore) store(ctx context.Context) (context.Context, context.CancelFunc, jetstream.ObjectStore, error) {
-	c, err := o.conn()
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	uctx, cancel, err := c.Up(ctx)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	obs, err := c.JetStream().ObjectStore(uctx, o.loc.Bucket)
-	if errors.Is(err, jetstream.ErrBucketNotFound) {
-		err = fmt.Errorf("%w: no object store bucket %s", ErrGone, o.loc.Bucket)
-	}
-	if err != nil {
-		cancel()
-		return nil, nil, nil, err
-	}
-	return uctx, cancel, obs, nil
+	return openBucket(ctx, o.conn, o.loc, "object store bucket", jetstream.JetStream.ObjectStore)
 }
 
 func (o *objectStore) get(ctx context.Context, prev string) (blob, error) {
@@ -82,23 +65,11 @@ func (o *objectStore) get(ctx context.Context, prev string) (blob, error) {
 	case int64(info.Size) > o.max:
 		return blob{}, fmt.Errorf("%s is %d bytes, more than the %d allowed", o.loc, info.Size, o.max)
 	}
-	res, err := obs.Get(ctx, name)
-	if err != nil {
-		return blob{}, err
-	}
-	defer res.Close()
 	// The info read with the data is the one that counts: the object may
 	// have been replaced since GetInfo.
-	got, err := res.Info()
+	data, got, err := release.Fetch(ctx, obs, name, o.max)
 	if err != nil {
 		return blob{}, err
-	}
-	data, err := io.ReadAll(io.LimitReader(res, o.max+1))
-	switch {
-	case err != nil:
-		return blob{}, err
-	case int64(len(data)) > o.max:
-		return blob{}, fmt.Errorf("%s is more than the %d bytes allowed", o.loc, o.max)
 	}
 	return blob{id: got.Digest, data: data, sig: []byte(got.Metadata[release.SignatureMeta])}, nil
 }
@@ -116,25 +87,17 @@ func (o *objectStore) watch(ctx context.Context, changed func()) error {
 	defer w.Stop()
 	defer o.noRollout.Store(false)
 	armed, rollout := false, false
-	for {
-		select {
-		case <-ctx.Done():
-			// The connection dropped (ErrNotConnected) or the caller stopped.
-			return context.Cause(ctx)
-		case info, ok := <-w.Updates():
-			switch {
-			case !ok:
-				return errors.New("the object store watcher stopped")
-			case info == nil:
-				// The initial values are in: armed, so look once.
-				armed = true
-			case info.Name == release.RolloutName(o.loc.Key):
-				rollout = !info.Deleted
-			case info.Name != o.loc.Key:
-				continue
-			}
-			o.noRollout.Store(armed && !rollout)
-			changed()
+	return follow(ctx, w.Updates(), "object store", func(info *jetstream.ObjectInfo) {
+		switch {
+		case info == nil:
+			// The initial values are in: armed, so look once.
+			armed = true
+		case info.Name == release.RolloutName(o.loc.Key):
+			rollout = !info.Deleted
+		case info.Name != o.loc.Key:
+			return
 		}
-	}
+		o.noRollout.Store(armed && !rollout)
+		changed()
+	})
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/reactive-ccm/ccm/graph/hiera"
 	"github.com/reactive-ccm/ccm/graph/internal/yamlbudget"
+	"github.com/reactive-ccm/ccm/graph/internal/yamlmerge"
 	"github.com/reactive-ccm/ccm/resources/document"
 	"go.yaml.in/yaml/v3"
 )
@@ -96,6 +97,9 @@ func ReadFile(file string) (map[string]any, error) {
 		return nil, fmt.Errorf("facts: %s: invalid JSON or YAML: %w", file, err)
 	}
 	if err := yamlbudget.Check(file, &doc); err != nil {
+		return nil, err
+	}
+	if err := yamlmerge.Expand(file, &doc); err != nil {
 		return nil, err
 	}
 	if len(doc.Content) == 0 {

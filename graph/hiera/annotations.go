@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/reactive-ccm/ccm/resources"
+	"github.com/reactive-ccm/ccm/resources/yamlnode"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -30,7 +31,7 @@ func (s Source) annotations() []rule {
 	var out []rule
 	var walk func(m *yaml.Node, path []string)
 	walk = func(m *yaml.Node, path []string) {
-		m = deref(m)
+		m = yamlnode.Deref(m)
 		if m.Kind != yaml.MappingNode {
 			return
 		}

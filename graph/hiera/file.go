@@ -4,8 +4,10 @@ import (
 	"fmt"
 
 	"github.com/reactive-ccm/ccm/graph/internal/yamlbudget"
+	"github.com/reactive-ccm/ccm/graph/internal/yamlmerge"
 	"github.com/reactive-ccm/ccm/resources"
 	"github.com/reactive-ccm/ccm/resources/document"
+	"github.com/reactive-ccm/ccm/resources/yamlnode"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -29,16 +31,19 @@ func Parse(file string, b []byte) (Source, error) {
 	if err := yamlbudget.Check(file, &doc); err != nil {
 		return src, err
 	}
+	if err := yamlmerge.Expand(file, &doc); err != nil {
+		return src, err
+	}
 	if len(doc.Content) == 0 {
 		return src, nil
 	}
-	root := deref(doc.Content[0])
+	root := yamlnode.Deref(doc.Content[0])
 	if root.Kind != yaml.MappingNode {
 		return src, resources.Errorf(pos(file, root), "a hiera file is a map with the keys data, hierarchy and overrides")
 	}
 	var errs resources.ErrorList
 	for i := 0; i+1 < len(root.Content); i += 2 {
-		k, v := root.Content[i], deref(root.Content[i+1])
+		k, v := root.Content[i], yamlnode.Deref(root.Content[i+1])
 		section := map[string]**yaml.Node{"data": &src.Data, "hierarchy": &src.Hierarchy, "overrides": &src.Overrides}[k.Value]
 		switch {
 		case section == nil:

@@ -6,6 +6,7 @@ import (
 
 	"github.com/reactive-ccm/ccm/resources"
 	"github.com/reactive-ccm/ccm/resources/template"
+	"github.com/reactive-ccm/ccm/resources/yamlnode"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -78,7 +79,7 @@ func (s Source) hierarchy(errs *resources.ErrorList) hierarchy {
 	}
 	h := dflt
 	for i := 0; i+1 < len(s.Hierarchy.Content); i += 2 {
-		k, v := s.Hierarchy.Content[i], deref(s.Hierarchy.Content[i+1])
+		k, v := s.Hierarchy.Content[i], yamlnode.Deref(s.Hierarchy.Content[i+1])
 		switch k.Value {
 		case "order":
 			h.order = s.order(v, errs)
@@ -104,7 +105,7 @@ func (s Source) order(n *yaml.Node, errs *resources.ErrorList) []*yaml.Node {
 	}
 	out := make([]*yaml.Node, 0, len(n.Content))
 	for _, c := range n.Content {
-		c = deref(c)
+		c = yamlnode.Deref(c)
 		if c.Kind != yaml.ScalarNode || c.Tag == "!!null" {
 			errs.Addf(pos(s.File, c), "hierarchy.order: expected a string")
 			continue
@@ -121,7 +122,7 @@ func (s Source) overrides(errs *resources.ErrorList) map[string]*yaml.Node {
 		return out
 	}
 	for i := 0; i+1 < len(s.Overrides.Content); i += 2 {
-		k, v := s.Overrides.Content[i], deref(s.Overrides.Content[i+1])
+		k, v := s.Overrides.Content[i], yamlnode.Deref(s.Overrides.Content[i+1])
 		if _, dup := out[k.Value]; dup {
 			errs.Addf(pos(s.File, k), "overrides: duplicate entry %q", k.Value)
 			continue
@@ -148,11 +149,4 @@ func (s Source) mapValue(n *yaml.Node, t *template.Templates, errs *resources.Er
 	errs.Add(pos(s.File, n), err)
 	m, _ := v.(map[string]any)
 	return m
-}
-
-func deref(n *yaml.Node) *yaml.Node {
-	for n.Kind == yaml.AliasNode && n.Alias != nil {
-		n = n.Alias
-	}
-	return n
 }

@@ -4,12 +4,12 @@
 package poll
 
 import (
-	"container/heap"
 	"context"
 	"math/rand/v2"
 	"sync"
 	"time"
 
+	"github.com/reactive-ccm/ccm/internal/pqueue"
 	"github.com/reactive-ccm/ccm/watchers/clock"
 )
 
@@ -17,7 +17,9 @@ import (
 type Hub struct {
 	clock clock.Clock
 	mu    sync.Mutex
-	queue entries
+	// queue holds the registrations, the next deadline first; equal
+	// deadlines fire in registration order.
+	queue pqueue.Queue[*entry]
 	wake  chan struct{}
 	seq   uint64
 }
@@ -39,7 +41,7 @@ func WithClock(c clock.Clock) Option { return func(h *Hub) { h.clock = c } }
 
 // New starts a hub that runs until ctx is cancelled.
 func New(ctx context.Context, opts ...Option) *Hub {
-	h := &Hub{wake: make(chan struct{}, 1), clock: clock.Real()}
+	h := &Hub{wake: make(chan struct{}, 1), clock: clock.Real(), queue: pqueue.New(earlier, func(e *entry) *int { return &e.index })}
 	for _, o := range opts {
 		o(h)
 	}
@@ -55,14 +57,14 @@ func (h *Hub) Every(interval time.Duration, notify func()) (cancel func()) {
 	h.seq++
 	e := &entry{interval: interval, notify: notify, seq: h.seq,
 		next: h.clock.Now().Add(time.Duration(rand.Float64() * float64(interval)))}
-	heap.Push(&h.queue, e)
+	h.queue.Push(e)
 	h.mu.Unlock()
 	h.poke()
 	return func() {
 		h.mu.Lock()
 		defer h.mu.Unlock()
 		if e.index >= 0 {
-			heap.Remove(&h.queue, e.index)
+			h.queue.Remove(e)
 		}
 	}
 }
@@ -111,15 +113,15 @@ func (e *entry) slack() time.Duration { return min(e.interval/10, maxSlack) }
 func (h *Hub) fire(now time.Time) time.Time {
 	var due []func()
 	h.mu.Lock()
-	for h.queue.Len() > 0 && !h.queue[0].next.After(now.Add(h.queue[0].slack())) {
-		e := h.queue[0]
+	for h.queue.Len() > 0 && !h.queue.Peek().next.After(now.Add(h.queue.Peek().slack())) {
+		e := h.queue.Peek()
 		due = append(due, e.notify)
 		e.next = now.Add(jittered(e.interval))
-		heap.Fix(&h.queue, 0)
+		h.queue.Fix(e)
 	}
 	next := now.Add(time.Hour)
 	if h.queue.Len() > 0 {
-		next = h.queue[0].next
+		next = h.queue.Peek().next
 	}
 	h.mu.Unlock()
 	for _, fn := range due {
@@ -132,31 +134,10 @@ func jittered(d time.Duration) time.Duration {
 	return d + time.Duration((rand.Float64()*0.2-0.1)*float64(d))
 }
 
-// entries is a min-heap on the next deadline.
-type entries []*entry
-
-func (q entries) Len() int { return len(q) }
-func (q entries) Less(i, j int) bool {
-	if q[i].next.Equal(q[j].next) {
-		return q[i].seq < q[j].seq
+// earlier orders entries by deadline, then by registration.
+func earlier(a, b *entry) bool {
+	if a.next.Equal(b.next) {
+		return a.seq < b.seq
 	}
-	return q[i].next.Before(q[j].next)
-}
-func (q entries) Swap(i, j int) {
-	q[i], q[j] = q[j], q[i]
-	q[i].index = i
-	q[j].index = j
-}
-func (q *entries) Push(x any) {
-	e := x.(*entry)
-	e.index = len(*q)
-	*q = append(*q, e)
-}
-func (q *entries) Pop() any {
-	old := *q
-	e := old[len(old)-1]
-	old[len(old)-1] = nil
-	*q = old[:len(old)-1]
-	e.index = -1
-	return e
+	return a.next.Before(b.next)
 }
