@@ -37,7 +37,7 @@ type Summary struct {
 	Start    time.Time
 	Duration time.Duration
 	// last is what was counted of each resource's last event.
-	last map[string]counted
+	last map[string]summed
 }
 
 // HealthCounts counts health check results by status.
@@ -67,32 +67,32 @@ func (s Summary) OK() bool { return s.Failed == 0 && s.Blocked == 0 && s.RolledB
 // add counts ev in place of its resource's previous event.
 func (s *Summary) add(ev *Event) {
 	if s.last == nil {
-		s.last = map[string]counted{}
+		s.last = map[string]summed{}
 	}
 	id := ev.ID()
 	if prev, ok := s.last[id]; ok {
 		s.count(prev, -1)
 	}
-	c := countedOf(ev)
+	c := summedOf(ev)
 	s.last[id] = c
 	s.count(c, 1)
 }
 
-// counted is what Summary counts of an event, kept for each resource in
+// summed is what Summary counts of an event, kept for each resource in
 // place of its last event, which a watching engine would otherwise hold
 // for every resource for good.
-type counted struct {
-	outcome   outcome
+type summed struct {
+	kind      summedAs
 	refreshed bool
 	unmet     int
 	health    HealthCounts
 }
 
-// outcome is how Summary counts a resource.
-type outcome uint8
+// summedAs is how Summary counts a resource.
+type summedAs uint8
 
 const (
-	outStable outcome = iota
+	outStable summedAs = iota
 	outChanged
 	outWouldChange
 	outFailed
@@ -102,27 +102,27 @@ const (
 	outBlocked
 )
 
-func countedOf(ev *Event) counted {
-	c := counted{refreshed: ev.Refreshed, unmet: len(ev.UnmetRequirements)}
+func summedOf(ev *Event) summed {
+	c := summed{refreshed: ev.Refreshed, unmet: len(ev.UnmetRequirements)}
 	c.health.add(ev.HealthChecks, 1)
 	switch {
 	case ev.RolledBack && ev.Failed:
-		c.outcome = outRolledBack
+		c.kind = outRolledBack
 	case ev.Failed:
-		c.outcome = outFailed
+		c.kind = outFailed
 	case ev.Skipped && (len(ev.UnmetRequirements) > 0 || (len(ev.Error) > 0 && !ev.Noop)):
-		c.outcome = outBlocked
+		c.kind = outBlocked
 	case ev.Skipped:
-		c.outcome = outSkipped
+		c.kind = outSkipped
 	case ev.Changed && ev.Noop:
-		c.outcome = outWouldChange
+		c.kind = outWouldChange
 	case ev.Changed:
-		c.outcome = outChanged
+		c.kind = outChanged
 	}
 	return c
 }
 
-func (s *Summary) count(c counted, by int) {
+func (s *Summary) count(c summed, by int) {
 	s.Resources += by
 	if c.refreshed {
 		s.Refreshed += by
@@ -133,7 +133,7 @@ func (s *Summary) count(c counted, by int) {
 	s.Health.Warning += by * c.health.Warning
 	s.Health.Critical += by * c.health.Critical
 	s.Health.Unknown += by * c.health.Unknown
-	switch c.outcome {
+	switch c.kind {
 	case outRolledBack:
 		s.RolledBack += by
 	case outFailed:

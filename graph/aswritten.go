@@ -1,6 +1,9 @@
 package graph
 
-import "go.yaml.in/yaml/v3"
+import (
+	"github.com/reactive-ccm/ccm/resources/yamlnode"
+	"go.yaml.in/yaml/v3"
+)
 
 // asWritten is a resource's properties as written (the block's defaults
 // merged), kept for Vertex.Properties in the form decoding their YAML
@@ -33,7 +36,7 @@ func newBlockDefaults(n *yaml.Node) *blockDefaults {
 	if n == nil {
 		return nil
 	}
-	return &blockDefaults{props: propsOf(n), apart: stringKeys(deref(n))}
+	return &blockDefaults{props: propsOf(n), apart: stringKeys(yamlnode.Deref(n))}
 }
 
 // asWrittenOf returns what is kept of merged, the properties of a
@@ -41,7 +44,7 @@ func newBlockDefaults(n *yaml.Node) *blockDefaults {
 // defaults nil outside a block with defaults): own and the block's
 // defaults, apart, when neither merges keys in.
 func asWrittenOf(merged, own *yaml.Node, defaults *blockDefaults) asWritten {
-	if defaults != nil && defaults.apart && stringKeys(deref(own)) {
+	if defaults != nil && defaults.apart && stringKeys(yamlnode.Deref(own)) {
 		return asWritten{props: propsOf(own), defaults: defaults}
 	}
 	return asWritten{props: propsOf(merged)}
@@ -53,7 +56,7 @@ func asWrittenOf(merged, own *yaml.Node, defaults *blockDefaults) asWritten {
 // decoded by yaml itself, so each value is what decoding the whole
 // mapping would give.
 func propsOf(n *yaml.Node) []asWrittenProp {
-	n = deref(n)
+	n = yamlnode.Deref(n)
 	if n == nil || n.Kind != yaml.MappingNode {
 		return nil
 	}
@@ -91,7 +94,7 @@ func stringKeys(n *yaml.Node) bool {
 
 // decoded returns what yaml decodes n into, as an any.
 func decoded(n *yaml.Node) any {
-	n = deref(n)
+	n = yamlnode.Deref(n)
 	switch {
 	case n.Kind == yaml.ScalarNode && n.Tag == "!!str":
 		return n.Value
