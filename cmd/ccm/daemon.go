@@ -9,9 +9,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/reactive-ccm/ccm/engine"
-	"github.com/reactive-ccm/ccm/engine/control"
-	"github.com/reactive-ccm/ccm/engine/metrics"
-	"github.com/reactive-ccm/ccm/engine/status"
+	"github.com/reactive-ccm/ccm/engine/daemon/control"
+	"github.com/reactive-ccm/ccm/engine/daemon/metrics"
+	"github.com/reactive-ccm/ccm/engine/daemon/status"
 )
 
 // watchDaemon is the watching engine as the control socket and the metrics

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/reactive-ccm/ccm/engine/source"
+	"github.com/reactive-ccm/ccm/engine/fleet/source"
 	"github.com/reactive-ccm/ccm/graph"
 	"github.com/reactive-ccm/ccm/graph/facts"
 	"github.com/reactive-ccm/ccm/graph/hiera"

@@ -12,9 +12,9 @@ import (
 	"time"
 
 	"github.com/reactive-ccm/ccm/engine"
-	"github.com/reactive-ccm/ccm/engine/control"
-	"github.com/reactive-ccm/ccm/engine/fleet"
-	"github.com/reactive-ccm/ccm/engine/source"
+	"github.com/reactive-ccm/ccm/engine/daemon/control"
+	"github.com/reactive-ccm/ccm/engine/fleet/report"
+	"github.com/reactive-ccm/ccm/engine/fleet/source"
 	"github.com/reactive-ccm/ccm/graph"
 	"github.com/reactive-ccm/ccm/resources"
 	"github.com/reactive-ccm/ccm/watchers/inotify"
@@ -33,7 +33,7 @@ const defaultPoll = 10 * time.Second
 // watch runs the engine in watch mode until ctx ends: manifests are
 // watched and reloaded on change or SIGHUP, SIGUSR1 forces a full
 // re-check.
-func watch(ctx context.Context, cmd *cobra.Command, files []string, g *graph.Graph, opts engine.Options, f runFlags, out *printer, rep *fleet.Reporter) error {
+func watch(ctx context.Context, cmd *cobra.Command, files []string, g *graph.Graph, opts engine.Options, f runFlags, out *printer, rep *report.Reporter) error {
 	started := time.Now()
 	log := opts.Logger
 	srcs := newSources(ctx, log, f.poll, f.every)
