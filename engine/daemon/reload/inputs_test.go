@@ -1,20 +1,26 @@
-package main
+package reload_test
 
 import (
 	"bytes"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/reactive-ccm/ccm/engine/daemon/reload"
 )
 
 func TestInputsSumChangesOnlyWithContent(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "hiera.yaml")
 	tree := filepath.Join(dir, "facts.d")
-	write := func(p, body string) { writeFile(t, p, body) }
+	write := func(p, body string) {
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	write(file, "data: {a: 1}\n")
-	in := inputs{files: []string{file, filepath.Join(dir, "absent.yaml")}, trees: []string{tree}}
-	last := in.sum()
+	in := reload.Inputs{Files: []string{file, filepath.Join(dir, "absent.yaml")}, Trees: []string{tree}}
+	last := in.Sum()
 	steps := []struct {
 		name   string
 		do     func()
@@ -35,7 +41,7 @@ func TestInputsSumChangesOnlyWithContent(t *testing.T) {
 	}
 	for _, s := range steps {
 		s.do()
-		sum := in.sum()
+		sum := in.Sum()
 		if got := !bytes.Equal(sum, last); got != s.reload {
 			t.Errorf("%s: changed = %v, want %v", s.name, got, s.reload)
 		}

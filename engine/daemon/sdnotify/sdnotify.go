@@ -1,4 +1,10 @@
-package main
+// Package sdnotify speaks systemd's notify protocol for a watching
+// daemon run as a Type=notify service: READY=1 after the first full
+// convergence, a STATUS= line after every settle, RELOADING=1 and READY=1
+// around manifest reloads, STOPPING=1 on shutdown, and WATCHDOG=1 only
+// while the engine's scheduler answers. Outside systemd (no
+// NOTIFY_SOCKET) it sends nothing.
+package sdnotify
 
 import (
 	"context"
@@ -10,32 +16,35 @@ import (
 	"github.com/reactive-ccm/ccm/engine"
 )
 
-// sdNotifier speaks systemd's notify protocol for `ccm run --watch` run as
-// a Type=notify service: READY=1 after the first full convergence, a
-// STATUS= line after every settle, RELOADING=1 and READY=1 around manifest
-// reloads, STOPPING=1 on shutdown, and WATCHDOG=1 only while the engine's
-// scheduler answers. Outside systemd (no NOTIFY_SOCKET) it sends nothing.
-type sdNotifier struct {
+// Notifier tells systemd how the daemon is doing.
+type Notifier struct {
 	log *slog.Logger
+	// status is the STATUS= line of a state: "12 resources: 11
+	// converged, 1 failed".
+	status func(engine.State) string
 
 	mu    sync.Mutex
 	ready bool // READY=1 was sent
 }
 
-func newSDNotifier(log *slog.Logger) *sdNotifier { return &sdNotifier{log: log} }
+// New returns a notifier that logs to log what systemd did not receive,
+// and describes a state with status.
+func New(log *slog.Logger, status func(engine.State) string) *Notifier {
+	return &Notifier{log: log, status: status}
+}
 
 // send delivers one notification; failures are logged, since systemd
 // acts on what it does not receive (a missed watchdog kills ccm).
-func (n *sdNotifier) send(state string) {
+func (n *Notifier) send(state string) {
 	if _, err := daemon.SdNotify(false, state); err != nil {
 		n.log.Warn("notifying systemd", "state", state, "error", err)
 	}
 }
 
-// settled reports the engine's standing; the first call also says ccm is
-// ready.
-func (n *sdNotifier) settled(st engine.State) {
-	msg := "STATUS=" + statusLine(st)
+// Settled reports the engine's standing; the first call also says the
+// daemon is ready.
+func (n *Notifier) Settled(st engine.State) {
+	msg := "STATUS=" + n.status(st)
 	n.mu.Lock()
 	if !n.ready {
 		msg = daemon.SdNotifyReady + "\n" + msg
@@ -45,21 +54,17 @@ func (n *sdNotifier) settled(st engine.State) {
 	n.send(msg)
 }
 
-// statusLine is what `systemctl status ccm` shows: "12 resources: 11
-// converged, 1 failed".
-func statusLine(st engine.State) string { return countsLine(st.Counts(), time.Time{}, time.Time{}) }
-
-// reloading wraps a manifest reload: systemd shows the unit as reloading
+// Reloading wraps a manifest reload: systemd shows the unit as reloading
 // until the reload is over.
-func (n *sdNotifier) reloading(reload func()) {
+func (n *Notifier) Reloading(reload func()) {
 	// systemd wants the CLOCK_MONOTONIC time of the reload with RELOADING=1.
 	n.send(daemon.SdNotifyReloading + "\n" + daemon.SdNotifyMonotonicUsec())
 	defer n.send(daemon.SdNotifyReady)
 	reload()
 }
 
-// start runs the watchdog and says STOPPING=1 once ctx ends (SIGTERM).
-func (n *sdNotifier) start(ctx context.Context, e *engine.Engine) {
+// Start runs the watchdog and says STOPPING=1 once ctx ends (SIGTERM).
+func (n *Notifier) Start(ctx context.Context, e *engine.Engine) {
 	go n.watchdog(ctx, e)
 	go func() {
 		<-ctx.Done()
@@ -71,7 +76,7 @@ func (n *sdNotifier) start(ctx context.Context, e *engine.Engine) {
 // the engine's scheduler answers within that half; a hung scheduler stops
 // the pings and systemd restarts ccm. It returns when ctx ends, or at once
 // when the unit has no WatchdogSec=.
-func (n *sdNotifier) watchdog(ctx context.Context, e *engine.Engine) {
+func (n *Notifier) watchdog(ctx context.Context, e *engine.Engine) {
 	interval, err := daemon.SdWatchdogEnabled(false)
 	if err != nil {
 		n.log.Warn("reading the systemd watchdog settings", "error", err)
