@@ -176,7 +176,7 @@ func handleSignals(ctx context.Context, log *slog.Logger, r *reload.Reloader, e 
 				continue
 			}
 			log.Info("SIGHUP: gathering facts again and reloading manifests")
-			forgetSystemFacts()
+			sysFacts.Forget()
 			r.Force()
 		}
 	}

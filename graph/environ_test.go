@@ -1,17 +1,19 @@
-package main
+package graph_test
 
 import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/reactive-ccm/ccm/graph"
 )
 
 func TestDotEnv(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir(dir)
 	body := "# comment\nexport A=\"quoted value\"\nB='single'\nC=plain\n\nD=\"unbalanced\n"
-	writeFile(t, ".env", body)
-	env, err := environ(true)
+	writeEnv(t, body)
+	env, err := graph.Environ(true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -20,15 +22,15 @@ func TestDotEnv(t *testing.T) {
 			t.Errorf(".env %s = %q, want %q", k, env[k], want)
 		}
 	}
-	writeFile(t, ".env", "novalue\n")
-	if _, err := environ(true); err == nil || !strings.Contains(err.Error(), ".env:1") {
+	writeEnv(t, "novalue\n")
+	if _, err := graph.Environ(true); err == nil || !strings.Contains(err.Error(), ".env:1") {
 		t.Errorf("bad .env line: %v, want a positioned error", err)
 	}
 }
 
-func writeFile(t *testing.T, p, body string) {
+func writeEnv(t *testing.T, body string) {
 	t.Helper()
-	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+	if err := os.WriteFile(".env", []byte(body), 0o644); err != nil {
 		t.Fatal(err)
 	}
 }
