@@ -69,7 +69,7 @@ lint:
 # fields, timespecs, rlimits, peer credentials, inotify records) as a
 # 32-bit 386 build, which runs natively on amd64.
 ARCHES    := amd64 arm64 armv7 386 riscv64
-ARCHPKGS  := ./engine ./engine/control ./engine/state ./resources/file \
+ARCHPKGS  := ./engine ./engine/daemon/control ./engine/daemon/state ./resources/file \
 	./resources/internal/ids ./resources/internal/safepath \
 	./resources/pkg/internal/statuscache ./watchers/inotify/... \
 	./watchers/internal/nonblock ./watchers/writer

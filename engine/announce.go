@@ -3,7 +3,7 @@ package engine
 import (
 	"time"
 
-	"github.com/reactive-ccm/ccm/engine/status"
+	"github.com/reactive-ccm/ccm/engine/daemon/status"
 	"github.com/reactive-ccm/ccm/resources"
 )
 

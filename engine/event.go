@@ -5,7 +5,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/reactive-ccm/ccm/engine/status"
+	"github.com/reactive-ccm/ccm/engine/daemon/status"
 	"github.com/reactive-ccm/ccm/graph"
 	"github.com/reactive-ccm/ccm/resources"
 	"github.com/segmentio/ksuid"

@@ -6,7 +6,7 @@ import (
 	"runtime"
 	"time"
 
-	"github.com/reactive-ccm/ccm/engine/state"
+	"github.com/reactive-ccm/ccm/engine/daemon/state"
 	"github.com/reactive-ccm/ccm/graph"
 	"github.com/reactive-ccm/ccm/resources"
 	"github.com/reactive-ccm/ccm/watchers/clock"

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/reactive-ccm/ccm/engine/status"
+	"github.com/reactive-ccm/ccm/engine/daemon/status"
 )
 
 // Pause keeps ccm's hands off the resources refs names ("type#name" or

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/reactive-ccm/ccm/engine"
-	"github.com/reactive-ccm/ccm/engine/status"
+	"github.com/reactive-ccm/ccm/engine/daemon/status"
 )
 
 const pausedConfig = `

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/reactive-ccm/ccm/engine"
-	"github.com/reactive-ccm/ccm/engine/status"
+	"github.com/reactive-ccm/ccm/engine/daemon/status"
 )
 
 // TestPauseAllHoldsEveryResourceUntilResumeAll: a pause of everything

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/reactive-ccm/ccm/engine"
-	"github.com/reactive-ccm/ccm/engine/state"
+	"github.com/reactive-ccm/ccm/engine/daemon/state"
 )
 
 const refreshChain = `

@@ -8,7 +8,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/reactive-ccm/ccm/engine/state"
+	"github.com/reactive-ccm/ccm/engine/daemon/state"
 	"github.com/reactive-ccm/ccm/resources"
 )
 

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/reactive-ccm/ccm/engine"
-	"github.com/reactive-ccm/ccm/engine/state"
+	"github.com/reactive-ccm/ccm/engine/daemon/state"
 )
 
 // rollbackCase is a config (fake#conf, mirrored to a file) and the app

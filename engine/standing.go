@@ -4,7 +4,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/reactive-ccm/ccm/engine/status"
+	"github.com/reactive-ccm/ccm/engine/daemon/status"
 )
 
 // standingOf says where n stands at now. With queued set, a vertex

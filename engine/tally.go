@@ -4,7 +4,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/reactive-ccm/ccm/engine/status"
+	"github.com/reactive-ccm/ccm/engine/daemon/status"
 )
 
 // tally keeps the vertices counted by standing as they change, so that

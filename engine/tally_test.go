@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/reactive-ccm/ccm/engine"
-	"github.com/reactive-ccm/ccm/engine/status"
+	"github.com/reactive-ccm/ccm/engine/daemon/status"
 )
 
 // agree fails unless State, which counts vertices as they change, agrees

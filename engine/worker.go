@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/reactive-ccm/ccm/engine/status"
+	"github.com/reactive-ccm/ccm/engine/daemon/status"
 	"github.com/reactive-ccm/ccm/resources"
 	"github.com/reactive-ccm/ccm/resources/commit"
 )

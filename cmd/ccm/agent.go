@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/reactive-ccm/ccm/engine/agent"
+	"github.com/reactive-ccm/ccm/engine/fleet/agent"
 	"github.com/spf13/cobra"
 )
 

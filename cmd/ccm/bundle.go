@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/reactive-ccm/ccm/engine/bundle"
+	"github.com/reactive-ccm/ccm/engine/fleet/bundle"
 	"github.com/spf13/cobra"
 )
 

@@ -11,9 +11,9 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
-	"github.com/reactive-ccm/ccm/engine/bundle"
-	"github.com/reactive-ccm/ccm/engine/natsconn"
-	"github.com/reactive-ccm/ccm/engine/release"
+	"github.com/reactive-ccm/ccm/engine/fleet/bundle"
+	"github.com/reactive-ccm/ccm/engine/fleet/natsconn"
+	"github.com/reactive-ccm/ccm/engine/fleet/release"
 	"github.com/spf13/cobra"
 )
 

@@ -14,7 +14,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/reactive-ccm/ccm/engine"
-	"github.com/reactive-ccm/ccm/engine/control"
+	"github.com/reactive-ccm/ccm/engine/daemon/control"
 )
 
 // addSocketFlag registers --socket, on the daemon and on every client.

@@ -9,17 +9,19 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/reactive-ccm/ccm/engine"
-	"github.com/reactive-ccm/ccm/engine/control"
-	"github.com/reactive-ccm/ccm/engine/metrics"
-	"github.com/reactive-ccm/ccm/engine/status"
+	"github.com/reactive-ccm/ccm/engine/daemon/control"
+	"github.com/reactive-ccm/ccm/engine/daemon/hubs"
+	"github.com/reactive-ccm/ccm/engine/daemon/metrics"
+	"github.com/reactive-ccm/ccm/engine/daemon/reload"
+	"github.com/reactive-ccm/ccm/engine/daemon/status"
 )
 
 // watchDaemon is the watching engine as the control socket and the metrics
 // see it: its status with the process's own health added.
 type watchDaemon struct {
 	*engine.Engine
-	srcs    *sources
-	reload  *reloader
+	hubs    *hubs.Hubs
+	reload  *reload.Reloader
 	started time.Time
 }
 
@@ -39,17 +41,12 @@ func (d *watchDaemon) Counts() status.Counts { return d.Engine.State().Counts() 
 func (d *watchDaemon) Health() status.Daemon { return d.health(d.Engine.LastConverged()) }
 
 func (d *watchDaemon) health(lastConverged time.Time) status.Daemon {
-	rl := d.reload.stats()
+	rl := d.reload.Stats()
 	h := status.Daemon{
 		PID: os.Getpid(), Version: version(), Started: d.started, Uptime: time.Since(d.started).Seconds(),
-		Reloads: rl.reloads, ReloadFailures: rl.failures, LastReload: rl.last, LastConverged: lastConverged,
+		Reloads: rl.Reloads, ReloadFailures: rl.Failures, LastReload: rl.Last, LastConverged: lastConverged,
 	}
-	if d.srcs.inotify == nil {
-		h.Polled = d.srcs.poll.Len()
-		return h
-	}
-	st := d.srcs.inotify.Stats()
-	h.Watches, h.Polled, h.Overflows = st.Dirs, st.Polled, st.Overflows
+	h.Watches, h.Polled, h.Overflows = d.hubs.Counts()
 	return h
 }
 

@@ -1,19 +1,15 @@
 package main
 
 import (
-	"context"
-	"fmt"
 	"log/slog"
 	"os"
-	"strings"
 	"sync"
 
-	"github.com/reactive-ccm/ccm/engine/source"
+	"github.com/reactive-ccm/ccm/engine/fleet/source"
 	"github.com/reactive-ccm/ccm/graph"
 	"github.com/reactive-ccm/ccm/graph/facts"
 	"github.com/reactive-ccm/ccm/graph/hiera"
 	"github.com/reactive-ccm/ccm/resources"
-	"github.com/reactive-ccm/ccm/resources/document"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -76,32 +72,9 @@ func hieraFiles(cmd *cobra.Command) []string {
 	return nil
 }
 
-// sysFacts holds the host's facts, gathered once and kept until SIGHUP:
-// volatile ones (uptime, free memory) would otherwise make every templated
-// resource look changed at each reload. Overlays are re-read on every load.
-var sysFacts struct {
-	mu    sync.Mutex
-	facts map[string]any
-	warn  error
-}
-
-func systemFacts(ctx context.Context) (map[string]any, error) {
-	sysFacts.mu.Lock()
-	defer sysFacts.mu.Unlock()
-	if sysFacts.facts == nil {
-		var sys map[string]any
-		sys, sysFacts.warn = facts.System(ctx, 0)
-		sysFacts.facts = facts.WithAliases(sys)
-	}
-	return sysFacts.facts, sysFacts.warn
-}
-
-// forgetSystemFacts makes the next load gather the host's facts again.
-func forgetSystemFacts() {
-	sysFacts.mu.Lock()
-	defer sysFacts.mu.Unlock()
-	sysFacts.facts, sysFacts.warn = nil, nil
-}
+// sysFacts holds the host's facts, gathered once and kept until SIGHUP;
+// overlays are re-read on every load.
+var sysFacts facts.Cache
 
 // loadOptions are the graph options the command line selects: templates
 // over the host's facts (with --fact and --facts), the environment and
@@ -140,7 +113,7 @@ func loadData(cmd *cobra.Command) (graph.Data, error) {
 		return graph.Data{}, err
 	}
 	d := graph.Data{LoadFacts: sync.OnceValue(func() map[string]any {
-		sys, warn := systemFacts(cmd.Context())
+		sys, warn := sysFacts.System(cmd.Context())
 		if warn != nil {
 			slog.Warn("some facts could not be gathered; their sections are empty", "error", warn)
 		}
@@ -156,7 +129,7 @@ func loadData(cmd *cobra.Command) (graph.Data, error) {
 		}
 		d.Layers = append(d.Layers, src)
 	}
-	d.Environ, err = environ(boolFlag(cmd, "read-env") && !boolFlag(cmd, "no-read-env"))
+	d.Environ, err = graph.Environ(boolFlag(cmd, "read-env") && !boolFlag(cmd, "no-read-env"))
 	return d, err
 }
 
@@ -172,46 +145,4 @@ func readHiera(r *remote, file string) (hiera.Source, error) {
 	}
 	loc, _ := source.Parse(file, true)
 	return hiera.Parse(loc.String(), data)
-}
-
-// environ is the process environment, with ./.env's variables over it
-// when readDotEnv is set.
-func environ(readDotEnv bool) (map[string]string, error) {
-	env := map[string]string{}
-	for _, kv := range os.Environ() {
-		if k, v, ok := strings.Cut(kv, "="); ok {
-			env[k] = v
-		}
-	}
-	if !readDotEnv {
-		return env, nil
-	}
-	b, err := document.Read(".env")
-	if os.IsNotExist(err) {
-		return env, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("reading .env: %w", err)
-	}
-	for i, line := range strings.Split(string(b), "\n") {
-		line = strings.TrimSpace(line)
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		k, v, ok := strings.Cut(strings.TrimPrefix(line, "export "), "=")
-		if !ok || strings.TrimSpace(k) == "" {
-			return nil, fmt.Errorf(".env:%d: expected KEY=VALUE, got %q", i+1, line)
-		}
-		env[strings.TrimSpace(k)] = unquote(strings.TrimSpace(v))
-	}
-	return env, nil
-}
-
-// unquote removes one pair of matching surrounding quotes. Upstream CCM
-// keeps the closing quote of KEY="value"; this does not.
-func unquote(v string) string {
-	if len(v) >= 2 && (v[0] == '"' || v[0] == '\'') && v[len(v)-1] == v[0] {
-		return v[1 : len(v)-1]
-	}
-	return v
 }

@@ -147,6 +147,18 @@ func TestEnsureFile(t *testing.T) {
 			t.Fatalf("content %q", got)
 		}
 	})
+	t.Run("--content-file reads only a regular file", func(t *testing.T) {
+		fifo := filepath.Join(dir, "fifo")
+		if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		for _, from := range []string{fifo, "/dev/zero"} {
+			r := ccmIn(t, dir, nil, "", "ensure", "file", motd, "--content-file", from)
+			if r.code != 2 || !strings.Contains(r.stderr, "not a regular file") {
+				t.Fatalf("--content-file %s: exit %d\n%s", from, r.code, r.stderr)
+			}
+		}
+	})
 	t.Run("absent", func(t *testing.T) {
 		r := ccmIn(t, dir, nil, "", "ensure", "file", motd, "absent")
 		wantLine(t, r, 0, "WARN  file#"+motd+" changed ensure=absent")

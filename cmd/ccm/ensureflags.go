@@ -2,13 +2,17 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"os/user"
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
 
+	"github.com/reactive-ccm/ccm/internal/ownership"
 	"github.com/reactive-ccm/ccm/resources"
+	"github.com/reactive-ccm/ccm/resources/document"
 	"github.com/spf13/pflag"
 	"go.yaml.in/yaml/v3"
 )
@@ -173,7 +177,7 @@ func (b *builder) value(p resources.Property) (*yaml.Node, error) {
 	}
 	if b.fileGiven(p) {
 		path, _ := b.pf.fs.GetString(p.CLI.File)
-		content, err := os.ReadFile(path)
+		content, err := readContentFile(path)
 		if err != nil {
 			return nil, err
 		}
@@ -321,4 +325,28 @@ func sequence() *yaml.Node { return &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!
 
 func add(m *yaml.Node, key string, v *yaml.Node) {
 	m.Content = append(m.Content, scalar("!!str", key), v)
+}
+
+// readContentFile reads the file an operator named for a property on the
+// command line: a regular file of at most document.MaxSize bytes, so that
+// a FIFO or /dev/zero is an error at once, not a hang or exhausted memory.
+func readContentFile(path string) ([]byte, error) {
+	// O_NONBLOCK: opening a FIFO must not wait for a writer.
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: %w", path, ownership.ErrNotRegular)
+	}
+	b, err := io.ReadAll(io.LimitReader(f, document.MaxSize+1))
+	if err == nil && len(b) > document.MaxSize {
+		err = fmt.Errorf("%s: %w (at most %d bytes)", path, ownership.ErrTooLarge, document.MaxSize)
+	}
+	return b, err
 }

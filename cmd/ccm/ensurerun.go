@@ -9,7 +9,7 @@ import (
 	"syscall"
 
 	"github.com/reactive-ccm/ccm/engine"
-	"github.com/reactive-ccm/ccm/engine/session"
+	"github.com/reactive-ccm/ccm/engine/daemon/session"
 	"github.com/reactive-ccm/ccm/graph"
 	"github.com/spf13/cobra"
 )

@@ -17,11 +17,11 @@ import (
 	"time"
 
 	"github.com/reactive-ccm/ccm/engine"
-	"github.com/reactive-ccm/ccm/engine/bundle"
-	"github.com/reactive-ccm/ccm/engine/natsconn"
-	"github.com/reactive-ccm/ccm/engine/natsconn/natstest"
-	ccmrelease "github.com/reactive-ccm/ccm/engine/release"
-	"github.com/reactive-ccm/ccm/engine/source"
+	"github.com/reactive-ccm/ccm/engine/fleet/bundle"
+	"github.com/reactive-ccm/ccm/engine/fleet/natsconn"
+	"github.com/reactive-ccm/ccm/engine/fleet/natsconn/natstest"
+	ccmrelease "github.com/reactive-ccm/ccm/engine/fleet/release"
+	"github.com/reactive-ccm/ccm/engine/fleet/source"
 )
 
 // rolloutHosts is how many watching ccm processes a rollout reaches

@@ -17,8 +17,8 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/reactive-ccm/ccm/engine"
-	ccmfleet "github.com/reactive-ccm/ccm/engine/fleet"
-	"github.com/reactive-ccm/ccm/engine/natsconn/natstest"
+	"github.com/reactive-ccm/ccm/engine/fleet/natsconn/natstest"
+	fleetreport "github.com/reactive-ccm/ccm/engine/fleet/report"
 )
 
 // fleet is a NATS server and what ccm processes need to use it.
@@ -319,8 +319,8 @@ func streamEvents(t *testing.T, js jetstream.JetStream, host string) []map[strin
 	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
 	defer cancel()
-	subject := ccmfleet.SubjectPrefix + host
-	cons, err := js.OrderedConsumer(ctx, ccmfleet.Stream, jetstream.OrderedConsumerConfig{FilterSubjects: []string{subject}})
+	subject := fleetreport.SubjectPrefix + host
+	cons, err := js.OrderedConsumer(ctx, fleetreport.Stream, jetstream.OrderedConsumerConfig{FilterSubjects: []string{subject}})
 	if err != nil {
 		t.Fatal(err)
 	}

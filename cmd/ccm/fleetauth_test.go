@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/nats-io/nats.go"
-	"github.com/reactive-ccm/ccm/engine/natsconn/natstest"
+	"github.com/reactive-ccm/ccm/engine/fleet/natsconn/natstest"
 )
 
 // TestFleetAuthenticates: a bundle pushed and fetched from the object

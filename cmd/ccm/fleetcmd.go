@@ -8,10 +8,10 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
-	"github.com/reactive-ccm/ccm/engine/fleet"
-	"github.com/reactive-ccm/ccm/engine/natsconn"
-	"github.com/reactive-ccm/ccm/engine/release"
-	"github.com/reactive-ccm/ccm/engine/source"
+	"github.com/reactive-ccm/ccm/engine/fleet/natsconn"
+	"github.com/reactive-ccm/ccm/engine/fleet/release"
+	"github.com/reactive-ccm/ccm/engine/fleet/report"
+	"github.com/reactive-ccm/ccm/engine/fleet/source"
 	"github.com/spf13/cobra"
 )
 
@@ -46,7 +46,7 @@ func newFleetStatusCmd() *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			var hosts []hostView
 			err := onNATS(cmd, timeout, func(ctx context.Context, c *natsconn.Conn) error {
-				all, err := fleet.Statuses(ctx, c)
+				all, err := report.Statuses(ctx, c)
 				if err != nil {
 					return err
 				}
@@ -80,7 +80,7 @@ func printFleetJSON(cmd *cobra.Command, hosts []hostView) error {
 	enc := json.NewEncoder(cmd.OutOrStdout())
 	for _, h := range hosts {
 		out := struct {
-			fleet.Status
+			report.Status
 			Standing string `json:"standing"`
 		}{h.Status, h.standing}
 		if err := enc.Encode(out); err != nil {
@@ -116,7 +116,7 @@ func (t targets) of(host string) map[string]string {
 // readTargets reads the target of every obj:// source the hosts name; a
 // source it cannot read is left out (its hosts are then judged on what
 // they report alone).
-func readTargets(ctx context.Context, js jetstream.JetStream, all []fleet.Status) targets {
+func readTargets(ctx context.Context, js jetstream.JetStream, all []report.Status) targets {
 	out := targets{}
 	for _, st := range all {
 		for _, s := range st.Sources {
@@ -154,8 +154,8 @@ func newFleetForgetCmd() *cobra.Command {
 		RunE: func(cmd *cobra.Command, hosts []string) error {
 			return onNATS(cmd, timeout, func(ctx context.Context, c *natsconn.Conn) error {
 				for _, h := range hosts {
-					if err := fleet.Forget(ctx, c, h); err != nil {
-						if errors.Is(err, fleet.ErrHostName) {
+					if err := report.Forget(ctx, c, h); err != nil {
+						if errors.Is(err, report.ErrHostName) {
 							return usage(err)
 						}
 						return err

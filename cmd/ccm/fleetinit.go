@@ -5,14 +5,14 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/reactive-ccm/ccm/engine/fleet"
-	"github.com/reactive-ccm/ccm/engine/natsconn"
-	"github.com/reactive-ccm/ccm/engine/release"
+	"github.com/reactive-ccm/ccm/engine/fleet/natsconn"
+	"github.com/reactive-ccm/ccm/engine/fleet/release"
+	"github.com/reactive-ccm/ccm/engine/fleet/report"
 	"github.com/spf13/cobra"
 )
 
 func newFleetInitCmd() *cobra.Command {
-	var lim fleet.Limits
+	var lim report.Limits
 	var buckets []string
 	var timeout time.Duration
 	cmd := &cobra.Command{
@@ -21,7 +21,7 @@ func newFleetInitCmd() *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return onNATS(cmd, timeout, func(ctx context.Context, c *natsconn.Conn) error {
-				if err := fleet.Init(ctx, c.JetStream(), lim); err != nil {
+				if err := report.Init(ctx, c.JetStream(), lim); err != nil {
 					return err
 				}
 				for _, b := range buckets {
@@ -29,7 +29,7 @@ func newFleetInitCmd() *cobra.Command {
 						return err
 					}
 				}
-				fmt.Fprintf(cmd.OutOrStdout(), "ready: stream %s, bucket %s, bundle buckets %v\n", fleet.Stream, fleet.Bucket, buckets)
+				fmt.Fprintf(cmd.OutOrStdout(), "ready: stream %s, bucket %s, bundle buckets %v\n", report.Stream, report.Bucket, buckets)
 				return nil
 			})
 		},

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/nats-io/nats.go"
-	"github.com/reactive-ccm/ccm/engine/natsconn/natstest"
+	"github.com/reactive-ccm/ccm/engine/fleet/natsconn/natstest"
 )
 
 // fleetConf is the nats-server configuration docs/fleet.md gives.

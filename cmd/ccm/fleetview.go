@@ -8,7 +8,7 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/reactive-ccm/ccm/engine/fleet"
+	"github.com/reactive-ccm/ccm/engine/fleet/report"
 )
 
 // Standings of a host in fleet status, worst first.
@@ -28,7 +28,7 @@ const (
 
 // hostView is a host's status as fleet status shows it.
 type hostView struct {
-	fleet.Status
+	report.Status
 	standing string
 	// group names the revisions it applies.
 	group string
@@ -36,7 +36,7 @@ type hostView struct {
 
 // viewHosts judges every host against what it should apply (targets)
 // and keeps those filter selects.
-func viewHosts(all []fleet.Status, t targets, now time.Time, filter fleetFilter) []hostView {
+func viewHosts(all []report.Status, t targets, now time.Time, filter fleetFilter) []hostView {
 	var out []hostView
 	for _, st := range all {
 		h := hostView{Status: st, standing: hostState(st, t.of(st.Host), now), group: revisions(st.Applied)}
@@ -49,7 +49,7 @@ func viewHosts(all []fleet.Status, t targets, now time.Time, filter fleetFilter)
 
 // hostState sums a host up in a word: never converged while it refused
 // or has not applied the revision it should (current, by source).
-func hostState(st fleet.Status, current map[string]string, now time.Time) string {
+func hostState(st report.Status, current map[string]string, now time.Time) string {
 	switch {
 	case st.Stale(now):
 		return standingStale
@@ -77,7 +77,7 @@ func hostState(st fleet.Status, current map[string]string, now time.Time) string
 
 // refusedCurrent reports whether the host refused the revision its source
 // holds now.
-func refusedCurrent(st fleet.Status, current map[string]string) bool {
+func refusedCurrent(st report.Status, current map[string]string) bool {
 	for _, r := range st.Refused {
 		if cur, ok := current[r.Source]; ok && cur == r.Revision && applied(st, r.Source) != cur {
 			return true
@@ -88,7 +88,7 @@ func refusedCurrent(st fleet.Status, current map[string]string) bool {
 
 // behind reports whether the host applies another revision than its
 // source holds now.
-func behind(st fleet.Status, current map[string]string) bool {
+func behind(st report.Status, current map[string]string) bool {
 	for src, cur := range current {
 		if a := applied(st, src); a != "" && a != cur {
 			return true
@@ -97,7 +97,7 @@ func behind(st fleet.Status, current map[string]string) bool {
 	return false
 }
 
-func applied(st fleet.Status, src string) string {
+func applied(st report.Status, src string) string {
 	for _, a := range st.Applied {
 		if a.Source == src {
 			return a.Revision
@@ -218,7 +218,7 @@ func countNames(n int, names []string) string {
 }
 
 // revisions lists remote revisions, shortened.
-func revisions(srcs []fleet.Revision) string {
+func revisions(srcs []report.Revision) string {
 	if len(srcs) == 0 {
 		return "-"
 	}
@@ -234,7 +234,7 @@ func revisions(srcs []fleet.Revision) string {
 }
 
 // appliedSince says how long the applied revisions have been applied.
-func appliedSince(revs []fleet.Revision, now time.Time) string {
+func appliedSince(revs []report.Revision, now time.Time) string {
 	var last time.Time
 	for _, r := range revs {
 		if r.Since.After(last) {

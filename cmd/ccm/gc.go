@@ -59,3 +59,11 @@ func (d *daemonGC) loaded() {
 		d.setPercent(convergedGC)
 	}
 }
+
+// load runs a load of manifests after the start's (a reload) between
+// loading and loaded.
+func (d *daemonGC) load(f func()) {
+	d.loading()
+	defer d.loaded()
+	f()
+}

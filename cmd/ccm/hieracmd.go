@@ -98,14 +98,14 @@ func hieraFacts(cmd *cobra.Command, args []string, f hieraFlags) (map[string]any
 	}
 	base := map[string]any{}
 	if f.sysFacts {
-		sys, warn := systemFacts(cmd.Context())
+		sys, warn := sysFacts.System(cmd.Context())
 		if warn != nil {
 			cmd.PrintErrln("ccm: some facts could not be gathered:", warn)
 		}
 		base = sys
 	}
 	if f.envFacts {
-		env, _ := environ(false)
+		env, _ := graph.Environ(false)
 		base = hiera.Merge(base, stringMap(env))
 	}
 	opts := facts.Options{Set: args}
@@ -146,7 +146,7 @@ func hieraParse(cmd *cobra.Command, args []string, f hieraFlags) error {
 	if err != nil {
 		return err
 	}
-	env, err := environ(false)
+	env, err := graph.Environ(false)
 	if err != nil {
 		return err
 	}

@@ -4,7 +4,7 @@ import (
 	"context"
 	"time"
 
-	"github.com/reactive-ccm/ccm/engine/natsconn"
+	"github.com/reactive-ccm/ccm/engine/fleet/natsconn"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -12,7 +11,6 @@ import (
 	"github.com/reactive-ccm/ccm/engine"
 	"github.com/reactive-ccm/ccm/graph"
 	"github.com/reactive-ccm/ccm/graph/schema"
-	"github.com/reactive-ccm/ccm/resources"
 	"github.com/reactive-ccm/ccm/resources/document"
 	"github.com/spf13/cobra"
 	"go.yaml.in/yaml/v3"
@@ -75,7 +73,7 @@ func pipeOnce(cmd *cobra.Command, r io.Reader) (*engine.Event, error) {
 	if len(src) > document.MaxSize {
 		return nil, fmt.Errorf("invalid request: more than %d bytes", document.MaxSize)
 	}
-	typ, props, err := parseRequest(src)
+	typ, props, err := schema.ParseRequest(src)
 	if err != nil {
 		return nil, err
 	}
@@ -84,50 +82,6 @@ func pipeOnce(cmd *cobra.Command, r io.Reader) (*engine.Event, error) {
 		return nil, err
 	}
 	return ensureOne(cmd, graph.Entry{Type: typ, Props: props, File: "request", Dir: dir})
-}
-
-// parseRequest checks an ensure request as upstream does, with its
-// messages, and returns the type and the properties.
-func parseRequest(src []byte) (string, *yaml.Node, error) {
-	var doc yaml.Node
-	if err := yaml.Unmarshal(src, &doc); err != nil {
-		return "", nil, fmt.Errorf("invalid request: %w", err)
-	}
-	if err := graph.PrepareYAML("request", &doc); err != nil {
-		return "", nil, fmt.Errorf("invalid request: %w", err)
-	}
-	var protocol, typ string
-	var props *yaml.Node
-	if len(doc.Content) > 0 && doc.Content[0].Kind == yaml.MappingNode {
-		m := doc.Content[0]
-		for i := 0; i+1 < len(m.Content); i += 2 {
-			k, v := m.Content[i].Value, m.Content[i+1]
-			switch k {
-			case "protocol":
-				protocol = v.Value
-			case "type":
-				typ = v.Value
-			case "properties":
-				props = v
-			default:
-				return "", nil, fmt.Errorf("unknown request key %q; valid keys: protocol, type, properties", k)
-			}
-		}
-	}
-	switch {
-	case protocol != schema.RequestProtocol:
-		return "", nil, fmt.Errorf("invalid protocol %q", protocol)
-	case typ == "":
-		return "", nil, errors.New("missing type in request")
-	case props == nil || props.Tag == "!!null":
-		return "", nil, errors.New("missing properties in request")
-	case props.Kind != yaml.MappingNode:
-		return "", nil, errors.New("properties: expected a map of the resource's properties")
-	}
-	if t, ok := resources.Lookup(typ); ok && t.ManifestOnly {
-		return "", nil, fmt.Errorf("%s resources are written in manifests only; they cannot be ensured on their own", typ)
-	}
-	return typ, props, nil
 }
 
 // writeResponse writes resp as indented JSON, or as YAML with the same

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go"
-	"github.com/reactive-ccm/ccm/engine/natsconn/natstest"
+	"github.com/reactive-ccm/ccm/engine/fleet/natsconn/natstest"
 	"github.com/reactive-ccm/ccm/resources/registration"
 )
 

@@ -13,8 +13,8 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/reactive-ccm/ccm/engine/natsconn"
-	"github.com/reactive-ccm/ccm/engine/registry"
+	"github.com/reactive-ccm/ccm/engine/fleet/natsconn"
+	"github.com/reactive-ccm/ccm/engine/fleet/registry"
 	"github.com/reactive-ccm/ccm/resources/registration"
 	"github.com/spf13/cobra"
 	"go.yaml.in/yaml/v3"

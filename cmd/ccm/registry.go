@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/reactive-ccm/ccm/engine"
-	"github.com/reactive-ccm/ccm/engine/registry"
+	"github.com/reactive-ccm/ccm/engine/fleet/registry"
 	"github.com/reactive-ccm/ccm/graph"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"

@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/reactive-ccm/ccm/engine"
-	"github.com/reactive-ccm/ccm/engine/fleet"
-	"github.com/reactive-ccm/ccm/engine/source"
+	"github.com/reactive-ccm/ccm/engine/fleet/report"
+	"github.com/reactive-ccm/ccm/engine/fleet/source"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -17,11 +17,11 @@ import (
 func addReportFlags(fl *pflag.FlagSet, f *runFlags) {
 	fl.StringVar(&f.report, "report", "", "also publish events and status: nats (subject ccm.events.HOST, bucket CCM_STATUS)")
 	fl.StringVar(&f.hostname, "hostname", "", "this host's name in reports (default the host's name)")
-	fl.DurationVar(&f.heartbeat, "report-heartbeat", fleet.DefaultHeartbeat, "with --report, publish the status at least this often; a host silent for three is stale")
+	fl.DurationVar(&f.heartbeat, "report-heartbeat", report.DefaultHeartbeat, "with --report, publish the status at least this often; a host silent for three is stale")
 }
 
 // newReporter returns the reporter --report asks for, or nil.
-func newReporter(cmd *cobra.Command, f runFlags, log *slog.Logger) (*fleet.Reporter, error) {
+func newReporter(cmd *cobra.Command, f runFlags, log *slog.Logger) (*report.Reporter, error) {
 	switch f.report {
 	case "":
 		return nil, nil
@@ -34,8 +34,8 @@ func newReporter(cmd *cobra.Command, f runFlags, log *slog.Logger) (*fleet.Repor
 	if err != nil {
 		return nil, err
 	}
-	sources := func() ([]fleet.Revision, []fleet.Refusal) { return fleetRevisions(rem.sources.InForce()) }
-	rep, err := fleet.New(fleet.Options{Host: host, NATS: rem.nats, Logger: log, Sources: sources, Heartbeat: f.heartbeat, EventsOnly: f.noop})
+	sources := func() ([]report.Revision, []report.Refusal) { return fleetRevisions(rem.sources.InForce()) }
+	rep, err := report.New(report.Options{Host: host, NATS: rem.nats, Logger: log, Sources: sources, Heartbeat: f.heartbeat, EventsOnly: f.noop})
 	if err != nil {
 		return nil, usage(err)
 	}
@@ -49,20 +49,20 @@ func newReporter(cmd *cobra.Command, f runFlags, log *slog.Logger) (*fleet.Repor
 
 // fleetRevisions is how the fleet sees the sources in force: their
 // revisions and their last refusals.
-func fleetRevisions(in []source.Status) ([]fleet.Revision, []fleet.Refusal) {
-	var revs []fleet.Revision
-	var refused []fleet.Refusal
+func fleetRevisions(in []source.Status) ([]report.Revision, []report.Refusal) {
+	var revs []report.Revision
+	var refused []report.Refusal
 	for _, st := range in {
-		revs = append(revs, fleet.Revision{Source: st.Source, Revision: st.Revision, Cached: st.Cached})
+		revs = append(revs, report.Revision{Source: st.Source, Revision: st.Revision, Cached: st.Cached})
 		if r := st.Refused; r != nil {
-			refused = append(refused, fleet.Refusal{Source: st.Source, Revision: r.Revision, Reason: r.Reason, Time: r.Time})
+			refused = append(refused, report.Refusal{Source: st.Source, Revision: r.Revision, Reason: r.Reason, Time: r.Time})
 		}
 	}
 	return revs, refused
 }
 
 // reportEvents makes opts' events go to rep too.
-func reportEvents(opts *engine.Options, rep *fleet.Reporter) {
+func reportEvents(opts *engine.Options, rep *report.Reporter) {
 	events := opts.Events
 	opts.Events = func(ev *engine.Event) {
 		events(ev)
@@ -72,7 +72,7 @@ func reportEvents(opts *engine.Options, rep *fleet.Reporter) {
 
 // flushReport publishes what a one-shot run reports before it exits,
 // waiting at most 10 seconds for NATS.
-func flushReport(ctx context.Context, rep *fleet.Reporter, st engine.State, log *slog.Logger) {
+func flushReport(ctx context.Context, rep *report.Reporter, st engine.State, log *slog.Logger) {
 	rep.Settled(st)
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()

@@ -11,11 +11,11 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
-	"github.com/reactive-ccm/ccm/engine/bundle"
-	"github.com/reactive-ccm/ccm/engine/fleet"
-	"github.com/reactive-ccm/ccm/engine/natsconn"
-	"github.com/reactive-ccm/ccm/engine/release"
-	"github.com/reactive-ccm/ccm/engine/source"
+	"github.com/reactive-ccm/ccm/engine/fleet/bundle"
+	"github.com/reactive-ccm/ccm/engine/fleet/natsconn"
+	"github.com/reactive-ccm/ccm/engine/fleet/release"
+	"github.com/reactive-ccm/ccm/engine/fleet/report"
+	"github.com/reactive-ccm/ccm/engine/fleet/source"
 	"github.com/spf13/cobra"
 )
 
@@ -184,8 +184,8 @@ type waveHost struct {
 
 // readWave reads the hosts that run the rollout's source.
 func readWave(ctx context.Context, c *natsconn.Conn, loc source.Location, r *release.Rollout) ([]waveHost, error) {
-	all, err := fleet.Statuses(ctx, c)
-	if err != nil && !errors.Is(err, fleet.ErrNoFleet) {
+	all, err := report.Statuses(ctx, c)
+	if err != nil && !errors.Is(err, report.ErrNoFleet) {
 		return nil, err
 	}
 	t := readTargets(ctx, c.JetStream(), all)

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	ccmrelease "github.com/reactive-ccm/ccm/engine/release"
+	ccmrelease "github.com/reactive-ccm/ccm/engine/fleet/release"
 )
 
 // rolloutFleet is ten watching hosts h0…h9 of one signed bundle, each

@@ -17,7 +17,7 @@ import (
 	"time"
 
 	"github.com/reactive-ccm/ccm/engine"
-	"github.com/reactive-ccm/ccm/engine/metrics"
+	"github.com/reactive-ccm/ccm/engine/daemon/metrics"
 	"github.com/reactive-ccm/ccm/resources/document"
 	"github.com/reactive-ccm/ccm/resources/resourcetest"
 )

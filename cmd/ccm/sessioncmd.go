@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/reactive-ccm/ccm/engine/session"
+	"github.com/reactive-ccm/ccm/engine/daemon/session"
 	"github.com/spf13/cobra"
 )
 

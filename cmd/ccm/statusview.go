@@ -7,7 +7,7 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/reactive-ccm/ccm/engine/status"
+	"github.com/reactive-ccm/ccm/engine/daemon/status"
 )
 
 // printStatus writes a daemon's report for people: its health, the

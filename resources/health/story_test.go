@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/reactive-ccm/ccm/engine"
+	"github.com/reactive-ccm/ccm/engine/daemon/state"
 	"github.com/reactive-ccm/ccm/engine/enginetest"
-	"github.com/reactive-ccm/ccm/engine/state"
 	_ "github.com/reactive-ccm/ccm/resources/all"
 	"github.com/reactive-ccm/ccm/watchers/systemd"
 	"github.com/reactive-ccm/ccm/watchers/systemd/systemdtest"

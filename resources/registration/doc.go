@@ -13,5 +13,5 @@
 //   - An entry is validated as upstream validates it before anything is
 //     published; a bad one is refused when the manifest loads, at its
 //     position.
-//   - Nothing here talks to NATS: the transport is engine/registry's.
+//   - Nothing here talks to NATS: the transport is engine/fleet/registry's.
 package registration

@@ -14,8 +14,8 @@ import (
 	"testing"
 
 	"github.com/reactive-ccm/ccm/engine"
+	statedir "github.com/reactive-ccm/ccm/engine/daemon/state"
 	"github.com/reactive-ccm/ccm/engine/enginetest"
-	statedir "github.com/reactive-ccm/ccm/engine/state"
 	_ "github.com/reactive-ccm/ccm/resources/exec"
 	"github.com/reactive-ccm/ccm/resources/resourcetest"
 )

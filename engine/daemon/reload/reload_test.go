@@ -341,30 +341,3 @@ func TestARemoteRevisionReloadsAtOnce(t *testing.T) {
 		t.Fatalf("%d loads: the revision that came during the first load was not loaded, or loaded twice", d.loads.Load())
 	}
 }
-
-func TestInputsSum(t *testing.T) {
-	dir := t.TempDir()
-	f, tree := filepath.Join(dir, "f"), filepath.Join(dir, "facts.d")
-	in := reload.Inputs{Files: []string{f}, Trees: []string{tree}}
-	sums := map[string]bool{}
-	for _, step := range []func() error{
-		func() error { return nil },
-		func() error { return os.WriteFile(f, []byte("1"), 0o644) },
-		func() error { return os.WriteFile(f, []byte("2"), 0o644) },
-		func() error { return os.Mkdir(tree, 0o755) },
-		func() error { return os.WriteFile(filepath.Join(tree, "x.json"), []byte("{}"), 0o644) },
-		func() error { return os.Rename(filepath.Join(tree, "x.json"), filepath.Join(tree, "y.json")) },
-	} {
-		if err := step(); err != nil {
-			t.Fatal(err)
-		}
-		s := string(in.Sum())
-		if sums[s] {
-			t.Fatal("a change of the inputs left their sum as it was")
-		}
-		sums[s] = true
-		if string(in.Sum()) != s {
-			t.Fatal("the sum of unchanged inputs changed")
-		}
-	}
-}
