@@ -52,24 +52,27 @@ func (d *watchDaemon) health(lastConverged time.Time) status.Daemon {
 
 // serveMetrics listens on --metrics-listen, when given, and has the
 // engine's runs counted; an address that cannot be opened is unusable
-// input.
-func serveMetrics(ctx context.Context, f runFlags, d *watchDaemon, opts *engine.Options, log *slog.Logger) error {
+// input. The endpoint answers once serve is called, when d has its
+// engine and reloader: a scrape before then waits in the listener's
+// queue rather than meet a daemon half built.
+func serveMetrics(ctx context.Context, f runFlags, d *watchDaemon, opts *engine.Options, log *slog.Logger) (serve func(), err error) {
 	if f.metricsAddr == "" {
-		return nil
+		return func() {}, nil
 	}
 	ln, err := metrics.Listen(f.metricsAddr)
 	if err != nil {
-		return usage(err)
+		return nil, usage(err)
 	}
 	m := metrics.New(d, metrics.Options{PerResource: f.metricsPerResource, Version: version()})
 	opts.Observe = m.Observe
-	go func() {
-		if err := m.Serve(ctx, ln); err != nil {
-			log.Error("metrics endpoint stopped", "error", err)
-		}
-	}()
-	log.Info("serving metrics", "addr", ln.Addr().String())
-	return nil
+	return func() {
+		go func() {
+			if err := m.Serve(ctx, ln); err != nil {
+				log.Error("metrics endpoint stopped", "error", err)
+			}
+		}()
+		log.Info("serving metrics", "addr", ln.Addr().String())
+	}, nil
 }
 
 // serveControl opens the control socket and serves it until ctx ends.

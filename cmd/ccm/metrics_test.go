@@ -24,7 +24,7 @@ func scrape(t *testing.T, addr string) string {
 	defer resp.Body.Close()
 	b, err := io.ReadAll(resp.Body)
 	if err != nil || resp.StatusCode != http.StatusOK {
-		t.Fatalf("scrape: %s, %v", resp.Status, err)
+		t.Fatalf("scrape: %s, %v\n%s", resp.Status, err, b)
 	}
 	return string(b)
 }

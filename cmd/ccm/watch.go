@@ -74,7 +74,8 @@ func watch(ctx context.Context, cmd *cobra.Command, files []string, g *graph.Gra
 		go reg.Run(ctx)
 	}
 	d := &watchDaemon{hubs: h, started: started}
-	if err := serveMetrics(ctx, f, d, &opts, log); err != nil {
+	startMetrics, err := serveMetrics(ctx, f, d, &opts, log)
+	if err != nil {
 		return err
 	}
 	e := engine.New(g, opts)
@@ -116,6 +117,7 @@ func watch(ctx context.Context, cmd *cobra.Command, files []string, g *graph.Gra
 		},
 	})
 	d.Engine, d.reload = e, r
+	startMetrics()
 	srv, err = serveControl(ctx, cmd, d, log)
 	if err != nil {
 		return err
