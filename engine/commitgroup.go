@@ -23,7 +23,7 @@ func (e *Engine) commitFollowers(taken []*groupRun) []*groupRun {
 	if len(members) == 0 {
 		return nil
 	}
-	g := commit.NewGroup(len(members)+1, e.opts.OnGroupSync)
+	g := commit.NewGroup(len(members)+1, e.queue.toSync(), e.opts.OnGroupSync)
 	first.run.commit = g
 	out := make([]*groupRun, len(members))
 	for i, n := range members {

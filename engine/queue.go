@@ -26,8 +26,9 @@ type workQueue struct {
 	// nothing more is queued or taken.
 	halted bool
 	// groupCommit bounds the vertices in commit groups under way
-	// (Options.GroupCommit); inGroups counts them.
-	groupCommit, inGroups int
+	// (Options.GroupCommit); inGroups counts them, readyGroups the ready
+	// vertices that join commit groups.
+	groupCommit, inGroups, readyGroups int
 }
 
 func newWorkQueue(groupCommit int) workQueue {
@@ -43,6 +44,9 @@ func (q *workQueue) add(n *node) bool {
 	}
 	n.life.move(enqueue)
 	q.ready.Push(n)
+	if n.commitGroups {
+		q.readyGroups++
+	}
 	return true
 }
 
@@ -50,6 +54,7 @@ func (q *workQueue) add(n *node) bool {
 func (q *workQueue) remove(n *node) {
 	if n.life == queued {
 		q.ready.Remove(n)
+		q.left(n)
 		n.life.move(unqueue)
 	}
 }
@@ -66,9 +71,23 @@ func (q *workQueue) next() *node {
 	if q.ready.Peek().commitGroups && q.inGroups >= q.groupCommit {
 		return nil
 	}
-	n := q.ready.Pop()
+	n := q.pop()
 	q.start(n)
 	return n
+}
+
+// pop takes the first ready vertex out of the queue.
+func (q *workQueue) pop() *node {
+	n := q.ready.Pop()
+	q.left(n)
+	return n
+}
+
+// left counts n out of the ready vertices.
+func (q *workQueue) left(n *node) {
+	if n.commitGroups {
+		q.readyGroups--
+	}
 }
 
 // start marks n, taken from the queue or as a member of a group that
@@ -94,7 +113,7 @@ func (q *workQueue) nextCommitGroup() []*node {
 	room := min(q.groupCommit-q.inGroups, max(1, q.groupCommit/4))
 	var out []*node
 	for len(out)+1 < room && q.ready.Len() > 0 && q.ready.Peek().commitGroups {
-		n := q.ready.Pop()
+		n := q.pop()
 		q.start(n)
 		out = append(out, n)
 	}
@@ -103,6 +122,11 @@ func (q *workQueue) nextCommitGroup() []*node {
 	}
 	return out
 }
+
+// toSync counts the vertices that may still join commit groups: in the
+// groups under way and ready. A group's sync decides from it whether
+// flushing other programs' writes once is worth it (commit.NewGroup).
+func (q *workQueue) toSync() int { return q.inGroups + q.readyGroups }
 
 // commitGroupDone gives back the room a commit group of size held.
 func (q *workQueue) commitGroupDone(size int) { q.inGroups -= size }
@@ -113,7 +137,7 @@ func (q *workQueue) commitGroupDone(size int) { q.inGroups -= size }
 func (q *workQueue) halt() {
 	q.halted = true
 	for q.ready.Len() > 0 {
-		q.ready.Pop().life.move(unqueue)
+		q.pop().life.move(unqueue)
 	}
 }
 

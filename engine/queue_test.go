@@ -137,6 +137,35 @@ func TestQueueCommitGroupsWaitForRoom(t *testing.T) {
 	}
 }
 
+// TestQueueCountsWhatStillSyncs: a commit group is told how many files
+// its run has still to sync, in the groups under way and ready to join
+// one, and not the vertices that join none, removed or halted.
+func TestQueueCountsWhatStillSyncs(t *testing.T) {
+	q := newWorkQueue(8)
+	ns := append(vertices(6, true), vertices(3, false)...)
+	for _, n := range ns {
+		q.add(n)
+	}
+	q.remove(ns[5])
+	q.remove(ns[6])
+	if got := q.toSync(); got != 5 {
+		t.Fatalf("%d to sync before any group, want the 5 queued that join groups", got)
+	}
+	q.next()
+	q.nextCommitGroup()
+	if got := q.toSync(); got != 5 {
+		t.Fatalf("%d to sync with a group of 2 under way, want it and the 3 ready", got)
+	}
+	q.commitGroupDone(2)
+	if got := q.toSync(); got != 3 {
+		t.Fatalf("%d to sync once the group ended, want the 3 ready", got)
+	}
+	q.halt()
+	if got := q.toSync(); got != 0 {
+		t.Fatalf("%d to sync after a halt, want none", got)
+	}
+}
+
 // TestQueueVertexAloneAfterGroups: a vertex that joins no commit group
 // runs whatever room the groups leave.
 func TestQueueVertexAloneAfterGroups(t *testing.T) {

@@ -6,19 +6,22 @@ import (
 	"strconv"
 )
 
-// foreignPerFile is how much of the machine's dirty page cache a round
-// lets be other than its own files, per file, and still syncs whole
-// filesystems: about what syncing each file alone costs more (an inode
-// written and a device flush each), at a device's speed.
+// foreignPerFile is how much of the machine's dirty page cache, other
+// than a round's own files, a round lets a syncfs write back for each
+// file the run still has to sync: about what syncing a file alone costs
+// more (an inode written and a device flush each), at a device's speed.
+// Once written back, that data no longer delays the run's later rounds,
+// so a large run flushes a neighbour's backlog once where a small one
+// syncs its few files alone.
 const foreignPerFile = 64 << 10
 
 // pageSize rounds a file's size to the page cache's unit.
 const pageSize = 4096
 
-// onlyOwnDirty reports whether the machine's dirty page cache, the
+// littleDirty reports whether the machine's dirty page cache, the
 // round's write-back started, holds little beyond the round's own files:
-// a syncfs then writes hardly anything else.
-func (g *Group) onlyOwnDirty(round []*waiter) bool {
+// no more than foreignPerFile for each file the run has still to sync.
+func (g *Group) littleDirty(round []*waiter) bool {
 	dirty, ok := g.dirty()
 	if !ok {
 		return false
@@ -27,7 +30,7 @@ func (g *Group) onlyOwnDirty(round []*waiter) bool {
 	for _, w := range round {
 		own += (w.d.Size() + pageSize - 1) / pageSize * pageSize
 	}
-	return dirty <= own+int64(len(round))*foreignPerFile
+	return dirty <= own+int64(g.run)*foreignPerFile
 }
 
 // dirtyBytes reads the page cache waiting to be written or being written

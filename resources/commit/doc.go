@@ -4,12 +4,16 @@
 // in Sync until every other member of its Group has either reached Sync
 // too or finished. Then the round makes their files durable in one of two
 // ways, by what the machine's dirty page cache holds (/proc/meminfo):
-//   - little besides the round's own files: one syncfs(2) per filesystem,
-//     the cheapest way to sync many files, costing each a look at its
-//     own write-back errors after;
-//   - other programs' data: each member fsyncs its own file, all at once
-//     (a journalling filesystem commits concurrent fsyncs together), so
-//     that no one waits for that data, as a syncfs would.
+//   - little besides the round's own files, or no more other programs'
+//     data than syncing the files the run still has to sync one by one
+//     would cost: one syncfs(2) per filesystem, the cheapest way to sync
+//     many files, costing each a look at its own write-back errors after
+//     (a large run thus writes a neighbour's backlog back once, and its
+//     later rounds no longer meet it);
+//   - more of other programs' data: each member fsyncs its own file, all
+//     at once (a journalling filesystem commits concurrent fsyncs
+//     together), so that a small run never waits for that data, as a
+//     syncfs would.
 //
 // Guarantees:
 //   - Sync returns only once the file given is durable, or with an error:

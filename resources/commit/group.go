@@ -33,6 +33,10 @@ type Group struct {
 	// dirty measures the machine's dirty page cache, for a round to tell
 	// whether its filesystems hold other programs' data to write.
 	dirty func() (int64, bool)
+	// run is how many files the run still had to sync when the group
+	// formed, the group's own included: a syncfs that writes other
+	// programs' data back saves each of them that data's wait.
+	run int
 
 	mu sync.Mutex
 	// members counts those that have not left; waiting holds the members
@@ -53,9 +57,10 @@ type waiter struct {
 	err    error
 }
 
-// NewGroup returns a group of members; onSync may be nil.
-func NewGroup(members int, onSync func(files int)) *Group {
-	return &Group{members: members, onSync: onSync, dirty: dirtyBytes}
+// NewGroup returns a group of members, formed when the run had run files
+// still to sync, its members' included; onSync may be nil.
+func NewGroup(members, run int, onSync func(files int)) *Group {
+	return &Group{members: members, run: max(run, members), onSync: onSync, dirty: dirtyBytes}
 }
 
 // Leave records that a member's run is over; the members still waiting
@@ -119,8 +124,9 @@ func (g *Group) withdraw(w *waiter) bool {
 }
 
 // commit starts a round. When the dirty page cache holds little but the
-// round's own files, one syncfs of each filesystem makes them all durable
-// at the cost of one sync; otherwise, so as not to wait for other
+// round's own files, or no more other data than syncing the run's files
+// one by one would cost, one syncfs of each filesystem makes them all
+// durable at the cost of one sync; otherwise, so as not to wait for other
 // programs' data, each member syncs its own file, all at once.
 func (g *Group) commit(round []*waiter) {
 	defer func() {
@@ -134,7 +140,7 @@ func (g *Group) commit(round []*waiter) {
 	if g.onSync != nil {
 		g.onSync(len(round))
 	}
-	if !g.onlyOwnDirty(round) {
+	if !g.littleDirty(round) {
 		return
 	}
 	for _, ws := range byDevice(round) {

@@ -37,8 +37,12 @@ func crowded() *disk {
 }
 
 // group returns a group of members on d, measuring d's dirty page cache.
-func (d *disk) group(members int) *commit.Group {
-	g := commit.NewGroup(members, d.onSync)
+func (d *disk) group(members int) *commit.Group { return d.groupOfRun(members, members) }
+
+// groupOfRun returns a group of members formed when its run had run files
+// still to sync.
+func (d *disk) groupOfRun(members, run int) *commit.Group {
+	g := commit.NewGroup(members, run, d.onSync)
 	g.SetDirty(func() (int64, bool) { return d.dirty, d.dirty >= 0 })
 	return g
 }
@@ -215,21 +219,26 @@ func TestQuietGroupSyncsEachFilesystemOnce(t *testing.T) {
 
 func TestGroupSyncsFilesystemOnlyWhileDirtyIsItsOwn(t *testing.T) {
 	// The most a round of three one-page files lets be dirty and still
-	// syncs its filesystem.
-	most := int64(3 * (commit.PageSize + commit.ForeignPerFile))
+	// syncs its filesystem, alone in its run and with 1,000 files of its
+	// run still to sync, which the neighbour's data once written back no
+	// longer delays.
+	most := func(run int) int64 { return 3*commit.PageSize + int64(run)*commit.ForeignPerFile }
 	for _, c := range []struct {
 		name       string
+		run        int
 		dirty      int64
 		wantSyncfs bool
 	}{
-		{"the round's own and a little more", most, true},
-		{"a neighbour's data besides", most + 1, false},
-		{"dirty page cache unknown", -1, false},
+		{"the round's own and a little more", 3, most(3), true},
+		{"a neighbour's data besides", 3, most(3) + 1, false},
+		{"a neighbour's data in a large run", 1000, most(1000), true},
+		{"more than syncing the run's files alone costs", 1000, most(1000) + 1, false},
+		{"dirty page cache unknown", 1000, -1, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			d := newDisk()
 			d.dirty = c.dirty
-			noErrors(t, syncAll(t.Context(), d.group(3), file{d, "a", 1}, file{d, "b", 1}, file{d, "c", 1}))
+			noErrors(t, syncAll(t.Context(), d.groupOfRun(3, c.run), file{d, "a", 1}, file{d, "b", 1}, file{d, "c", 1}))
 			syncfs, synced := len(d.did("syncfs")), sorted(d.did("sync"))
 			if c.wantSyncfs && (syncfs != 1 || len(synced) != 0) || !c.wantSyncfs && (syncfs != 0 || !slices.Equal(synced, []string{"a", "b", "c"})) {
 				t.Fatalf("log %v: syncfs wanted %v", d.log, c.wantSyncfs)

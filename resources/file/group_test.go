@@ -83,7 +83,7 @@ func TestGroupCommitRenamesOnlyWhatOneSyncMadeDurable(t *testing.T) {
 	}
 
 	var syncs []int
-	g := commit.NewGroup(n+1, func(files int) {
+	g := commit.NewGroup(n+1, n+1, func(files int) {
 		syncs = append(syncs, files)
 		// A crash now, the temporaries durable and nothing renamed, must
 		// leave every target whole: as it was.
