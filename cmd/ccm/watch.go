@@ -45,9 +45,8 @@ func watch(ctx context.Context, cmd *cobra.Command, files []string, g *graph.Gra
 	if f.health == 0 {
 		opts.HealthInterval = -1
 	}
-	gc := newDaemonGC()
 	sdn := sdnotify.New(log, statusLine)
-	opts.OnSettled = settled(ctx, log, sdn, rep, gc)
+	opts.OnSettled = settled(ctx, log, sdn, rep)
 	var srv *control.Server
 	events := opts.Events
 	opts.Events = func(ev *engine.Event) {
@@ -104,7 +103,7 @@ func watch(ctx context.Context, cmd *cobra.Command, files []string, g *graph.Gra
 			}
 			return g, inputsOf(cmd, paths, g, rem.sources.Sum), nil
 		},
-		Swap: e.Swap, Watcher: h, Around: func(reload func()) { gc.load(func() { sdn.Reloading(reload) }) }, Reported: reported, Logger: log,
+		Swap: e.Swap, Watcher: h, Around: sdn.Reloading, Reported: reported, Logger: log,
 		Begin: func() func() {
 			loading := rem.sources.InForce()
 			return func() {
@@ -139,7 +138,7 @@ func watch(ctx context.Context, cmd *cobra.Command, files []string, g *graph.Gra
 // settled is what the engine calls each time it settles: systemd hears
 // of it, the fleet's report too, and the log says so (at info level the
 // first time).
-func settled(ctx context.Context, log *slog.Logger, sdn *sdnotify.Notifier, rep *report.Reporter, gc *daemonGC) func(engine.State) {
+func settled(ctx context.Context, log *slog.Logger, sdn *sdnotify.Notifier, rep *report.Reporter) func(engine.State) {
 	first := true
 	return func(st engine.State) {
 		sdn.Settled(st)
@@ -153,10 +152,7 @@ func settled(ctx context.Context, log *slog.Logger, sdn *sdnotify.Notifier, rep 
 			// first checks) goes back to the system now rather than over
 			// minutes of the runtime's scavenging: the daemon's resident
 			// memory is then what it keeps.
-			go func() {
-				gc.loaded()
-				debug.FreeOSMemory()
-			}()
+			go debug.FreeOSMemory()
 		}
 		log.Log(ctx, lvl, "converged", "resources", st.Resources, "ok", st.Converged,
 			"failed", st.Failed, "unhealthy", st.Unhealthy, "rolled_back", st.RolledBack, "blocked", st.Blocked, "contested", st.Contested, "pending", st.Pending)
