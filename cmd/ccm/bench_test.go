@@ -160,8 +160,8 @@ func benchWatch(b *testing.B, n int) {
 	b.ReportMetric(float64(wrong), "left-wrong")
 	b.ReportMetric(millis(repairs[len(repairs)/2]), "repair-p50-ms")
 	b.ReportMetric(millis(repairs[len(repairs)*99/100]), "repair-p99-ms")
-	// Once the start-up's garbage is given back and the drifts repaired:
-	// what the daemon keeps.
+	// Once the drifts are repaired: what the daemon keeps, and what the
+	// runtime has not yet given back of the start-up's garbage.
 	b.ReportMetric(rssMB(b, p.Process.Pid), "rss-MB")
 	b.ReportMetric(cpuPercent(b, p.Process.Pid, 10*time.Second), "idle-cpu-%")
 	stop := busyNeighbour(b, os.TempDir())

@@ -6,7 +6,6 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
-	"runtime/debug"
 	"syscall"
 	"time"
 
@@ -148,11 +147,6 @@ func settled(ctx context.Context, log *slog.Logger, sdn *sdnotify.Notifier, rep 
 		lvl := slog.LevelDebug
 		if first {
 			lvl, first = slog.LevelInfo, false
-			// The start-up's garbage (the manifests' parse trees, the
-			// first checks) goes back to the system now rather than over
-			// minutes of the runtime's scavenging: the daemon's resident
-			// memory is then what it keeps.
-			go debug.FreeOSMemory()
 		}
 		log.Log(ctx, lvl, "converged", "resources", st.Resources, "ok", st.Converged,
 			"failed", st.Failed, "unhealthy", st.Unhealthy, "rolled_back", st.RolledBack, "blocked", st.Blocked, "contested", st.Contested, "pending", st.Pending)
