@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -56,7 +55,7 @@ func newRolloutStatusCmd() *cobra.Command {
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return onRollout(cmd, args[0], timeout, func(ctx context.Context, c *natsconn.Conn, o release.Object, r *release.Rollout) error {
-				w, err := readWave(ctx, c, o.Name, r)
+				w, err := report.ReadWave(ctx, c, o.Name, *r)
 				if err != nil {
 					return err
 				}
@@ -116,43 +115,12 @@ func newRolloutAbortCmd() *cobra.Command {
 	return cmd
 }
 
-// waveHost is a host taking part in a rollout's source.
-type waveHost struct {
-	hostView
-	inWave, applied bool
-}
-
-// readWave reads the hosts that run the rollout's source.
-func readWave(ctx context.Context, c *natsconn.Conn, src string, r *release.Rollout) ([]waveHost, error) {
-	all, err := report.Statuses(ctx, c)
-	if err != nil && !errors.Is(err, report.ErrNoFleet) {
-		return nil, err
-	}
-	t := readTargets(ctx, c.JetStream(), all)
-	var out []waveHost
-	for _, h := range viewHosts(all, t, time.Now(), fleetFilter{}) {
-		if a := applied(h.Status, src); a != "" || h.hasSource(src) {
-			out = append(out, waveHost{hostView: h, inWave: release.InWave(h.Host, *r), applied: a == r.Digest})
-		}
-	}
-	return out, nil
-}
-
-func (h hostView) hasSource(src string) bool {
-	for _, s := range h.Sources {
-		if s.Source == src {
-			return true
-		}
-	}
-	return false
-}
-
-func printWave(w io.Writer, name string, r *release.Rollout, hosts []waveHost) error {
+func printWave(w io.Writer, name string, r *release.Rollout, hosts []report.WaveHost) error {
 	in, done := 0, 0
 	for _, h := range hosts {
-		if h.inWave {
+		if h.InWave {
 			in++
-			if h.applied {
+			if h.AppliesRevision {
 				done++
 			}
 		}
@@ -163,7 +131,7 @@ func printWave(w io.Writer, name string, r *release.Rollout, hosts []waveHost) e
 	fmt.Fprintln(tw, "HOST\tWAVE\tSTATE\tAPPLIED\tSEEN")
 	now := time.Now()
 	for _, h := range hosts {
-		fmt.Fprintf(tw, "%s\t%t\t%s\t%s\t%s\n", oneLine(h.Host), h.inWave, h.standing, revisions(h.Applied), ago(h.Updated, now))
+		fmt.Fprintf(tw, "%s\t%t\t%s\t%s\t%s\n", oneLine(h.Host), h.InWave, h.Standing, revisions(h.Applied), ago(h.Updated, now))
 	}
 	return tw.Flush()
 }

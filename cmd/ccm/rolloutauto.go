@@ -9,6 +9,7 @@ import (
 
 	"github.com/reactive-ccm/ccm/engine/fleet/natsconn"
 	"github.com/reactive-ccm/ccm/engine/fleet/release"
+	"github.com/reactive-ccm/ccm/engine/fleet/report"
 )
 
 // parseAuto reads push --auto STEP,WAIT ("20%,5m").
@@ -32,32 +33,7 @@ func followAuto(ctx context.Context, a release.Auto, c *natsconn.Conn, o release
 		fmt.Fprintf(out, "%s: revision %d now goes to %s of the hosts\n", o.Name, r.Seq, release.Share(p))
 	}
 	return a.Run(ctx, o, r, func(ctx context.Context) (release.WaveHealth, error) {
-		hosts, err := readWave(ctx, c, o.Name, r)
-		return release.WaveHealth{Failed: failedInWave(hosts), Ready: waveReady(hosts)}, err
+		hosts, err := report.ReadWave(ctx, c, o.Name, *r)
+		return report.WaveHealth(hosts), err
 	})
-}
-
-// failedInWave names the hosts of the wave that failed, "" when none did.
-func failedInWave(hosts []waveHost) string {
-	var bad []string
-	for _, h := range hosts {
-		switch h.standing {
-		case standingFailing, standingUnhealthy, standingRolledBack, standingReload, standingRefused:
-			if h.inWave {
-				bad = append(bad, h.Host+" "+h.standing)
-			}
-		}
-	}
-	return strings.Join(bad, ", ")
-}
-
-// waveReady reports whether every host of the wave applied the revision
-// and is converged.
-func waveReady(hosts []waveHost) bool {
-	for _, h := range hosts {
-		if h.inWave && (!h.applied || (h.standing != standingConverged && h.standing != standingContested)) {
-			return false
-		}
-	}
-	return true
 }
