@@ -166,25 +166,16 @@ func localOnly(paths []string) []string {
 	return out
 }
 
-// loadOrFallBack compiles the manifests; when they do not compile and a
-// remote bundle has an older revision that did, it starts on that one,
-// reporting why. A compiled graph's bundles are kept as the good ones.
+// loadOrFallBack compiles the manifests, on the last remote bundles that
+// compiled when the newest do not (source.Compile), reporting why.
 func loadOrFallBack(cmd *cobra.Command, args []string, children graph.ChildLoading, log *slog.Logger) (*graph.Graph, error) {
-	g, err := loadAs(cmd, args, children)
-	r, rerr := remoteOf(cmd)
-	if rerr != nil {
-		return nil, rerr
-	}
+	r, err := remoteOf(cmd)
 	if err != nil {
-		if !r.sources.FallBack() {
-			return nil, err
-		}
-		var gerr error
-		if g, gerr = loadAs(cmd, args, children); gerr != nil {
-			return nil, err
-		}
-		log.Error("the newest manifests do not compile; running the last bundles that did until a fixed one is published", "error", err)
+		return nil, err
 	}
-	r.sources.MarkGood()
-	return g, nil
+	g, why, err := source.Compile(r.sources, func() (*graph.Graph, error) { return loadAs(cmd, args, children) })
+	if why != nil {
+		log.Error("the newest manifests do not compile; running the last bundles that did until a fixed one is published", "error", why)
+	}
+	return g, err
 }
