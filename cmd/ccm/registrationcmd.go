@@ -29,7 +29,7 @@ func newRegistrationCmd() *cobra.Command {
 		Short:   "Query, watch and edit the service registry (registrations of stable resources)",
 	}
 	fl := cmd.PersistentFlags()
-	fl.String("context", "", "NATS context (default $NATS_CONTEXT; else $NATS_URL; else the context CCM)")
+	fl.String("context", "", contextHelp)
 	fl.StringP("registration", "R", registry.DefaultStream, "JetStream stream holding the registrations")
 	return groupOf(cmd, newRegCreateCmd(), newRegInitCmd(), newRegQueryCmd(), newRegRmCmd(), newRegWatchCmd())
 }
@@ -40,9 +40,8 @@ func openRegistry(cmd *cobra.Command) (*registry.Registry, error) {
 	if err != nil {
 		return nil, err
 	}
-	name, _ := cmd.Flags().GetString("context")
 	stream, _ := cmd.Flags().GetString("registration")
-	lazy := natsconn.NewLazy(natsconn.FromEnv(name), log)
+	lazy := natsconn.NewLazy(natsSettings(cmd, ""), log)
 	go func() {
 		<-cmd.Context().Done()
 		lazy.Close()

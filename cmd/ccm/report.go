@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"time"
 
 	"github.com/reactive-ccm/ccm/engine"
 	"github.com/reactive-ccm/ccm/engine/fleet/report"
@@ -74,7 +73,7 @@ func reportEvents(opts *engine.Options, rep *report.Reporter) {
 // waiting at most 10 seconds for NATS.
 func flushReport(ctx context.Context, rep *report.Reporter, st engine.State, log *slog.Logger) {
 	rep.Settled(st)
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	ctx, cancel := beforeExit(ctx)
 	defer cancel()
 	if err := rep.Flush(ctx); err != nil {
 		log.Warn("reporting to NATS failed", "error", err)

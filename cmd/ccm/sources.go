@@ -54,10 +54,7 @@ func remoteOf(cmd *cobra.Command) (*remote, error) {
 	if err != nil {
 		return nil, err
 	}
-	name, _ := cmd.Flags().GetString("context")
-	settings := natsconn.FromEnv(name)
-	settings.Name = "ccm " + hostName(cmd)
-	r := &remote{nats: natsconn.NewLazy(settings, log)}
+	r := &remote{nats: natsconn.NewLazy(natsSettings(cmd, "ccm "+hostName(cmd)), log)}
 	opts := source.Options{NATS: r.nats, Logger: log, Host: hostName(cmd)}
 	opts.OnRefused = func() {
 		if f := r.refused.Load(); f != nil {
