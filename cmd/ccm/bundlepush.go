@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"crypto/ed25519"
 	"errors"
 	"fmt"
 	"os"
@@ -88,12 +87,9 @@ func objectLocation(raw string) (source.Location, error) {
 // manifest compiled as ccm validate does, with the same --fact and
 // --hiera flags.
 func checkBundle(cmd *cobra.Command, file string, b release.Bundle) error {
-	var trust []ed25519.PublicKey
-	if file, _ := cmd.Flags().GetString("trust"); file != "" {
-		var err error
-		if trust, err = bundle.ReadPublicKeys(file); err != nil {
-			return err
-		}
+	trust, err := trustKeys(cmd)
+	if err != nil {
+		return err
 	}
 	return release.Check(file, b, trust, func(manifest string) error {
 		_, err := graph.Load([]string{manifest}, loadOptions(cmd))

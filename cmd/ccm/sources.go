@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/ed25519"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -67,17 +68,24 @@ func remoteOf(cmd *cobra.Command) (*remote, error) {
 	// A noop run reads the cache and writes nothing under it.
 	opts.ReadOnly = boolFlag(cmd, "noop")
 	opts.Cache = sync.OnceValues(func() (*state.Dir, error) { return sourceCache(cmd, opts.ReadOnly) })
-	if trust, _ := cmd.Flags().GetString("trust"); trust != "" {
-		if opts.AllowUnsigned {
-			return nil, usage(errors.New("--allow-unsigned contradicts --trust, which requires signed bundles; for kv:// data under --trust, use --allow-unsigned-data"))
-		}
-		if opts.Trust, err = bundle.ReadPublicKeys(trust); err != nil {
-			return nil, usage(err)
-		}
+	if trust, _ := cmd.Flags().GetString("trust"); trust != "" && opts.AllowUnsigned {
+		return nil, usage(errors.New("--allow-unsigned contradicts --trust, which requires signed bundles; for kv:// data under --trust, use --allow-unsigned-data"))
+	}
+	if opts.Trust, err = trustKeys(cmd); err != nil {
+		return nil, usage(err)
 	}
 	r.sources = source.NewSet(cmd.Context(), opts)
 	cmd.SetContext(context.WithValue(cmd.Context(), remoteKey{}, r))
 	return r, nil
+}
+
+// trustKeys reads the public keys --trust names; none without it.
+func trustKeys(cmd *cobra.Command) ([]ed25519.PublicKey, error) {
+	file, _ := cmd.Flags().GetString("trust")
+	if file == "" {
+		return nil, nil
+	}
+	return bundle.ReadPublicKeys(file)
 }
 
 // hostName is the host's name in reports and to the NATS server:
