@@ -83,7 +83,7 @@ func newRolloutPromoteCmd() *cobra.Command {
 				if err := o.Widen(ctx, r, p); err != nil {
 					return releaseError(err)
 				}
-				fmt.Fprintf(cmd.OutOrStdout(), "%s: revision %d now goes to %s of the hosts\n", o.Name, r.Seq, release.Share(p))
+				sayWidened(cmd.OutOrStdout(), o, r, p)
 				return nil
 			})
 		},
@@ -91,6 +91,11 @@ func newRolloutPromoteCmd() *cobra.Command {
 	cmd.Flags().StringVar(&to, "to", "all", "the share of the hosts that take the revision: a percentage or all")
 	addNATSFlags(cmd.Flags(), &timeout, 30*time.Second)
 	return cmd
+}
+
+// sayWidened tells the operator that r now goes to p of the hosts.
+func sayWidened(w io.Writer, o release.Object, r *release.Rollout, p float64) {
+	fmt.Fprintf(w, "%s: revision %d now goes to %s of the hosts\n", o.Name, r.Seq, release.Share(p))
 }
 
 func newRolloutAbortCmd() *cobra.Command {

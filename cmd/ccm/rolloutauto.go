@@ -29,9 +29,7 @@ func parseAuto(s string) (release.Auto, error) {
 // followAuto runs a's plan on the rollout r of o, judging its wave by the
 // fleet's status and saying each step on out.
 func followAuto(ctx context.Context, a release.Auto, c *natsconn.Conn, o release.Object, r *release.Rollout, out io.Writer) error {
-	a.Widened = func(p float64) {
-		fmt.Fprintf(out, "%s: revision %d now goes to %s of the hosts\n", o.Name, r.Seq, release.Share(p))
-	}
+	a.Widened = func(p float64) { sayWidened(out, o, r, p) }
 	return a.Run(ctx, o, r, func(ctx context.Context) (release.WaveHealth, error) {
 		hosts, err := report.ReadWave(ctx, c, o.Name, *r)
 		return report.WaveHealth(hosts), err

@@ -11,10 +11,10 @@ import (
 	"github.com/reactive-ccm/ccm/watchers/clock"
 )
 
-// drive runs a.Run on o's rollout r, answering each read of the wave
+// drive runs a.Run under ctx on o's rollout r, answering each read of the wave
 // with health(read number), and moves the fake clock on by a.Poll each
-// time the loop waits. It returns Run's error and the shares widened to.
-func drive(t *testing.T, a release.Auto, o release.Object, r *release.Rollout, health func(n int) release.WaveHealth) (error, []float64) {
+// time the loop waits. It returns the shares widened to and Run's error.
+func drive(ctx context.Context, t *testing.T, a release.Auto, o release.Object, r *release.Rollout, health func(n int) release.WaveHealth) ([]float64, error) {
 	t.Helper()
 	clk := clock.NewFake(time.Unix(1_000_000, 0))
 	a.Clock, a.Poll = clk, time.Second
@@ -23,7 +23,7 @@ func drive(t *testing.T, a release.Auto, o release.Object, r *release.Rollout, h
 	reads := 0
 	done := make(chan error, 1)
 	go func() {
-		done <- a.Run(t.Context(), o, r, func(context.Context) (release.WaveHealth, error) {
+		done <- a.Run(ctx, o, r, func(context.Context) (release.WaveHealth, error) {
 			reads++
 			return health(reads), nil
 		})
@@ -36,7 +36,7 @@ func drive(t *testing.T, a release.Auto, o release.Object, r *release.Rollout, h
 		select {
 		case err := <-done:
 			cancel()
-			return err, widened
+			return widened, err
 		case err := <-waiting:
 			cancel()
 			if err != nil {
@@ -52,7 +52,7 @@ func TestAutoWidensAfterTheWaveStayedHealthyForWait(t *testing.T) {
 	r := stage(t, o, 10, nil)
 	// Ready from the first read, but not at the fourth: the wait starts again.
 	health := func(n int) release.WaveHealth { return release.WaveHealth{Ready: n != 4} }
-	err, widened := drive(t, release.Auto{Step: 40, Wait: 2 * time.Second}, o, r, health)
+	widened, err := drive(t.Context(), t, release.Auto{Step: 40, Wait: 2 * time.Second}, o, r, health)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,27 +68,16 @@ func TestAutoWaitsWhileTheWaveIsNotReady(t *testing.T) {
 	o := object(t)
 	r := stage(t, o, 10, nil)
 	ctx, cancel := context.WithCancel(t.Context())
-	clk := clock.NewFake(time.Unix(1_000_000, 0))
-	reads := 0
-	a := release.Auto{Step: 50, Clock: clk, Poll: time.Second, Widened: func(float64) { t.Error("widened a wave that was never ready") }}
-	done := make(chan error, 1)
-	go func() {
-		done <- a.Run(ctx, o, r, func(context.Context) (release.WaveHealth, error) {
-			if reads++; reads == 5 {
-				cancel()
-			}
-			return release.WaveHealth{}, nil
-		})
-	}()
-	for range 4 {
-		now := clk.Now()
-		if err := clk.WaitNext(t.Context(), func(next time.Time) bool { return next.After(now) }); err != nil {
-			t.Fatal(err)
+	defer cancel()
+	health := func(n int) release.WaveHealth {
+		if n == 5 {
+			cancel()
 		}
-		clk.Advance(time.Second)
+		return release.WaveHealth{}
 	}
-	if err := <-done; !errors.Is(err, context.Canceled) {
-		t.Fatalf("Run ended with %v, want the context's end", err)
+	widened, err := drive(ctx, t, release.Auto{Step: 50}, o, r, health)
+	if !errors.Is(err, context.Canceled) || len(widened) != 0 {
+		t.Fatalf("Run on a wave never ready: %v, widened to %v; want no step and the context's end", err, widened)
 	}
 }
 
@@ -101,7 +90,7 @@ func TestAutoAbortsWhenAHostOfTheWaveFails(t *testing.T) {
 		}
 		return release.WaveHealth{Ready: true}
 	}
-	err, widened := drive(t, release.Auto{Step: 10, Wait: time.Hour}, o, r, health)
+	widened, err := drive(t.Context(), t, release.Auto{Step: 10, Wait: time.Hour}, o, r, health)
 	if err == nil || !strings.Contains(err.Error(), "aborted, its hosts go back: web-1 failing") || len(widened) != 0 {
 		t.Fatalf("Run: %v, widened %v", err, widened)
 	}
@@ -114,7 +103,7 @@ func TestAutoSaysWhenAbortingFails(t *testing.T) {
 	o := object(t)
 	sign, _ := signer(t)
 	r := stage(t, o, 10, sign)
-	err, _ := drive(t, release.Auto{Step: 10}, o, r, func(int) release.WaveHealth { return release.WaveHealth{Failed: "web-2 refused"} })
+	_, err := drive(t.Context(), t, release.Auto{Step: 10}, o, r, func(int) release.WaveHealth { return release.WaveHealth{Failed: "web-2 refused"} })
 	if err == nil || !strings.Contains(err.Error(), "aborting failed") || !errors.Is(err, release.ErrRefused) {
 		t.Fatalf("Run without a key for a signed rollout: %v", err)
 	}
