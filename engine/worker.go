@@ -59,7 +59,7 @@ func (e *Engine) next() *node {
 // hold e.mu.
 func (e *Engine) take(n *node) run {
 	e.touch(n)
-	n.runSince, n.runSeen, n.runDesired, n.parentChanged = n.since, n.seen, n.desired, false
+	n.runSince, n.runSeen, n.runDesired, n.parentChanged, n.nudged = n.since, n.seen, n.desired, false, false
 	// A paused vertex is only looked at: its refresh (and any
 	// rollback) waits for resume.
 	paused := e.pauseOf(n, e.opts.Clock.Now()) != nil
@@ -211,11 +211,13 @@ func (e *Engine) checkHealth(ctx context.Context, n *node, r run, ev *Event, out
 // settleEcho routes the events queued so far and forgets the drift they
 // marked n with during its run: the check that follows sees what they
 // were about, ccm's own write above all, so they ask for no further run.
-// A refresh or any other cause keeps n dirty.
+// A refresh or any other cause keeps n dirty. Nor do they bring a retry
+// forward if that check fails: it saw what they were about.
 func (e *Engine) settleEcho(n *node, flush func()) {
 	flush()
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	n.nudged = false
 	if n.life == rerun && isDrift(n.trigger) && !n.refresh {
 		n.life.move(settle)
 		e.touch(n)
@@ -405,22 +407,13 @@ func (e *Engine) failed(n *node, err error, msg string, refresh bool, now time.T
 	if !e.opts.Watch {
 		return true
 	}
-	var until time.Time
-	if unhealthy {
-		// Remediation: a service restarts, an exec runs again, anything
-		// else converges again; the first at once, then backing off.
-		if n.v.Refreshable && !e.noop(n) && !n.refresh {
-			n.refresh = true
-			e.pendingChanged = true
-		}
-		until = n.retry.remediate(now, e.opts.Retry)
-	} else {
-		until = n.retry.fail(now, e.opts.Retry)
+	// Remediation: a service restarts, an exec runs again, anything else
+	// converges again; the first at once, then backing off.
+	if unhealthy && n.v.Refreshable && !e.noop(n) && !n.refresh {
+		n.refresh = true
+		e.pendingChanged = true
 	}
-	if n.parentChanged {
-		// What this run lacked may have come during it.
-		n.retry.until, until = now, now
-	}
+	until := e.backOff(n, unhealthy, now)
 	e.markDirty(n, TriggerRetry)
 	key := reportKey(err)
 	repeated := key == n.lastError
