@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"math/rand/v2"
 	"time"
 )
@@ -81,14 +82,14 @@ func (r *retryState) reset() { *r = retryState{} }
 
 // nudge applies a mark of n with trigger t to its retry back-off: an
 // event brings its next attempt forward (retryState.hasten). An event
-// while n runs may be what the run lacked, or came after its check: it
-// counts once the run has failed (backOff). Callers hold e.mu.
+// while n is checked may be what the run lacked: it counts once the run
+// has failed (backOff). Callers hold e.mu.
 func (e *Engine) nudge(n *node, t Trigger) {
 	if !e.opts.Watch || !hastens(t) {
 		return
 	}
 	if n.life.busy() {
-		n.nudged = true
+		n.nudged = n.nudged || !n.writing
 		return
 	}
 	if n.retry.hasten(e.opts.Retry) {
@@ -113,4 +114,22 @@ func (e *Engine) backOff(n *node, unhealthy bool, now time.Time) time.Time {
 		n.retry.hasten(e.opts.Retry)
 	}
 	return n.retry.until
+}
+
+// applying returns the hook that runs just before n's apply, then next,
+// if any. Events before the apply were seen by it, and events from then
+// on may be the echo of its own write (a service whose start fails sends
+// signals of its own before the job's result; a write the check after it
+// finds undone), so none of them brings a retry forward if the run
+// fails: a failure that persists would be retried every first step.
+func (e *Engine) applying(n *node, next func(context.Context) error) func(context.Context) error {
+	return func(ctx context.Context) error {
+		e.mu.Lock()
+		n.nudged, n.writing = false, true
+		e.mu.Unlock()
+		if next == nil {
+			return nil
+		}
+		return next(ctx)
+	}
 }

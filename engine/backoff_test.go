@@ -118,7 +118,7 @@ func TestRetryBackoffAndEvents(t *testing.T) {
 			t.Fatalf("%d attempts after an event 3s after the last, want 1", got-before)
 		}
 	})
-	t.Run("an event during the failing attempt counts once it failed", func(t *testing.T) {
+	t.Run("an event during a failing check counts once it failed", func(t *testing.T) {
 		f := startFailing(t, 5)
 		f.world.mu.Lock()
 		f.world.checking = func(string) { f.src.fire("/fake/flaky") }
@@ -150,18 +150,23 @@ func TestRetryBackoffAndEvents(t *testing.T) {
 		f.attemptAt(f.nextRetry())
 		atLeast(t, f.backoff(), 10)
 	})
-	t.Run("the echo of a failing run's own write is no event", func(t *testing.T) {
-		// An apply that changes nothing the check after it can see, as on
-		// a file system that ignores chmod: each run writes, and fails.
-		world := newWorld(t)
-		f := startBackoff(t, world, "{value: \"1\", watch: true, stuck: true}", 2, engine.Options{Watchers: engine.Watchers{Flush: func() {}}}, 1)
-		world.mu.Lock()
-		world.applied = func(string) { f.src.fire("/fake/flaky") }
-		world.mu.Unlock()
-		for range 4 {
-			f.attemptAt(f.nextRetry())
+	t.Run("an event during a failing apply is no event", func(t *testing.T) {
+		// The apply's own echo, as a service whose start fails sends, or a
+		// write the check after it finds undone, as on a file system that
+		// ignores chmod: each run writes, fires an event, and fails.
+		for name, flush := range map[string]func(){"source without flush": nil, "source with flush": func() {}} {
+			t.Run(name, func(t *testing.T) {
+				world := newWorld(t)
+				f := startBackoff(t, world, "{value: \"1\", watch: true, stuck: true}", 2, engine.Options{Watchers: engine.Watchers{Flush: flush}}, 1)
+				world.mu.Lock()
+				world.applied = func(string) { f.src.fire("/fake/flaky") }
+				world.mu.Unlock()
+				for range 4 {
+					f.attemptAt(f.nextRetry())
+				}
+				atLeast(t, f.backoff(), 5)
+			})
 		}
-		atLeast(t, f.backoff(), 5)
 	})
 	t.Run("a poll is no event", func(t *testing.T) {
 		f := startFailing(t, 5)

@@ -59,7 +59,8 @@ func (e *Engine) next() *node {
 // hold e.mu.
 func (e *Engine) take(n *node) run {
 	e.touch(n)
-	n.runSince, n.runSeen, n.runDesired, n.parentChanged, n.nudged = n.since, n.seen, n.desired, false, false
+	n.runSince, n.runSeen, n.runDesired = n.since, n.seen, n.desired
+	n.parentChanged, n.nudged, n.writing = false, false, false
 	// A paused vertex is only looked at: its refresh (and any
 	// rollback) waits for resume.
 	paused := e.pauseOf(n, e.opts.Clock.Now()) != nil
@@ -169,6 +170,9 @@ func (e *Engine) cycle(ctx context.Context, n *node, r run, ev *Event) (resource
 	if r.undo.keep {
 		cycle.BeforeApply = e.keepBeforeApply(n, r.undo.undo, ev)
 	}
+	if e.opts.Watch {
+		cycle.BeforeApply = e.applying(n, cycle.BeforeApply)
+	}
 	d, why := e.deadline(n.v)
 	b := bounded{n.v.Resource, d, why}
 	var res resources.Resource = b
@@ -211,13 +215,11 @@ func (e *Engine) checkHealth(ctx context.Context, n *node, r run, ev *Event, out
 // settleEcho routes the events queued so far and forgets the drift they
 // marked n with during its run: the check that follows sees what they
 // were about, ccm's own write above all, so they ask for no further run.
-// A refresh or any other cause keeps n dirty. Nor do they bring a retry
-// forward if that check fails: it saw what they were about.
+// A refresh or any other cause keeps n dirty.
 func (e *Engine) settleEcho(n *node, flush func()) {
 	flush()
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	n.nudged = false
 	if n.life == rerun && isDrift(n.trigger) && !n.refresh {
 		n.life.move(settle)
 		e.touch(n)
