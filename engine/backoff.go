@@ -41,10 +41,10 @@ func (r *retryState) fail(now time.Time, p RetryPolicy) time.Time {
 }
 
 // hasten brings the next attempt forward for an event (see hastens): to
-// the first step after the last failure, when that is sooner. So a fix
-// is tried at once, or a second after the failure, while events that
-// keep coming retry a persistent failure no more often than every
-// p.Base. The exponent stays: only a success resets it, so the back-off
+// the first step (p.Base, a second by default) after the last failure,
+// when that is sooner. So a fix is tried at once, or a step after the
+// failure, while events that keep coming retry a persistent failure no
+// more often than every step. The exponent stays: only a success resets it, so the back-off
 // goes on growing. It reports whether the attempt moved.
 func (r *retryState) hasten(p RetryPolicy) bool {
 	at := r.last.Add(p.Base)
