@@ -47,16 +47,29 @@ func TestExtractionRefusesAFIFO(t *testing.T) {
 	}
 }
 
-func TestExtractionFailureGivesTheToolsError(t *testing.T) {
-	dir := t.TempDir()
-	name := filepath.Join(dir, "app.zip")
-	if err := os.WriteFile(name, []byte("not a zip"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	a := buildArchive(t, name, "url: http://127.0.0.1:1/app.zip\nextract_parent: "+filepath.Join(dir, "out"))
-	err := a.extract(t.Context())
-	if !errors.Is(err, ErrExtract) || !strings.Contains(err.Error(), "unzip exited with code") {
-		t.Errorf("got %v", err)
+func TestExtractionFailureSaysWhy(t *testing.T) {
+	for _, tc := range []struct {
+		name, kind string
+		body       []byte
+		want       string
+	}{
+		{"not a zip", "zip", []byte("not a zip"), "reading the zip archive: zip: not a valid zip file; nothing was extracted"},
+		{"not gzip", "tar.gz", []byte("not a gzip stream at all"), "reading the tar archive: gzip: invalid header"},
+		// archive/tar reads it, tar refuses the member: the tool's error.
+		{"member tar refuses", "tar", craft(t, "tar", []member{file("../escape", 0o644, "x")}), "tar exited with code 2"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			name := filepath.Join(dir, "app."+tc.kind)
+			if err := os.WriteFile(name, tc.body, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			a := buildArchive(t, name, "url: http://127.0.0.1:1/app."+tc.kind+"\nextract_parent: "+filepath.Join(dir, "out"))
+			err := a.extract(t.Context())
+			if !errors.Is(err, ErrExtract) || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("got %v, want %q", err, tc.want)
+			}
+		})
 	}
 }
 

@@ -1,0 +1,136 @@
+package archive
+
+import (
+	"fmt"
+	"io"
+
+	"golang.org/x/sys/unix"
+)
+
+// The fixed bounds. Upstream's archive has no property for them, so they
+// are not set per resource; the free-space bounds below usually bind
+// first.
+const (
+	// maxEntries bounds the members of one archive: ten times a Linux
+	// kernel source tree, far more than a release archive holds.
+	maxEntries = 1_000_000
+	// maxEntrySize bounds one member's uncompressed size (a sparse member
+	// counts as its full length): more than any file of a release archive,
+	// and eight times what a ustar member can hold.
+	maxEntrySize = 64 << 30
+	// freeShare is the share, in percent, of the space (and inodes) a
+	// filesystem has available to users other than root that one download
+	// or extraction may take: root's reserved blocks and a tenth of the
+	// rest always stay free, whatever the archive holds.
+	freeShare = 90
+)
+
+// limits bound what one extraction writes, or one download.
+type limits struct {
+	// total bounds the bytes of every member together (for a download,
+	// the archive's bytes).
+	total int64
+	// entry bounds the bytes of one member.
+	entry int64
+	// entries bounds the number of members.
+	entries int64
+}
+
+// limitsFor returns the bounds for writing into the directory at path
+// (an open directory's /proc/self/fd path): the fixed ones, lowered to
+// freeShare of the space and inodes its filesystem has available now.
+func limitsFor(path string) (limits, error) {
+	var st unix.Statfs_t
+	if err := unix.Statfs(path, &st); err != nil {
+		return limits{}, fmt.Errorf("reading the free space: %w", err)
+	}
+	l := limits{total: share(st.Bavail, uint64(st.Bsize)), entry: maxEntrySize, entries: maxEntries}
+	// Filesystems without a fixed inode table (btrfs) report none.
+	if st.Files > 0 {
+		l.entries = min(l.entries, share(st.Ffree, 1))
+	}
+	l.entry = min(l.entry, l.total)
+	return l, nil
+}
+
+// less is l with n bytes fewer for the members together.
+func (l limits) less(n int64) limits {
+	l.total = max(l.total-n, 0)
+	l.entry = min(l.entry, l.total)
+	return l
+}
+
+// share is freeShare of n units of size bytes, saturating.
+func share(n, size uint64) int64 {
+	const most = uint64(1<<63-1) / 100
+	n /= 100
+	if n > most/max(size, 1) {
+		return int64(most)
+	}
+	return int64(n * size * freeShare)
+}
+
+// overLimit is a bound an archive exceeded.
+type overLimit struct {
+	// what says what grew too large, e.g. "member app/big".
+	what  string
+	limit int64
+	// unit is "bytes" or "members".
+	unit string
+	// fixed is set when the fixed bound applied, not the free-space one.
+	fixed bool
+}
+
+func (e *overLimit) Error() string {
+	from := fmt.Sprintf("%d%% of what its filesystem has free", freeShare)
+	if e.fixed {
+		from = "ccm's fixed limit"
+	}
+	n := fmt.Sprintf("%d %s", e.limit, e.unit)
+	if e.unit == "bytes" && e.limit >= 1<<20 {
+		n += fmt.Sprintf(" (%.1f MiB)", float64(e.limit)/(1<<20))
+	}
+	return fmt.Sprintf("%s holds more than %s, %s", e.what, n, from)
+}
+
+// Is lets errors.Is(err, ErrTooLarge) match.
+func (e *overLimit) Is(target error) bool { return target == ErrTooLarge }
+
+// tooManyEntries is the error for one member more than the bound.
+func (l limits) tooManyEntries() error {
+	return &overLimit{what: "the archive", limit: l.entries, unit: "members", fixed: l.entries == maxEntries}
+}
+
+// tooLarge is the error for a member, or for all of them together, over
+// its bound.
+func (l limits) tooLarge(member string, whole bool) error {
+	if whole {
+		return &overLimit{what: "the archive's members together", limit: l.total, unit: "bytes"}
+	}
+	return &overLimit{what: "member " + member, limit: l.entry, unit: "bytes", fixed: l.entry == maxEntrySize}
+}
+
+// meter counts the bytes of an archive's members as they are read and
+// fails as soon as one member or all of them together exceed the bounds.
+type meter struct {
+	limits
+	written int64
+	members int64
+}
+
+// member reads one member from r to w (io.Discard when only counting)
+// and counts it. It reads at most one byte past a bound, so a bomb costs
+// no more than the bound to detect.
+func (m *meter) member(name string, w io.Writer, r io.Reader) error {
+	m.members++
+	if m.members > m.entries {
+		return m.tooManyEntries()
+	}
+	room := min(m.entry, m.total-m.written)
+	n, err := io.Copy(w, io.LimitReader(r, room+1))
+	m.written += n
+	if n > room {
+		return m.tooLarge(name, room < m.entry)
+	}
+	return err
+}
