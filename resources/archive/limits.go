@@ -87,7 +87,11 @@ func (e *overLimit) Error() string {
 		from = "ccm's fixed limit"
 	}
 	n := fmt.Sprintf("%d %s", e.limit, e.unit)
-	if e.unit == "bytes" && e.limit >= 1<<20 {
+	switch {
+	case e.unit != "bytes":
+	case e.limit >= 1<<30:
+		n += fmt.Sprintf(" (%.1f GiB)", float64(e.limit)/(1<<30))
+	case e.limit >= 1<<20:
 		n += fmt.Sprintf(" (%.1f MiB)", float64(e.limit)/(1<<20))
 	}
 	return fmt.Sprintf("%s holds more than %s, %s", e.what, n, from)
