@@ -285,7 +285,12 @@ func TestLimitsFollowTheFreeSpace(t *testing.T) {
 	if _, err := limitsFor(filepath.Join(dir, "missing")); err == nil {
 		t.Error("no error for a missing directory")
 	}
-	if got := share(1<<62, 1<<20); got <= 0 {
-		t.Errorf("share overflowed: %d", got)
+	for _, tc := range []struct {
+		n, size uint64
+		want    int64
+	}{{1000, 4096, 900 * 4096}, {50, 1, 45}, {1 << 62, 1 << 20, (1<<63 - 1) / 100}} {
+		if got := share(tc.n, tc.size); got < tc.want-int64(tc.size) || got > tc.want {
+			t.Errorf("share(%d, %d) = %d, want about %d", tc.n, tc.size, got, tc.want)
+		}
 	}
 }

@@ -60,14 +60,12 @@ func (l limits) less(n int64) limits {
 	return l
 }
 
-// share is freeShare of n units of size bytes, saturating.
+// share is freeShare of n units of size bytes, saturating far above any
+// real filesystem.
 func share(n, size uint64) int64 {
-	const most = uint64(1<<63-1) / 100
-	n /= 100
-	if n > most/max(size, 1) {
-		return int64(most)
-	}
-	return int64(n * size * freeShare)
+	const most = uint64(1<<63-1) / freeShare
+	size = max(size, 1)
+	return int64(min(n, most/size) * size * freeShare / 100)
 }
 
 // overLimit is a bound an archive exceeded.
