@@ -89,3 +89,18 @@ func processesUsing(t *testing.T, text string) []string {
 	}
 	return pids
 }
+
+// tar -xf recognises a gzip-compressed .tar; so does ccm, which now reads
+// the archive before tar does.
+func TestGzippedTarNamedTarIsExtracted(t *testing.T) {
+	dir := t.TempDir()
+	name, parent := filepath.Join(dir, "app.tar"), filepath.Join(dir, "out")
+	if err := os.WriteFile(name, fixture(t, "tar.gz", fixtureFiles), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	a := buildArchive(t, name, "url: http://127.0.0.1:1/app.tar\nextract_parent: "+parent)
+	if err := a.extract(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	assertExtracted(t, parent)
+}

@@ -31,6 +31,9 @@ func feedTar(m *meter, gz bool, src io.Reader, w io.Writer) error {
 		if errors.Is(err, io.EOF) {
 			break
 		}
+		if err != nil && m.members == 0 {
+			return fmt.Errorf("reading the tar archive: not a tar archive (uncompressed, gzip or bzip2): %w", err)
+		}
 		if err != nil {
 			return fmt.Errorf("reading the tar archive: %w", err)
 		}
