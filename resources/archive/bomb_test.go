@@ -158,6 +158,11 @@ func TestBombsAreRefusedAndExtractNothing(t *testing.T) {
 		{name: "zip with a lying header", kind: "zip", body: func(t *testing.T) []byte { return lyingZip(t, 8<<20) },
 			limits: limits{total: 1 << 40, entry: maxEntrySize, entries: maxEntries},
 			want:   "member zero of the zip archive holds more than its header says (10 bytes)"},
+		// Another writer filled the filesystem meanwhile: as if it had, the
+		// floor is set above what any filesystem has.
+		{name: "filesystem filling meanwhile", kind: "tar.gz", body: func(t *testing.T) []byte { return zeros(t, "tar.gz", 2*recheckEvery) },
+			limits: limits{total: 1 << 40, entry: maxEntrySize, entries: maxEntries, dir: "/", floor: 1 << 62},
+			want:   "its filesystem has less than 4611686018427387904 bytes available now"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := serve(t, tc.body(t), nil)
@@ -204,22 +209,26 @@ func TestBoundErrorsSayWhatToDo(t *testing.T) {
 // A download stops past its bound whether the server says how long the
 // response is or not, and nothing is left at the archive's path.
 func TestDownloadsAreBounded(t *testing.T) {
-	body := bytes.Repeat([]byte("x"), 3<<20)
+	body := bytes.Repeat([]byte("x"), recheckEvery+1<<20)
+	small := limits{total: 1 << 20, entry: 1 << 20, entries: 10}
 	for _, tc := range []struct {
 		name   string
 		header func(w http.ResponseWriter)
+		limits limits
 		want   string
 	}{
-		{"no Content-Length", func(http.ResponseWriter) {}, "the response holds more than 1048576 bytes"},
+		{"no Content-Length", func(http.ResponseWriter) {}, small, "the response holds more than 1048576 bytes"},
 		{"Content-Length", func(w http.ResponseWriter) { w.Header().Set("Content-Length", strconv.Itoa(len(body))) },
-			"the response (Content-Length 3145728) holds more than 1048576 bytes"},
+			small, "the response (Content-Length 9437184) holds more than 1048576 bytes"},
+		{"filesystem filling meanwhile", func(http.ResponseWriter) {},
+			limits{total: 1 << 40, entry: 1 << 40, entries: 10, dir: "/", floor: 1 << 62}, "its filesystem has less than"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				tc.header(w)
 				// Flushed in pieces: without Content-Length, chunked.
 				for off := 0; off < len(body); off += 64 << 10 {
-					if _, err := w.Write(body[off : off+64<<10]); err != nil {
+					if _, err := w.Write(body[off:min(off+64<<10, len(body))]); err != nil {
 						return
 					}
 					w.(http.Flusher).Flush()
@@ -229,7 +238,7 @@ func TestDownloadsAreBounded(t *testing.T) {
 			dir := t.TempDir()
 			name := filepath.Join(dir, "app.tar")
 			a := buildArchive(t, name, "url: "+srv.URL+"/app.tar")
-			a.limits = fixed(limits{total: 1 << 20, entry: 1 << 20, entries: 10})
+			a.limits = fixed(tc.limits)
 			_, err := resources.Converge(t.Context(), a, false, false)
 			if !errors.Is(err, ErrDownload) || !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), tc.want) ||
 				!strings.Contains(err.Error(), "nothing was written to "+name) {

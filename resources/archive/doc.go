@@ -20,7 +20,9 @@
 //     filesystem; an extraction by that of extract_parent's, by a size
 //     per member and by a number of members. tar is fed only bytes
 //     already counted; a zip is counted, decompressed, before unzip runs.
-//     Past a bound nothing is extracted.
+//     While writing, the free space is read again, so writers at once
+//     cannot together fill the filesystem. Past a bound nothing is
+//     extracted.
 //   - Extraction runs tar or unzip without a shell, under a timeout that
 //     stops the tool's whole process group (SIGTERM, then SIGKILL).
 //   - Credentials (the password, header values, the URL's userinfo and

@@ -96,11 +96,16 @@ func (a *archive) download(ctx context.Context) (err error) {
 
 // fill writes the body into the temporary file, synced, and verifies the
 // checksum of what it wrote. It stops one byte past lim.total, whatever
-// the response's Content-Length said (or when it said nothing).
+// the response's Content-Length said (or when it said nothing), or when
+// the filesystem's free space falls under lim.floor.
 func (a *archive) fill(ctx context.Context, tmp *safepath.Temp, body io.Reader, lim limits) error {
-	sum, n, err := copyAndHash(tmp, io.LimitReader(body, lim.total+1))
+	sum, n, err := copyAndHash(&roomWriter{w: tmp, l: lim}, io.LimitReader(body, lim.total+1))
 	if err == nil && n > lim.total {
 		return a.tooLarge(lim, "the response")
+	}
+	var low *lowSpace
+	if errors.As(err, &low) {
+		return fmt.Errorf("%w: GET %s: %w; nothing was written to %s", ErrDownload, displayURL(a.url), low, a.name)
 	}
 	if err == nil {
 		err = tmp.Sync()

@@ -41,7 +41,7 @@ func (a *archive) extract(ctx context.Context) (err error) {
 	if err != nil {
 		return fmt.Errorf("%w: %s: %w", ErrExtract, a.p.ExtractParent, err)
 	}
-	src, err := a.privateCopy(ctx, dir, lim.total)
+	src, err := a.privateCopy(ctx, dir, lim)
 	if errors.Is(err, ErrTooLarge) {
 		return a.refused(err)
 	}
@@ -165,9 +165,9 @@ func (c copied) close() error {
 // dir only root can enter, hashing the bytes as it copies them, and checks
 // them against the checksum. No one but root can change the copy, so the
 // bytes verified are the bytes extracted, even when the archive's owner
-// rewrites the archive in place meanwhile. An archive of more than most
-// bytes (a file its owner may have grown at will) is refused.
-func (a *archive) privateCopy(ctx context.Context, dir *safepath.Dir, most int64) (_ copied, err error) {
+// rewrites the archive in place meanwhile. An archive larger than
+// lim.total (a file its owner may have grown at will) is refused.
+func (a *archive) privateCopy(ctx context.Context, dir *safepath.Dir, lim limits) (_ copied, err error) {
 	from, err := a.openArchive()
 	if err != nil {
 		return copied{}, err
@@ -186,12 +186,15 @@ func (a *archive) privateCopy(ctx context.Context, dir *safepath.Dir, most int64
 			err = errors.Join(err, c.tmp.Abort(), hold.Remove())
 		}
 	}()
-	sum, n, err := copyAndHash(c.tmp, io.LimitReader(ctxReader{ctx, from}, most+1))
+	sum, n, err := copyAndHash(&roomWriter{w: c.tmp, l: lim}, io.LimitReader(ctxReader{ctx, from}, lim.total+1))
+	if errors.Is(err, ErrTooLarge) {
+		return copied{}, err
+	}
 	if err != nil {
 		return copied{}, fmt.Errorf("copying %s: %w", a.name, err)
 	}
-	if n > most {
-		return copied{}, &overLimit{what: "the archive file", limit: most, unit: "bytes"}
+	if n > lim.total {
+		return copied{}, &overLimit{what: "the archive file", limit: lim.total, unit: "bytes"}
 	}
 	c.size = n
 	if a.p.Checksum != "" && sum != a.p.Checksum {

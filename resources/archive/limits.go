@@ -34,7 +34,17 @@ type limits struct {
 	entry int64
 	// entries bounds the number of members.
 	entries int64
+	// dir is the directory written into, where stillRoom reads the free
+	// space again, and floor what must stay available there: whatever
+	// else fills the filesystem meanwhile (another extraction), the
+	// writing stops there. No dir, no check.
+	dir   string
+	floor int64
 }
+
+// recheckEvery is how many bytes are written between two readings of the
+// free space.
+const recheckEvery = 8 << 20
 
 // limitsFor returns the bounds for writing into the directory at path
 // (an open directory's /proc/self/fd path): the fixed ones, lowered to
@@ -44,13 +54,65 @@ func limitsFor(path string) (limits, error) {
 	if err := unix.Statfs(path, &st); err != nil {
 		return limits{}, fmt.Errorf("reading the free space: %w", err)
 	}
-	l := limits{total: share(st.Bavail, uint64(st.Bsize)), entry: maxEntrySize, entries: maxEntries}
+	l := limits{total: share(st.Bavail, uint64(st.Bsize)), entry: maxEntrySize, entries: maxEntries, dir: path}
+	l.floor = available(st) - l.total
 	// Filesystems without a fixed inode table (btrfs) report none.
 	if st.Files > 0 {
 		l.entries = min(l.entries, share(st.Ffree, 1))
 	}
 	l.entry = min(l.entry, l.total)
 	return l, nil
+}
+
+// available is the space st says users other than root may still take.
+func available(st unix.Statfs_t) int64 {
+	return int64(min(st.Bavail, uint64(1<<63-1)/max(uint64(st.Bsize), 1)) * uint64(st.Bsize))
+}
+
+// stillRoom fails once the space available in l.dir fell under l.floor.
+func (l limits) stillRoom() error {
+	if l.dir == "" {
+		return nil
+	}
+	var st unix.Statfs_t
+	if err := unix.Statfs(l.dir, &st); err != nil {
+		return fmt.Errorf("reading the free space: %w", err)
+	}
+	if available(st) < l.floor {
+		return &lowSpace{floor: l.floor}
+	}
+	return nil
+}
+
+// lowSpace is the error of a filesystem that something else filled while
+// an archive was written to it.
+type lowSpace struct{ floor int64 }
+
+func (e *lowSpace) Error() string {
+	return fmt.Sprintf("its filesystem has less than %d bytes available now, %d%% of what it had when this began (something else is filling it)",
+		e.floor, 100-freeShare)
+}
+
+// Is lets errors.Is(err, ErrTooLarge) match.
+func (e *lowSpace) Is(target error) bool { return target == ErrTooLarge }
+
+// roomWriter writes to w and reads the free space again every
+// recheckEvery bytes, failing once it fell under the floor.
+type roomWriter struct {
+	w     io.Writer
+	l     limits
+	since int64
+}
+
+func (r *roomWriter) Write(p []byte) (int, error) {
+	r.since += int64(len(p))
+	if r.since >= recheckEvery {
+		r.since = 0
+		if err := r.l.stillRoom(); err != nil {
+			return 0, err
+		}
+	}
+	return r.w.Write(p)
 }
 
 // less is l with n bytes fewer for the members together.

@@ -19,12 +19,14 @@ const maxTrailer = 1 << 20
 // standard input), reading it with archive/tar on the way: every member
 // tar is given has been counted by m first, and as soon as one exceeds a
 // bound feedTar stops, so tar never gets the bytes past it. Sparse members
-// count at their full length.
+// count at their full length. It stops too when the filesystem's free
+// space falls under the floor while it writes.
 func feedTar(m *meter, gz bool, src io.Reader, w io.Writer) error {
 	r, err := decompress(src, gz)
 	if err != nil {
 		return fmt.Errorf("reading the tar archive: %w", err)
 	}
+	w = &roomWriter{w: w, l: m.limits}
 	tr := tar.NewReader(io.TeeReader(r, w))
 	for {
 		h, err := tr.Next()
