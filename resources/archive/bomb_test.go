@@ -303,3 +303,41 @@ func TestLimitsFollowTheFreeSpace(t *testing.T) {
 		}
 	}
 }
+
+// Zips extracted at once share the room: what one unzip was allowed is
+// set aside until it ends, and others see that much less.
+func TestUnzipsAtOnceShareTheRoom(t *testing.T) {
+	dir := t.TempDir()
+	l, err := limitsFor(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	release, err := l.pledge(l.total / 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Others write to this filesystem too: a twentieth of slack.
+	slack := l.total / 20
+	during, err := limitsFor(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 90% of what is left once half the bound is set aside.
+	if want := l.total - l.total/2*freeShare/100; during.total > want+slack || during.total < want-slack {
+		t.Errorf("with %d set aside, another gets %d, want about %d", l.total/2, during.total, want)
+	}
+	if _, err := l.pledge(l.total); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("a second zip as large as the bound was allowed beside the first: %v", err)
+	}
+	release()
+	if n := pledged(l.dev); n != 0 {
+		t.Errorf("%d bytes still set aside after release", n)
+	}
+	after, err := limitsFor(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after.total < l.total-slack {
+		t.Errorf("after release another gets %d, want about %d", after.total, l.total)
+	}
+}

@@ -121,8 +121,8 @@ func (a *archive) untar(ctx context.Context, dir string, src *os.File, m *meter)
 	return ran
 }
 
-// unzip counts the zip in src, then lets the tool extract it. The
-// scan's error is returned as it is.
+// unzip counts the zip in src, sets aside what it counted (pledge), then
+// lets the tool extract it. The scan's error is returned as it is.
 func (a *archive) unzip(ctx context.Context, dir string, src *os.File, m *meter) error {
 	st, err := src.Stat()
 	if err == nil {
@@ -131,6 +131,11 @@ func (a *archive) unzip(ctx context.Context, dir string, src *os.File, m *meter)
 	if err != nil {
 		return err
 	}
+	release, err := m.pledge(m.written)
+	if err != nil {
+		return err
+	}
+	defer release()
 	return a.runTool(ctx, dir, command.Cmd{Args: a.format.args("/dev/fd/3", "."), ExtraFiles: []*os.File{src}})
 }
 

@@ -40,6 +40,8 @@ type limits struct {
 	// writing stops there. No dir, no check.
 	dir   string
 	floor int64
+	// dev is the filesystem's device, for pledges.
+	dev uint64
 }
 
 // recheckEvery is how many bytes are written between two readings of the
@@ -48,14 +50,21 @@ const recheckEvery = 8 << 20
 
 // limitsFor returns the bounds for writing into the directory at path
 // (an open directory's /proc/self/fd path): the fixed ones, lowered to
-// freeShare of the space and inodes its filesystem has available now.
+// freeShare of the space and inodes its filesystem has available now,
+// less what running unzips set aside there (pledges).
 func limitsFor(path string) (limits, error) {
 	var st unix.Statfs_t
-	if err := unix.Statfs(path, &st); err != nil {
+	var id unix.Stat_t
+	err := unix.Statfs(path, &st)
+	if err == nil {
+		err = unix.Stat(path, &id)
+	}
+	if err != nil {
 		return limits{}, fmt.Errorf("reading the free space: %w", err)
 	}
-	l := limits{total: share(st.Bavail, uint64(st.Bsize)), entry: maxEntrySize, entries: maxEntries, dir: path}
-	l.floor = available(st) - l.total
+	avail := max(available(st)-pledged(id.Dev), 0)
+	l := limits{total: share(uint64(avail), 1), entry: maxEntrySize, entries: maxEntries, dir: path, dev: id.Dev}
+	l.floor = avail - l.total
 	// Filesystems without a fixed inode table (btrfs) report none.
 	if st.Files > 0 {
 		l.entries = min(l.entries, share(st.Ffree, 1))
@@ -78,7 +87,7 @@ func (l limits) stillRoom() error {
 	if err := unix.Statfs(l.dir, &st); err != nil {
 		return fmt.Errorf("reading the free space: %w", err)
 	}
-	if available(st) < l.floor {
+	if available(st)-pledged(l.dev) < l.floor {
 		return &lowSpace{floor: l.floor}
 	}
 	return nil
