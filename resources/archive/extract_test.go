@@ -1,6 +1,7 @@
 package archive
 
 import (
+	"bytes"
 	"errors"
 	"os"
 	"path/filepath"
@@ -55,6 +56,7 @@ func TestExtractionFailureSaysWhy(t *testing.T) {
 	}{
 		{"not a zip", "zip", []byte("not a zip"), "reading the zip archive: zip: not a valid zip file; nothing was extracted"},
 		{"not gzip", "tar.gz", []byte("not a gzip stream at all"), "reading the tar archive: gzip: invalid header"},
+		{"not a tar", "tar", bytes.Repeat([]byte("not a tar "), 100), "reading the tar archive: not a tar archive (uncompressed, gzip or bzip2)"},
 		// archive/tar reads it, tar refuses the member: the tool's error.
 		{"member tar refuses", "tar", craft(t, "tar", []member{file("../escape", 0o644, "x")}), "tar exited with code 2"},
 	} {

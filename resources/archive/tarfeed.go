@@ -33,7 +33,7 @@ func feedTar(m *meter, gz bool, src io.Reader, w io.Writer) error {
 		if errors.Is(err, io.EOF) {
 			break
 		}
-		if err != nil && m.members == 0 {
+		if m.members == 0 && (errors.Is(err, tar.ErrHeader) || errors.Is(err, io.ErrUnexpectedEOF)) {
 			return fmt.Errorf("reading the tar archive: not a tar archive (uncompressed, gzip or bzip2): %w", err)
 		}
 		if err != nil {
