@@ -115,10 +115,10 @@ func newPauseCmd() *cobra.Command {
 		Use:   "pause RESOURCE...|--all [--for DURATION]",
 		Short: "Keep the daemon's hands off resources: still checked and drift reported, nothing changed",
 		RunE: func(cmd *cobra.Command, refs []string) error {
-			if req.All == (len(refs) > 0) || req.For < 0 {
+			req.Resources, req.SudoUser = refs, os.Getenv("SUDO_USER")
+			if !req.Valid() {
 				return usage(errors.New("name resources (type#name) or give --all, and a --for that is not negative"))
 			}
-			req.Resources, req.SudoUser = refs, os.Getenv("SUDO_USER")
 			p, err := client(cmd).Pause(cmd.Context(), req)
 			if err != nil {
 				return clientError(err)
@@ -142,10 +142,10 @@ func newResumeCmd() *cobra.Command {
 		Use:   "resume RESOURCE...|--all",
 		Short: "End pauses: the resources are checked and repaired at once",
 		RunE: func(cmd *cobra.Command, refs []string) error {
-			if req.All == (len(refs) > 0) {
+			req.Resources = refs
+			if !req.Valid() {
 				return usage(errors.New("name resources (type#name) or give --all"))
 			}
-			req.Resources = refs
 			if err := client(cmd).Resume(cmd.Context(), req); err != nil {
 				return clientError(err)
 			}
