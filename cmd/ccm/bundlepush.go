@@ -28,13 +28,8 @@ func newBundlePushCmd() *cobra.Command {
 			if _, err := objectLocation(args[1]); err != nil {
 				return err
 			}
-			var err error
-			b := release.Bundle{PushedBy: release.Pusher()}
-			if b.Data, err = os.ReadFile(args[0]); err != nil {
-				return usage(err)
-			}
-			b.Signature, err = os.ReadFile(args[0] + bundle.SignatureSuffix)
-			if err != nil && !errors.Is(err, os.ErrNotExist) {
+			b, err := readBundle(args[0])
+			if err != nil {
 				return err
 			}
 			plan, err := rolloutPlan(canary, auto, key)
@@ -73,6 +68,21 @@ func newBundlePushCmd() *cobra.Command {
 	cmd.Flags().StringVar(&auto, "auto", "", "with --canary, widen by STEP each time every host of the wave applied it and stayed healthy for WAIT (20%,5m); abort when one fails")
 	cmd.Flags().StringVar(&key, "key", "", "with --auto, the ed25519 private key to sign the bundle the wave goes back to if it aborts")
 	return cmd
+}
+
+// readBundle reads a bundle to push from file, and its signature from
+// file.sig when there is one.
+func readBundle(file string) (release.Bundle, error) {
+	b := release.Bundle{PushedBy: release.Pusher()}
+	var err error
+	if b.Data, err = os.ReadFile(file); err != nil {
+		return b, usage(err)
+	}
+	b.Signature, err = os.ReadFile(file + bundle.SignatureSuffix)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return b, err
+	}
+	return b, nil
 }
 
 func objectLocation(raw string) (source.Location, error) {
