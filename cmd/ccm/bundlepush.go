@@ -134,8 +134,8 @@ func rolloutPlan(canary, auto, key string) (stagedPush, error) {
 		return p, nil
 	}
 	var err error
-	if p.percent, err = parsePercent(canary); err != nil {
-		return p, err
+	if p.percent, err = release.ParseShare(canary); err != nil {
+		return p, usage(err)
 	}
 	if p.percent >= 100 {
 		return p, usage(errors.New("--canary: a share below 100%; a push without --canary goes to every host"))

@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"strconv"
-	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -22,18 +20,6 @@ func newRolloutCmd() *cobra.Command {
 	}
 	cmd.AddCommand(newRolloutStatusCmd(), newRolloutPromoteCmd(), newRolloutAbortCmd())
 	return cmd
-}
-
-// parsePercent reads "10%", "10" or "all".
-func parsePercent(s string) (float64, error) {
-	if s == "all" {
-		return 100, nil
-	}
-	p, err := strconv.ParseFloat(strings.TrimSuffix(s, "%"), 64)
-	if err != nil || p <= 0 || p > 100 {
-		return 0, usage(fmt.Errorf("%q: want a share of the hosts, 1%% to 100%%, or all", s))
-	}
-	return p, nil
 }
 
 // onRollout runs f on the rollout of the bundle at raw.
@@ -75,9 +61,9 @@ func newRolloutPromoteCmd() *cobra.Command {
 		Short: "Widen the rollout to a larger share of the hosts, or make its revision every host's (all, the default)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			p, err := parsePercent(to)
+			p, err := release.ParseShare(to)
 			if err != nil {
-				return err
+				return usage(err)
 			}
 			return onRollout(cmd, args[0], timeout, func(ctx context.Context, _ *natsconn.Conn, o release.Object, r *release.Rollout) error {
 				if err := o.Widen(ctx, r, p); err != nil {

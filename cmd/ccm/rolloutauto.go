@@ -15,7 +15,7 @@ import (
 // parseAuto reads push --auto STEP,WAIT ("20%,5m").
 func parseAuto(s string) (release.Auto, error) {
 	step, wait, ok := strings.Cut(s, ",")
-	p, err := parsePercent(step)
+	p, err := release.ParseShare(step)
 	if err != nil || !ok {
 		return release.Auto{}, usage(fmt.Errorf("--auto %q: want STEP,WAIT such as 20%%,5m", s))
 	}

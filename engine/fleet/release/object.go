@@ -137,6 +137,19 @@ func Share(percent float64) string {
 	return strconv.FormatFloat(percent, 'f', -1, 64) + "%"
 }
 
+// ParseShare reads a share of the hosts as Share writes it, or as a bare
+// number ("10%", "12.5", "all"): above 0 and at most 100.
+func ParseShare(s string) (float64, error) {
+	if s == "all" {
+		return 100, nil
+	}
+	p, err := strconv.ParseFloat(strings.TrimSuffix(s, "%"), 64)
+	if err != nil || p <= 0 || p > 100 {
+		return 0, refuse("%q: want a share of the hosts, 1%% to 100%%, or all", s)
+	}
+	return p, nil
+}
+
 // Abort ends o's rollout: the hosts of its wave go back to the bundle o
 // holds. A signed one is published again, signed anew with sign, since
 // those hosts accepted a newer signature and never go back to an older

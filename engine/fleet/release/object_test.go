@@ -219,6 +219,24 @@ func TestAbort(t *testing.T) {
 	})
 }
 
+func TestParseShare(t *testing.T) {
+	for in, want := range map[string]float64{"10%": 10, "12.5": 12.5, "all": 100, "100%": 100, "0.5%": 0.5} {
+		if got, err := release.ParseShare(in); err != nil || got != want {
+			t.Errorf("ParseShare(%q) = %v, %v; want %v", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", "0", "0%", "-5%", "101%", "half", "10%%"} {
+		if got, err := release.ParseShare(in); !errors.Is(err, release.ErrRefused) {
+			t.Errorf("ParseShare(%q) = %v, %v; want a refusal", in, got, err)
+		}
+	}
+	for _, p := range []float64{10, 12.5, 100} {
+		if got, err := release.ParseShare(release.Share(p)); err != nil || got != p {
+			t.Errorf("ParseShare(Share(%v)) = %v, %v", p, got, err)
+		}
+	}
+}
+
 func TestShare(t *testing.T) {
 	for p, want := range map[float64]string{10: "10%", 12.5: "12.5%", 100: "all", 150: "all"} {
 		if got := release.Share(p); got != want {
