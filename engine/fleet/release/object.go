@@ -19,9 +19,9 @@ type Object struct {
 	Name  string
 }
 
-// Signer signs a bundle's bytes again. It is called only when a signed
-// revision must be signed anew; a nil Signer signs nothing, and what needs
-// a signature is then refused.
+// Signer signs a bundle's bytes anew: the revision Rollback puts back, or
+// the signed bundle Abort sends a wave back to. With a nil Signer nothing
+// is signed, and a signed revision that must be signed anew is refused.
 type Signer func(data []byte) ([]byte, error)
 
 // NotOlder refuses b when hosts that check signatures would refuse it over
