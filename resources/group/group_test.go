@@ -82,20 +82,13 @@ func TestNoopChangesNothing(t *testing.T) {
 }
 
 func TestValidation(t *testing.T) {
-	tests := []struct{ name, group, props, want string }{
-		{"bad name", "a:b", "", "is not a group name"},
-		{"bad member", "g", "members: [\"a b\"]", "is not a user name"},
-		{"twice", "g", "members: [a, a]", "listed twice"},
-		{"membership alone", "g", "membership: minimum", "only valid with members"},
-		{"bad membership", "g", "members: [a]\nmembership: most", "not one of exact, minimum"},
-		{"gid when absent", "g", "ensure: absent\ngid: 5", "gid: only valid with ensure: present"},
-		{"gid not a number", "g", "gid: five", "expected an integer"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := resourcetest.BuildError(t, "group", tt.group, tt.props, t.TempDir()); !strings.Contains(got, tt.want) {
-				t.Errorf("error %q, want it to contain %q", got, tt.want)
-			}
-		})
-	}
+	resourcetest.Rejects(t, "group", []resourcetest.Rejected{
+		{Case: "bad name", Name: "a:b", Want: "is not a group name"},
+		{Case: "bad member", Name: "g", Props: "members: [\"a b\"]", Want: "is not a user name"},
+		{Case: "twice", Name: "g", Props: "members: [a, a]", Want: "listed twice"},
+		{Case: "membership alone", Name: "g", Props: "membership: minimum", Want: "only valid with members"},
+		{Case: "bad membership", Name: "g", Props: "members: [a]\nmembership: most", Want: "not one of exact, minimum"},
+		{Case: "gid when absent", Name: "g", Props: "ensure: absent\ngid: 5", Want: "gid: only valid with ensure: present"},
+		{Case: "gid not a number", Name: "g", Props: "gid: five", Want: "expected an integer"},
+	})
 }

@@ -139,19 +139,12 @@ func TestBlockDeviceByUUIDAndLabel(t *testing.T) {
 }
 
 func TestValidation(t *testing.T) {
-	tests := []struct{ name, point, props, want string }{
-		{"relative", "mnt", "device: d\nfstype: tmpfs", "must be an absolute path"},
-		{"root", "/", "device: d\nfstype: tmpfs", "must be an absolute path other than /"},
-		{"device required", "/mnt/x", "fstype: tmpfs", "device is required with ensure: mounted"},
-		{"fstype for fstab", "/mnt/x", "ensure: unmounted\npersist: true\ndevice: d", "fstype is required with ensure: unmounted"},
-		{"comma in option", "/mnt/x", "device: d\nfstype: tmpfs\noptions: [\"ro,noexec\"]", "is not one option"},
-		{"bind", "/mnt/x", "device: /srv\nfstype: none\noptions: [bind]", "bind is not supported"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := resourcetest.BuildError(t, "mount", tt.point, tt.props, t.TempDir()); !strings.Contains(got, tt.want) {
-				t.Errorf("error %q, want it to contain %q", got, tt.want)
-			}
-		})
-	}
+	resourcetest.Rejects(t, "mount", []resourcetest.Rejected{
+		{Case: "relative", Name: "mnt", Props: "device: d\nfstype: tmpfs", Want: "must be an absolute path"},
+		{Case: "root", Name: "/", Props: "device: d\nfstype: tmpfs", Want: "must be an absolute path other than /"},
+		{Case: "device required", Name: "/mnt/x", Props: "fstype: tmpfs", Want: "device is required with ensure: mounted"},
+		{Case: "fstype for fstab", Name: "/mnt/x", Props: "ensure: unmounted\npersist: true\ndevice: d", Want: "fstype is required with ensure: unmounted"},
+		{Case: "comma in option", Name: "/mnt/x", Props: "device: d\nfstype: tmpfs\noptions: [\"ro,noexec\"]", Want: "is not one option"},
+		{Case: "bind", Name: "/mnt/x", Props: "device: /srv\nfstype: none\noptions: [bind]", Want: "bind is not supported"},
+	})
 }
