@@ -34,10 +34,8 @@ var _ resources.Resource = (*group)(nil)
 
 // New builds a group resource from its manifest properties.
 func New(spec *resources.Spec) (resources.Instance, error) {
-	var p props
-	var errs resources.ErrorList
-	errs.Add(spec.Pos, spec.Decode(&p))
-	validate(spec, &p, &errs)
+	p, errs := resources.DecodeProps[props](spec)
+	validate(spec, p, errs)
 	if err := errs.Err(); err != nil {
 		return resources.Instance{}, err
 	}
