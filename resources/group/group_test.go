@@ -39,8 +39,8 @@ func TestCreateChangeRemove(t *testing.T) {
 	if again := resourcetest.Converge(t.Context(), t, r, false, false); again.Applied {
 		t.Errorf("second run %+v, want nothing to do", again)
 	}
-	run(t, "groupmod", "--gid", "4712", "ccmgrp")
-	run(t, "gpasswd", "--members", "ccmg3,ccmg1", "ccmgrp")
+	sandbox.Command(t, "groupmod", "--gid", "4712", "ccmgrp")
+	sandbox.Command(t, "gpasswd", "--members", "ccmg3,ccmg1", "ccmgrp")
 	out = resourcetest.Converge(t.Context(), t, r, false, false)
 	if want := "gid 4712 → 4711; members ccmg3,ccmg1 → ccmg1,ccmg2 (+ccmg2 -ccmg3)"; out.Before.Reason() != want {
 		t.Errorf("drift %q, want %q", out.Before.Reason(), want)
@@ -57,9 +57,9 @@ func TestCreateChangeRemove(t *testing.T) {
 func TestMinimumMembershipKeepsOthers(t *testing.T) {
 	sandbox.Require(t)
 	addUsers(t, "ccmm1", "ccmm2")
-	run(t, "groupadd", "ccmmin")
-	t.Cleanup(func() { run(t, "groupdel", "ccmmin") })
-	run(t, "gpasswd", "--add", "ccmm2", "ccmmin")
+	sandbox.Command(t, "groupadd", "ccmmin")
+	t.Cleanup(func() { sandbox.Command(t, "groupdel", "ccmmin") })
+	sandbox.Command(t, "gpasswd", "--add", "ccmm2", "ccmmin")
 	r := build(t, "ccmmin", "members: [ccmm1]\nmembership: minimum")
 	resourcetest.Converge(t.Context(), t, r, false, false)
 	if g := lookup(t, "ccmmin"); strings.Join(g.Members, ",") != "ccmm2,ccmm1" {

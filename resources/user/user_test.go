@@ -45,9 +45,9 @@ func groupsOf(t *testing.T, name string) string {
 
 func TestCreateChangeRemove(t *testing.T) {
 	sandbox.Require(t)
-	run(t, "groupadd", "ccmu-a")
-	run(t, "groupadd", "ccmu-b")
-	t.Cleanup(func() { run(t, "groupdel", "ccmu-a"); run(t, "groupdel", "ccmu-b") })
+	sandbox.Command(t, "groupadd", "ccmu-a")
+	sandbox.Command(t, "groupadd", "ccmu-b")
+	t.Cleanup(func() { sandbox.Command(t, "groupdel", "ccmu-a"); sandbox.Command(t, "groupdel", "ccmu-b") })
 	props := fmt.Sprintf(`uid: 4901
 groups: [ccmu-a, ccmu-b]
 membership: exact
@@ -75,8 +75,8 @@ expiry: "2040-01-02"`, hash)
 	if again := resourcetest.Converge(t.Context(), t, r, false, false); again.Applied {
 		t.Errorf("second run %+v, want nothing to do", again)
 	}
-	run(t, "usermod", "--shell", "/bin/bash", "--comment", "someone", "--groups", "ccmu-a", "--expiredate", "", "ccmuser")
-	run(t, "usermod", "--password", "!", "ccmuser")
+	sandbox.Command(t, "usermod", "--shell", "/bin/bash", "--comment", "someone", "--groups", "ccmu-a", "--expiredate", "", "ccmuser")
+	sandbox.Command(t, "usermod", "--password", "!", "ccmuser")
 	out = resourcetest.Converge(t.Context(), t, r, false, false)
 	want := "groups ccmu-a → ccmu-a,ccmu-b (+ccmu-b); shell /bin/bash → /bin/sh; comment someone → CCM Test; expiry never → 2040-01-02; password [redacted] → [redacted]"
 	if out.Before.Reason() != want {
@@ -107,7 +107,7 @@ func TestPasswordNeverInArguments(t *testing.T) {
 		t.Errorf("noop message %q", out.Change.NoopMessage)
 	}
 	resourcetest.Converge(t.Context(), t, inst.Resource, false, false)
-	t.Cleanup(func() { run(t, "userdel", "ccmpw") })
+	t.Cleanup(func() { sandbox.Command(t, "userdel", "ccmpw") })
 	if len(seen) != 2 || strings.Contains(strings.Join(seen, "\n"), "ccmsalt") {
 		t.Errorf("commands %q, want useradd and chpasswd without the hash", seen)
 	}
