@@ -13,8 +13,8 @@ import (
 // sorted by address, then port. The query is recorded first, for the
 // resource the evaluation renders for (see Scope).
 func (t *Templates) registrations(b *budget, args ...any) (any, error) {
-	if len(args) != 4 {
-		return nil, fmt.Errorf("%w: registrations(cluster, protocol, service, address) takes 4 arguments, got %d", ErrArgs, len(args))
+	if err := arity("registrations(cluster, protocol, service, address)", args, 4); err != nil {
+		return nil, err
 	}
 	var s [4]string
 	for i, what := range []string{"the cluster", "the protocol", "the service", "the address"} {
