@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -49,15 +48,9 @@ func printHistory(w io.Writer, all []release.Entry) error {
 		if e.Current {
 			mark = " *"
 		}
-		fmt.Fprintf(tw, "%d%s\t%s\t%s\t%s\t%s\n", e.Seq, mark, e.Pushed.Local().Format(time.DateTime), oneLine(e.PushedBy), shortDigest(e.Digest), signedBy([]byte(e.Signature)))
+		fmt.Fprintf(tw, "%d%s\t%s\t%s\t%s\t%s\n", e.Seq, mark, e.Pushed.Local().Format(time.DateTime), oneLine(e.PushedBy), release.ShortDigest(e.Digest), signedBy([]byte(e.Signature)))
 	}
 	return tw.Flush()
-}
-
-// shortDigest is enough of an object digest to tell revisions apart.
-func shortDigest(d string) string {
-	d = strings.TrimPrefix(d, "SHA-256=")
-	return d[:min(len(d), 12)]
 }
 
 func newBundleRollbackCmd() *cobra.Command {

@@ -156,7 +156,7 @@ func (p stagedPush) stage(ctx context.Context, cmd *cobra.Command, c *natsconn.C
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(cmd.OutOrStdout(), "staged %s: revision %d (%s), %s, to %s of the hosts\n", o.Name, r.Seq, shortDigest(r.Digest), signedBy(b.Signature), release.Share(r.Percent))
+	fmt.Fprintf(cmd.OutOrStdout(), "staged %s: revision %d (%s), %s, to %s of the hosts\n", o.Name, r.Seq, release.ShortDigest(r.Digest), signedBy(b.Signature), release.Share(r.Percent))
 	if p.auto == nil {
 		return nil
 	}

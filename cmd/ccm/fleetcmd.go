@@ -21,21 +21,10 @@ func newFleetCmd() *cobra.Command {
 	return cmd
 }
 
-// fleetFilter selects the hosts fleet status shows.
-type fleetFilter struct {
-	revision, standing string
-	stale              bool
-}
-
-func (f fleetFilter) keep(h hostView) bool {
-	return (f.standing == "" || string(h.standing) == f.standing) && (!f.stale || h.standing == report.StandingStale) &&
-		(f.revision == "" || h.hasRevision(f.revision))
-}
-
 func newFleetStatusCmd() *cobra.Command {
 	var asJSON bool
 	var timeout time.Duration
-	var filter fleetFilter
+	var filter report.Filter
 	cmd := &cobra.Command{
 		Use:   "status",
 		Short: "A summary, then the hosts grouped by the revision they apply; exit 1 when any shown host is stale, failing, refused or behind",
@@ -66,9 +55,9 @@ func newFleetStatusCmd() *cobra.Command {
 	}
 	fl := cmd.Flags()
 	fl.BoolVar(&asJSON, "json", false, "print each host's status, with its standing, as a JSON line")
-	fl.StringVar(&filter.revision, "revision", "", "only hosts applying a revision starting with this")
-	fl.StringVar(&filter.standing, "standing", "", "only hosts of this standing (converged, behind, refused, failing, …)")
-	fl.BoolVar(&filter.stale, "stale", false, "only hosts that missed three heartbeats")
+	fl.StringVar(&filter.Revision, "revision", "", "only hosts applying a revision starting with this")
+	fl.StringVar((*string)(&filter.Standing), "standing", "", "only hosts of this standing (converged, behind, refused, failing, …)")
+	fl.BoolVar(&filter.Stale, "stale", false, "only hosts that missed three heartbeats")
 	addNATSFlags(fl, &timeout, 10*time.Second)
 	return cmd
 }

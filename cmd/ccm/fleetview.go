@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/reactive-ccm/ccm/engine/fleet/release"
 	"github.com/reactive-ccm/ccm/engine/fleet/report"
 )
 
@@ -21,24 +22,15 @@ type hostView struct {
 
 // viewHosts judges every host against what it should apply (targets)
 // and keeps those filter selects.
-func viewHosts(all []report.Status, t report.Targets, now time.Time, filter fleetFilter) []hostView {
+func viewHosts(all []report.Status, t report.Targets, now time.Time, filter report.Filter) []hostView {
 	var out []hostView
 	for _, st := range all {
-		h := hostView{Status: st, standing: report.Judge(st, t, now), group: revisions(st.Applied)}
-		if filter.keep(h) {
-			out = append(out, h)
+		s := report.Judge(st, t, now)
+		if filter.Keep(st, s) {
+			out = append(out, hostView{Status: st, standing: s, group: revisions(st.Applied)})
 		}
 	}
 	return out
-}
-
-func (h hostView) hasRevision(prefix string) bool {
-	for _, a := range h.Applied {
-		if strings.HasPrefix(shortDigest(a.Revision), prefix) || strings.HasPrefix(a.Revision, prefix) {
-			return true
-		}
-	}
-	return false
 }
 
 // healthy reports whether every host shown is healthy (report.Standing).
@@ -93,7 +85,7 @@ func printNotes(w io.Writer, hosts []hostView, now time.Time) {
 	for _, h := range hosts {
 		for _, r := range h.Refused {
 			if h.standing == report.StandingRefused {
-				fmt.Fprintln(w, oneLine(fmt.Sprintf("%s refused %s@%s %s: %s", h.Host, r.Source, shortDigest(r.Revision), ago(r.Time, now), r.Reason)))
+				fmt.Fprintln(w, oneLine(fmt.Sprintf("%s refused %s@%s %s: %s", h.Host, r.Source, release.ShortDigest(r.Revision), ago(r.Time, now), r.Reason)))
 			}
 		}
 		if h.Duplicate != "" {
@@ -148,7 +140,7 @@ func revisions(srcs []report.Revision) string {
 	}
 	var parts []string
 	for _, s := range srcs {
-		rev := s.Source + "@" + shortDigest(s.Revision)
+		rev := s.Source + "@" + release.ShortDigest(s.Revision)
 		if s.Cached {
 			rev += " (cached)"
 		}

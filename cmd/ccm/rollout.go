@@ -117,7 +117,7 @@ func printWave(w io.Writer, name string, r *release.Rollout, hosts []report.Wave
 		}
 	}
 	fmt.Fprintf(w, "%s: revision %d (%s) to %s of the hosts since %s: %d of %d hosts in the wave, %d applied it\n",
-		name, r.Seq, shortDigest(r.Digest), release.Share(r.Percent), r.Started.Local().Format(time.DateTime), in, len(hosts), done)
+		name, r.Seq, release.ShortDigest(r.Digest), release.Share(r.Percent), r.Started.Local().Format(time.DateTime), in, len(hosts), done)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "HOST\tWAVE\tSTATE\tAPPLIED\tSEEN")
 	now := time.Now()

@@ -137,6 +137,12 @@ func Share(percent float64) string {
 	return strconv.FormatFloat(percent, 'f', -1, 64) + "%"
 }
 
+// ShortDigest is enough of an object digest to tell revisions apart.
+func ShortDigest(d string) string {
+	d = strings.TrimPrefix(d, "SHA-256=")
+	return d[:min(len(d), 12)]
+}
+
 // ParseShare reads a share of the hosts as Share writes it, or as a bare
 // number ("10%", "12.5", "all"): above 0 and at most 100.
 func ParseShare(s string) (float64, error) {

@@ -237,6 +237,14 @@ func TestParseShare(t *testing.T) {
 	}
 }
 
+func TestShortDigest(t *testing.T) {
+	for in, want := range map[string]string{"SHA-256=0123456789abcdef": "0123456789ab", "abc": "abc", "": ""} {
+		if got := release.ShortDigest(in); got != want {
+			t.Errorf("ShortDigest(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
 func TestShare(t *testing.T) {
 	for p, want := range map[float64]string{10: "10%", 12.5: "12.5%", 100: "all", 150: "all"} {
 		if got := release.Share(p); got != want {

@@ -2,6 +2,8 @@ package report
 
 import (
 	"context"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
@@ -137,6 +139,26 @@ func behind(st Status, current map[string]string) bool {
 		}
 	}
 	return false
+}
+
+// Filter selects hosts, as fleet status --revision, --standing and
+// --stale do; its zero value keeps every host.
+type Filter struct {
+	// Revision keeps the hosts applying a revision that starts with it,
+	// with or without the digest's SHA-256= prefix (up to
+	// release.ShortDigest's length without it).
+	Revision string
+	Standing Standing
+	// Stale keeps only the stale hosts.
+	Stale bool
+}
+
+// Keep reports whether f keeps the host st, judged s.
+func (f Filter) Keep(st Status, s Standing) bool {
+	return (f.Standing == "" || s == f.Standing) && (!f.Stale || s == StandingStale) &&
+		(f.Revision == "" || slices.ContainsFunc(st.Applied, func(a Revision) bool {
+			return strings.HasPrefix(release.ShortDigest(a.Revision), f.Revision) || strings.HasPrefix(a.Revision, f.Revision)
+		}))
 }
 
 // AppliedOf returns the revision of src the host applies, "" when none.

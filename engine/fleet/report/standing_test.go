@@ -154,3 +154,32 @@ func TestReadTargets(t *testing.T) {
 		t.Fatalf("targets: %+v", got)
 	}
 }
+
+func TestFilterKeeps(t *testing.T) {
+	now := time.Unix(1_000_000, 0)
+	const rev = "SHA-256=0123456789abcdefXYZ"
+	st := report.Status{Host: "web-1", Updated: now, Applied: applying(rev)}
+	for _, c := range []struct {
+		name string
+		f    report.Filter
+		s    report.Standing
+		want bool
+	}{
+		{"everything by default", report.Filter{}, report.StandingFailing, true},
+		{"its standing", report.Filter{Standing: report.StandingFailing}, report.StandingFailing, true},
+		{"another standing", report.Filter{Standing: report.StandingConverged}, report.StandingFailing, false},
+		{"stale only", report.Filter{Stale: true}, report.StandingConverged, false},
+		{"stale", report.Filter{Stale: true}, report.StandingStale, true},
+		{"a digest prefix", report.Filter{Revision: "01234"}, report.StandingConverged, true},
+		{"the whole short digest", report.Filter{Revision: "0123456789ab"}, report.StandingConverged, true},
+		{"with its SHA-256= prefix", report.Filter{Revision: "SHA-256=0123456789abcdefX"}, report.StandingConverged, true},
+		{"another revision", report.Filter{Revision: "abc"}, report.StandingConverged, false},
+		{"every condition", report.Filter{Revision: "0123", Standing: report.StandingStale, Stale: true}, report.StandingStale, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := c.f.Keep(st, c.s); got != c.want {
+				t.Fatalf("Keep = %t, want %t", got, c.want)
+			}
+		})
+	}
+}
