@@ -8,6 +8,7 @@ import (
 
 	"github.com/reactive-ccm/ccm/graph"
 	"github.com/reactive-ccm/ccm/resources"
+	"github.com/reactive-ccm/ccm/resources/propflag"
 	"github.com/spf13/cobra"
 )
 
@@ -56,18 +57,18 @@ func newEnsureTypeCmd(typ resources.Type) *cobra.Command {
 		Short:   typ.Help,
 		Aliases: typ.Aliases,
 	}
-	pf := newPropFlags(cmd.Flags(), append(typ.CommonProperties(), typ.Properties()...))
+	pf := propflag.New(cmd.Flags(), append(typ.CommonProperties(), typ.Properties()...))
 	addEnsureRegistrationFlag(cmd.Flags())
-	cmd.Use = typ.Name + " " + pf.usage()
+	cmd.Use = typ.Name + " " + pf.Usage()
 	cmd.Long = typ.Help + ".\n\nNAME is " + typ.NameHelp + "."
 	cmd.Args = func(cmd *cobra.Command, args []string) error {
-		if len(args) < 1 || len(args) > 1+len(pf.args) {
+		if len(args) < 1 || len(args) > 1+pf.Args() {
 			return fmt.Errorf("usage: %s; got %d arguments", cmd.UseLine(), len(args))
 		}
 		return nil
 	}
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		props, err := pf.node(args)
+		props, err := pf.Node(args)
 		if err != nil {
 			return usage(err)
 		}
