@@ -6,7 +6,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/reactive-ccm/ccm/graph"
+	"github.com/reactive-ccm/ccm/engine/daemon/ensure"
 	"github.com/reactive-ccm/ccm/resources"
 	"github.com/reactive-ccm/ccm/resources/propflag"
 	"github.com/spf13/cobra"
@@ -72,16 +72,12 @@ func newEnsureTypeCmd(typ resources.Type) *cobra.Command {
 		if err != nil {
 			return usage(err)
 		}
-		dir, err := os.Getwd()
-		if err != nil {
-			return err
-		}
-		ev, err := ensureOne(cmd, graph.Entry{Type: typ.Name, Props: props, File: "command line", Dir: dir})
+		ev, err := ensureOne(cmd, typ.Name, props, "command line")
 		if err != nil {
 			return err
 		}
 		printResult(cmd.OutOrStdout(), ev)
-		if failed(ev) {
+		if ensure.Failed(ev) {
 			return &exitError{code: exitFailed}
 		}
 		return nil
