@@ -1,9 +1,13 @@
 package graph
 
 import (
+	"fmt"
+
 	"github.com/reactive-ccm/ccm/graph/hiera"
 	"github.com/reactive-ccm/ccm/resources"
+	"github.com/reactive-ccm/ccm/resources/document"
 	"github.com/reactive-ccm/ccm/resources/template"
+	"go.yaml.in/yaml/v3"
 )
 
 // Data is what a manifest's templates see besides the manifest itself:
@@ -45,7 +49,7 @@ func (d Data) Templates(m *Manifest) (resources.Templates, error) {
 // resolve returns m's hiera data with, merged over it, the data of the
 // apply resource that included m, then the extra layers.
 func (d Data) resolve(m *Manifest) (map[string]any, error) {
-	own := hiera.Source{File: m.File, Data: m.Data, Hierarchy: m.Hierarchy, Overrides: m.Overrides}
+	own := m.Hiera()
 	env := template.Env{Facts: d.Facts, LoadFacts: d.LoadFacts, Environ: d.Environ, Dir: m.Dir}
 	t := template.NewData(env)
 	if m.incl == nil || m.incl.data == nil {
@@ -60,4 +64,29 @@ func (d Data) resolve(m *Manifest) (map[string]any, error) {
 		return nil, err
 	}
 	return hiera.Merge(hiera.Merge(data, m.incl.data), layers), nil
+}
+
+// Hiera is m's data sections (data, hierarchy, overrides) as a hiera
+// document.
+func (m *Manifest) Hiera() hiera.Source {
+	return hiera.Source{File: m.File, Data: m.Data, Hierarchy: m.Hierarchy, Overrides: m.Overrides}
+}
+
+// ManifestData is the data sections of the manifest in file, for
+// `ccm hiera parse MANIFEST`; ok is false, and nothing parsed, when file
+// holds no ccm section: it is a hiera document of its own.
+func ManifestData(file string) (src hiera.Source, ok bool, err error) {
+	b, err := document.Read(file)
+	if err != nil {
+		return hiera.Source{}, false, fmt.Errorf("hiera: %w", err)
+	}
+	var top map[string]any
+	if yaml.Unmarshal(b, &top) != nil || top["ccm"] == nil {
+		return hiera.Source{}, false, nil
+	}
+	m, err := ParseManifest(file)
+	if err != nil {
+		return hiera.Source{}, false, err
+	}
+	return m.Hiera(), true, nil
 }

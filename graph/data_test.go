@@ -213,3 +213,21 @@ func TestFingerprintFollowsData(t *testing.T) {
 		t.Errorf("a resource without templates changed fingerprint when data changed")
 	}
 }
+
+func TestManifestData(t *testing.T) {
+	manifest := writeManifest(t, "m.yaml", strings.Replace(hieraManifest, "MERGE", "deep", 1))
+	src, ok, err := graph.ManifestData(manifest)
+	if err != nil || !ok {
+		t.Fatalf("a manifest: ok=%v, %v", ok, err)
+	}
+	if src.File != manifest || src.Data == nil || src.Hierarchy == nil || src.Overrides == nil {
+		t.Errorf("the manifest's data sections were not read: %+v", src)
+	}
+	doc := writeManifest(t, "hiera.yaml", "data: {port: 80}\n")
+	if _, ok, err := graph.ManifestData(doc); ok || err != nil {
+		t.Errorf("a hiera document: ok=%v, %v; want it left to the hiera reader", ok, err)
+	}
+	if _, _, err := graph.ManifestData(doc + ".absent"); err == nil || !strings.HasPrefix(err.Error(), "hiera: ") {
+		t.Errorf("a missing file gave %v", err)
+	}
+}

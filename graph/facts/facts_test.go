@@ -257,3 +257,25 @@ func TestHostInfoIsGopsutils(t *testing.T) {
 		t.Errorf("host info differs from gopsutil's:\n got %+v\nwant %+v", *got, *want)
 	}
 }
+
+func TestMergeOver(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "over.yaml")
+	if err := os.WriteFile(file, []byte("web: {port: 8080}\nname: file\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	data := map[string]any{"web": map[string]any{"port": 80, "host": "a"}, "name": "data"}
+	got, err := MergeOver(data, file, []string{"name=flag", "web.tls=on"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{"web": map[string]any{"port": 8080, "host": "a", "tls": "on"}, "name": "flag"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %v, want %v", got, want)
+	}
+	if _, err := MergeOver(data, "", []string{"novalue"}); !errors.Is(err, ErrBadFact) || !strings.HasPrefix(err.Error(), "--data: ") {
+		t.Errorf("a bad --data gave %v", err)
+	}
+	if _, err := MergeOver(data, filepath.Join(t.TempDir(), "absent"), nil); err == nil {
+		t.Error("a missing file gave no error")
+	}
+}
