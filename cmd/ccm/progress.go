@@ -11,6 +11,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/reactive-ccm/ccm/engine"
+	"github.com/reactive-ccm/ccm/internal/termsafe"
 	"github.com/reactive-ccm/ccm/watchers/clock"
 )
 
@@ -72,10 +73,10 @@ func newProgress(out io.Writer, f runFlags, total int, log *slog.Logger, c clock
 		done: map[string]bool{}, running: map[string]*running{},
 		stop: make(chan struct{}), stopped: make(chan struct{})}
 	raw := out
-	if tw, ok := out.(*terminalWriter); ok {
+	if tw, ok := out.(*termsafe.Writer); ok {
 		// The status line's own escape sequences must reach the terminal;
 		// what it shows of resources' names is escaped in look.
-		raw = tw.w
+		raw = tw.Unescaped()
 	}
 	if width, ok := terminalWidth(raw); ok && !f.json && !underJournal() {
 		p.term, p.width, p.every = raw, width, drawEvery
@@ -226,7 +227,7 @@ func (p *progress) look(now time.Time) (string, []longRunning) {
 	if oldest == "" {
 		return "", long
 	}
-	name := oneLine(escapeControls([]byte(oldest)))
+	name := oneLine(termsafe.Escape([]byte(oldest)))
 	line := fmt.Sprintf("[%d/%d] %s running %.1fs", len(p.done), p.total, name, now.Sub(p.running[oldest].since).Seconds())
 	if n := len(p.running) - 1; n > 0 {
 		line += fmt.Sprintf(" (+%d more)", n)
