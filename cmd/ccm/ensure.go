@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/reactive-ccm/ccm/engine/daemon/ensure"
+	"github.com/reactive-ccm/ccm/engine/daemon/eventlog"
 	"github.com/reactive-ccm/ccm/resources"
 	"github.com/reactive-ccm/ccm/resources/propflag"
 	"github.com/spf13/cobra"
@@ -76,7 +77,7 @@ func newEnsureTypeCmd(typ resources.Type) *cobra.Command {
 		if err != nil {
 			return err
 		}
-		printResult(cmd.OutOrStdout(), ev)
+		eventlog.WriteResult(cmd.OutOrStdout(), ev)
 		if ensure.Failed(ev) {
 			return &exitError{code: exitFailed}
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"os/signal"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/reactive-ccm/ccm/engine"
+	"github.com/reactive-ccm/ccm/engine/daemon/eventlog"
 	"github.com/reactive-ccm/ccm/graph"
 	"github.com/reactive-ccm/ccm/watchers/clock"
 	"github.com/spf13/cobra"
@@ -136,20 +138,20 @@ func runManifests(cmd *cobra.Command, files []string, f runFlags) error {
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	stdout := cmd.OutOrStdout()
-	var prog *progress
+	var prog *eventlog.Progress
 	if !f.watch {
-		prog = startProgress(stdout, f, len(g.Vertices), log, clock.Real())
-		defer prog.end()
-		stdout = prog.output(stdout)
-		log = prog.logger(log, stderr)
+		prog = eventlog.StartProgress(stdout, !f.json, len(g.Vertices), log, clock.Real())
+		defer prog.End()
+		stdout = prog.Output(stdout)
+		log = prog.Logger(log, stderr)
 		slog.SetDefault(log)
 	}
 	out := newPrinter(stdout, f)
-	defer out.flush()
-	opts := engine.Options{Noop: f.noop, Watch: f.watch, Workers: f.workers, Events: out.event, Logger: log,
+	defer out.Flush()
+	opts := engine.Options{Noop: f.noop, Watch: f.watch, Workers: f.workers, Events: out.Event, Logger: log,
 		Verbose: f.verbose, Diff: f.diff, MonitorOnly: f.monitorOnly, Rollback: f.rollback, State: dir, StateKey: key, Timeouts: timeouts}
 	if prog != nil {
-		prog.hook(&opts)
+		prog.Hook(&opts)
 	}
 	rep, err := newReporter(cmd, f, log)
 	if err != nil {
@@ -163,14 +165,14 @@ func runManifests(cmd *cobra.Command, files []string, f runFlags) error {
 		return err
 	}
 	for _, m := range g.Manifests {
-		out.message(m.PreMessage)
+		out.Message(m.PreMessage)
 	}
 	if f.watch {
 		return watch(ctx, cmd, files, g, opts, f, out, rep)
 	}
 	e := engine.New(g, opts)
 	sum, err := e.Run(ctx)
-	prog.end()
+	prog.End()
 	if rep != nil {
 		flushReport(ctx, rep, e.State(), log)
 	}
@@ -178,7 +180,7 @@ func runManifests(cmd *cobra.Command, files []string, f runFlags) error {
 		syncRegistrations(ctx, reg, log)
 	}
 	if !f.noReport {
-		out.summary(sum, f.noop)
+		out.Summary(sum, f.noop)
 	}
 	if err != nil && !errors.Is(err, context.Canceled) {
 		return &exitError{code: exitFailed, err: err}
@@ -199,8 +201,19 @@ func addOutputFlags(fl *pflag.FlagSet, f *runFlags) {
 
 // postMessages prints each manifest's post_message; like upstream, only
 // after a run without errors.
-func postMessages(out *printer, g *graph.Graph) {
+func postMessages(out printer, g *graph.Graph) {
 	for _, m := range g.Manifests {
-		out.message(m.PostMessage)
+		out.Message(m.PostMessage)
 	}
 }
+
+// printer is the event log the commands print to.
+type printer struct{ *eventlog.Printer }
+
+// newPrinter prints events to w as f asks.
+func newPrinter(w io.Writer, f runFlags) printer {
+	return printer{eventlog.NewPrinter(w, eventlog.Options{JSON: f.json, Watch: f.watch, Verbose: f.verbose})}
+}
+
+// event prints ev.
+func (p printer) event(ev *engine.Event) { p.Event(ev) }

@@ -28,7 +28,7 @@ const defaultPoll = 10 * time.Second
 // watch runs the engine in watch mode until ctx ends: manifests are
 // watched and reloaded on change or SIGHUP, SIGUSR1 forces a full
 // re-check.
-func watch(ctx context.Context, cmd *cobra.Command, files []string, g *graph.Graph, opts engine.Options, f runFlags, out *printer, rep *report.Reporter) error {
+func watch(ctx context.Context, cmd *cobra.Command, files []string, g *graph.Graph, opts engine.Options, f runFlags, out printer, rep *report.Reporter) error {
 	started := time.Now()
 	log := opts.Logger
 	h := hubs.Open(ctx, log, f.poll, f.every)
@@ -124,7 +124,8 @@ func watch(ctx context.Context, cmd *cobra.Command, files []string, g *graph.Gra
 	rem.sources.Watch(ctx, r.RequestNow)
 	go handleSignals(ctx, log, r, e)
 	_, err = e.Run(ctx)
-	out.session(time.Since(started), r.Stats().Reloads, e.State())
+	st := e.State()
+	out.Session(time.Since(started), r.Stats().Reloads, st, statusLine(st))
 	if errors.Is(err, context.Canceled) {
 		log.Info("stopped")
 		return nil

@@ -9,9 +9,12 @@ package termsafe
 import (
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"golang.org/x/sys/unix"
 )
 
 // Writer passes what ccm prints on with every control character but
@@ -113,3 +116,20 @@ func Escape(b []byte) string {
 func OneLine(text string) string { return lineBreaks.Replace(text) }
 
 var lineBreaks = strings.NewReplacer("\n", `\n`, "\t", `\t`)
+
+// Width reports whether w is a terminal, and its width (0 when the
+// terminal does not say).
+func Width(w io.Writer) (int, bool) {
+	f, ok := w.(*os.File)
+	if !ok {
+		return 0, false
+	}
+	if _, err := unix.IoctlGetTermios(int(f.Fd()), unix.TCGETS); err != nil {
+		return 0, false
+	}
+	ws, err := unix.IoctlGetWinsize(int(f.Fd()), unix.TIOCGWINSZ)
+	if err != nil {
+		return 0, true
+	}
+	return int(ws.Col), true
+}

@@ -322,7 +322,7 @@ func TestReadOnlyChangesNothing(t *testing.T) {
 func TestResolve(t *testing.T) {
 	for _, tc := range []struct {
 		name, named, env, want string
-		explicit             bool
+		explicit               bool
 	}{
 		{"named", "/srv/state", "/env/state", "/srv/state", true},
 		{"from the environment", "", "/env/state", "/env/state", true},

@@ -1,4 +1,21 @@
-package main
+// Package eventlog prints what the engine does, for people and for
+// programs: one line per event that changed, failed, was skipped or
+// changed standing (every check with Verbose), or JSON lines in upstream
+// CCM's TransactionEvent shape; the one-shot run's summary (upstream's
+// session summary in JSON) and the watch session's; upstream's result
+// line of `ccm ensure`; the live status line of a one-shot run; and log
+// lines in the same style (LogHandler).
+//
+// Guarantees:
+//   - One line per event: a newline or tab inside a name or an error is
+//     escaped (termsafe.OneLine), so a reader, or the journal reading a
+//     priority prefix, never takes data for a line of ccm's.
+//   - A reader that goes away (a closed pipe) costs one warning; the
+//     engine goes on and later events are dropped.
+//   - A one-shot run's lines are written in batches (at most batchDelay
+//     late, Flush at the end); watch mode writes each line at once.
+//   - Under journald each line carries its priority and no time.
+package eventlog
 
 import (
 	"encoding/json"
@@ -10,15 +27,26 @@ import (
 	"time"
 
 	"github.com/reactive-ccm/ccm/engine"
+	"github.com/reactive-ccm/ccm/internal/termsafe"
 	"github.com/reactive-ccm/ccm/resources"
 )
 
-// printer writes the events the engine emits, for people (one line per
-// resource that changed, failed, was skipped or changed standing; every
-// check with --verbose) or as JSON lines. In watch mode each human line
-// starts with the time, in the format log lines use; under journald the
-// journal stamps lines instead and each line carries its priority.
-type printer struct {
+// Options shape a Printer's output.
+type Options struct {
+	// JSON prints every event as a JSON line, and the summaries as JSON.
+	JSON bool
+	// Watch starts each line with the time and writes it at once.
+	Watch bool
+	// Verbose also prints the checks that found nothing to do.
+	Verbose bool
+}
+
+// Printer writes the events the engine emits, for people or as JSON
+// lines. In watch mode each human line starts with the time, in the
+// format log lines use; under journald the journal stamps lines instead
+// and each line carries its priority. Its methods are safe for
+// concurrent use.
+type Printer struct {
 	mu      sync.Mutex
 	w       io.Writer
 	json    bool
@@ -32,18 +60,19 @@ type printer struct {
 	batch *batchWriter
 }
 
-func newPrinter(w io.Writer, f runFlags) *printer {
+// NewPrinter prints to w as o says.
+func NewPrinter(w io.Writer, o Options) *Printer {
 	w = &dropWriter{w: w}
 	var batch *batchWriter
-	if !f.watch {
+	if !o.Watch {
 		batch = newBatchWriter(w, batchDelay)
 		w = batch
 	}
-	return &printer{w: w, json: f.json, watch: f.watch, verbose: f.verbose, journal: underJournal(), enc: json.NewEncoder(w), batch: batch}
+	return &Printer{w: w, json: o.JSON, watch: o.Watch, verbose: o.Verbose, journal: UnderJournal(), enc: json.NewEncoder(w), batch: batch}
 }
 
-// flush writes out the lines a one-shot run holds.
-func (p *printer) flush() {
+// Flush writes out the lines a one-shot run holds.
+func (p *Printer) Flush() {
 	if p.batch != nil {
 		p.batch.Flush()
 	}
@@ -68,7 +97,8 @@ func (d *dropWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-func (p *printer) event(ev *engine.Event) {
+// Event prints ev (engine.Options.Events).
+func (p *Printer) Event(ev *engine.Event) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.tally.add(ev)
@@ -100,13 +130,13 @@ func (p *printer) event(ev *engine.Event) {
 
 // line writes one human line: with the time in watch mode, with the
 // journal's priority prefix under journald.
-func (p *printer) line(priority int, at time.Time, text string) {
-	text = oneLine(text)
+func (p *Printer) line(priority int, at time.Time, text string) {
+	text = termsafe.OneLine(text)
 	switch {
 	case p.journal:
 		fmt.Fprintf(p.w, "<%d>%s\n", priority, text)
 	case p.watch:
-		fmt.Fprintf(p.w, "%s %s\n", at.Format(timeFormat), text)
+		fmt.Fprintf(p.w, "%s %s\n", at.Format(TimeFormat), text)
 	default:
 		fmt.Fprintln(p.w, text)
 	}
@@ -142,7 +172,7 @@ func displayID(ev *engine.Event) string {
 // desired), or "" when it found nothing to report.
 func outcomeLine(ev *engine.Event, stable bool) string {
 	id := displayID(ev)
-	changes := describe(ev.Changes)
+	changes := Describe(ev.Changes)
 	switch {
 	case ev.RolledBack && ev.Failed:
 		return fmt.Sprintf("rolled back %s: %s", id, strings.Join(ev.Error, "; "))
@@ -194,8 +224,8 @@ func changedLine(ev *engine.Event, id, changes string) string {
 	return s
 }
 
-// describe lists what changed: "mode 0600 → 0644, owner www → root".
-func describe(diffs []resources.Difference) string {
+// Describe lists what changed: "mode 0600 → 0644, owner www → root".
+func Describe(diffs []resources.Difference) string {
 	parts := make([]string, len(diffs))
 	for i, d := range diffs {
 		parts[i] = d.String()
@@ -289,7 +319,9 @@ type summaryJSON struct {
 	Errors int `json:"total_errors"`
 }
 
-func (p *printer) summary(s engine.Summary, noop bool) {
+// Summary prints a one-shot run's summary; noop counts what would
+// change as the change.
+func (p *Printer) Summary(s engine.Summary, noop bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.json {
@@ -321,7 +353,8 @@ func (p *printer) summary(s engine.Summary, noop bool) {
 		s.Resources, changed, s.Failed, rolled, s.Skipped, s.Stable, s.Refreshed, health, s.Duration.Round(time.Millisecond))
 }
 
-func (p *printer) message(msg string) {
+// Message prints a manifest's pre_message or post_message, except in JSON.
+func (p *Printer) Message(msg string) {
 	if msg == "" || p.json {
 		return
 	}
