@@ -2,6 +2,7 @@ package graph
 
 import (
 	"fmt"
+	"sync"
 
 	"github.com/reactive-ccm/ccm/graph/hiera"
 	"github.com/reactive-ccm/ccm/resources"
@@ -34,6 +35,30 @@ type Data struct {
 // and its resolved hiera data, and expand resources_jet_file.
 func (d Data) Options() Options {
 	return Options{Templates: d.Templates, JetResources: JetResources}
+}
+
+// LazyOptions is Options of the data load returns, read once, when the
+// first manifest is prepared, so a bad overlay or layer is an error of
+// this load. The facts are gathered (Data.LoadFacts, in the background)
+// as soon as a manifest holds templates or data layers may use them,
+// while the rest of the load goes on; else when a resource renders
+// templates of its own, if it does.
+func LazyOptions(load func() (Data, error)) Options {
+	data := sync.OnceValues(load)
+	return Options{
+		Templates: func(m *Manifest) (resources.Templates, error) {
+			d, err := data()
+			if err != nil {
+				return nil, err
+			}
+			t, err := d.Templates(m)
+			if err == nil && d.LoadFacts != nil && (len(d.Layers) > 0 || m.Templated(t)) {
+				go d.LoadFacts()
+			}
+			return t, err
+		},
+		JetResources: JetResources,
+	}
 }
 
 // Templates resolves m's data, hierarchy and overrides against the facts,

@@ -1,8 +1,10 @@
 package graph_test
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -229,5 +231,49 @@ func TestManifestData(t *testing.T) {
 	}
 	if _, _, err := graph.ManifestData(doc + ".absent"); err == nil || !strings.HasPrefix(err.Error(), "hiera: ") {
 		t.Errorf("a missing file gave %v", err)
+	}
+}
+
+// TestLazyOptionsReadTheDataOnceAndFactsOnlyForTemplates: the data is
+// read once for every manifest of a load, a read error is the load's,
+// and the facts are gathered only for a manifest that holds templates.
+func TestLazyOptionsReadTheDataOnceAndFactsOnlyForTemplates(t *testing.T) {
+	plain := writeManifest(t, "plain.yaml", "ccm: {resources: [{probe: [{a: {text: hello}}]}]}\n")
+	templated := writeManifest(t, "t.yaml", "ccm: {resources: [{probe: [{b: {text: \"{{ lookup('facts.os') }}\"}}]}]}\n")
+	var reads atomic.Int32
+	gathered := make(chan struct{}, 4)
+	opts := func() graph.Options {
+		return graph.LazyOptions(func() (graph.Data, error) {
+			reads.Add(1)
+			// As the host's facts are: gathered once, whoever asks.
+			return graph.Data{LoadFacts: sync.OnceValue(func() map[string]any {
+				gathered <- struct{}{}
+				return map[string]any{"os": "linux"}
+			})}, nil
+		})
+	}
+	if _, err := graph.Load([]string{plain}, opts()); err != nil {
+		t.Fatal(err)
+	}
+	if len(gathered) != 0 {
+		t.Fatal("facts were gathered for a manifest without templates")
+	}
+	g, err := graph.Load([]string{plain, templated}, opts())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := reads.Load(); n != 2 {
+		t.Errorf("two loads read the data %d times, want once each", n)
+	}
+	<-gathered
+	if len(gathered) != 0 {
+		t.Error("facts were gathered more than once, or for the manifest without templates")
+	}
+	if got := g.Vertices[1].Name; got != "b" {
+		t.Errorf("vertex %q", got)
+	}
+	bad := fmt.Errorf("bad overlay")
+	if _, err := graph.Load([]string{plain}, graph.LazyOptions(func() (graph.Data, error) { return graph.Data{}, bad })); err == nil || !strings.Contains(err.Error(), bad.Error()) {
+		t.Errorf("a failed read gave %v", err)
 	}
 }
