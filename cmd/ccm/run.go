@@ -96,21 +96,10 @@ func runManifests(cmd *cobra.Command, files []string, f runFlags) error {
 	if err != nil {
 		return err
 	}
-	if f.poll < 0 || f.every <= 0 || f.recheck < 0 || f.workers < 0 || f.health < 0 {
-		return usage(errors.New("--poll, --recheck, --health-interval and --workers must not be negative, --poll-interval must be positive"))
-	}
-	if f.monitorOnly && (f.noop || f.watch) {
-		return usage(errors.New("--monitor-only runs the health checks once: it cannot be combined with --noop or --watch"))
-	}
-	if f.watch && (f.contest.Limit < 1 || f.contest.Window <= 0 || f.contest.Gap <= 0 || f.contest.Backoff <= 0) {
-		return usage(errors.New("--contest-limit, --contest-window, --contest-gap and --contest-backoff must be positive"))
+	if err := checkRunFlags(cmd, f); err != nil {
+		return err
 	}
 	f.contest.MaxBackoff = max(10*time.Minute, 20*f.contest.Backoff)
-	for _, name := range []string{"poll", "poll-interval", "recheck", "health-interval", "contest-limit", "contest-window", "contest-gap", "contest-backoff", "socket", "metrics-listen", "metrics-resources"} {
-		if cmd.Flags().Changed(name) && !f.watch {
-			return usage(fmt.Errorf("--%s needs --watch", name))
-		}
-	}
 	defer closeSources(cmd, log)
 	// A one-shot run reads each child manifest when its apply resource
 	// runs, as upstream does; watch mode reads those that exist now and
@@ -170,15 +159,23 @@ func runManifests(cmd *cobra.Command, files []string, f runFlags) error {
 	if f.watch {
 		return watch(ctx, cmd, files, g, opts, f, out, rep)
 	}
+	return runOnce(ctx, g, opts, f, out, prog, func(st engine.State) {
+		if rep != nil {
+			flushReport(ctx, rep, st, log)
+		}
+		if announcing {
+			syncRegistrations(ctx, reg, log)
+		}
+	})
+}
+
+// runOnce converges g once, tells the fleet (finish), prints the summary
+// and the post messages; its error carries the exit status.
+func runOnce(ctx context.Context, g *graph.Graph, opts engine.Options, f runFlags, out printer, prog *eventlog.Progress, finish func(engine.State)) error {
 	e := engine.New(g, opts)
 	sum, err := e.Run(ctx)
 	prog.End()
-	if rep != nil {
-		flushReport(ctx, rep, e.State(), log)
-	}
-	if announcing {
-		syncRegistrations(ctx, reg, log)
-	}
+	finish(e.State())
 	if !f.noReport {
 		out.Summary(sum, f.noop)
 	}
@@ -189,6 +186,25 @@ func runManifests(cmd *cobra.Command, files []string, f runFlags) error {
 		return &exitError{code: exitFailed}
 	}
 	postMessages(out, g)
+	return nil
+}
+
+// checkRunFlags refuses values and combinations of f that mean nothing.
+func checkRunFlags(cmd *cobra.Command, f runFlags) error {
+	if f.poll < 0 || f.every <= 0 || f.recheck < 0 || f.workers < 0 || f.health < 0 {
+		return usage(errors.New("--poll, --recheck, --health-interval and --workers must not be negative, --poll-interval must be positive"))
+	}
+	if f.monitorOnly && (f.noop || f.watch) {
+		return usage(errors.New("--monitor-only runs the health checks once: it cannot be combined with --noop or --watch"))
+	}
+	if f.watch && (f.contest.Limit < 1 || f.contest.Window <= 0 || f.contest.Gap <= 0 || f.contest.Backoff <= 0) {
+		return usage(errors.New("--contest-limit, --contest-window, --contest-gap and --contest-backoff must be positive"))
+	}
+	for _, name := range []string{"poll", "poll-interval", "recheck", "health-interval", "contest-limit", "contest-window", "contest-gap", "contest-backoff", "socket", "metrics-listen", "metrics-resources"} {
+		if cmd.Flags().Changed(name) && !f.watch {
+			return usage(fmt.Errorf("--%s needs --watch", name))
+		}
+	}
 	return nil
 }
 
