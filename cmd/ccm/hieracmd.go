@@ -175,16 +175,9 @@ func hieraInput(cmd *cobra.Command, input string) (hiera.Source, error) {
 // printQuery prints v, or the value at --query, as JSON, YAML or
 // environment lines.
 func printQuery(cmd *cobra.Command, v map[string]any, f hieraFlags) error {
-	var out any = v
-	if f.query != "" {
-		got, found, err := template.Path(v, f.query)
-		if err != nil {
-			return usage(err)
-		}
-		if !found {
-			return &exitError{code: exitFailed, err: fmt.Errorf("nothing at %q", f.query)}
-		}
-		out = got
+	out, err := query(v, f.query, f.query != "", "nothing")
+	if err != nil {
+		return err
 	}
 	if str, ok := out.(string); ok && f.raw {
 		_, err := fmt.Fprintln(cmd.OutOrStdout(), str)
