@@ -115,11 +115,13 @@ func indent(text string) string {
 	return "    " + strings.ReplaceAll(strings.TrimSuffix(text, "\n"), "\n", "\n    ") + "\n"
 }
 
-// Journal priorities (sd-daemon.h) for the lines of events.
+// Journal priorities (sd-daemon.h) for the lines of events and logs.
 const (
-	prioError  = 3
-	prioNotice = 5
-	prioInfo   = 6
+	prioError   = 3
+	prioWarning = 4
+	prioNotice  = 5
+	prioInfo    = 6
+	prioDebug   = 7
 )
 
 func priorityOf(ev *engine.Event) int {

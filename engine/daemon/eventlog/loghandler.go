@@ -122,11 +122,11 @@ func needsQuote(r rune) bool { return r == ' ' || r == '"' || r == '=' || !unico
 func journalPriority(l slog.Level) int {
 	switch {
 	case l >= slog.LevelError:
-		return 3
+		return prioError
 	case l >= slog.LevelWarn:
-		return 4
+		return prioWarning
 	case l >= slog.LevelInfo:
-		return 6
+		return prioInfo
 	}
-	return 7
+	return prioDebug
 }
