@@ -92,38 +92,22 @@ func hieraFacts(cmd *cobra.Command, args []string, f hieraFlags) (map[string]any
 	if _, err := setupLogging(cmd); err != nil {
 		return nil, err
 	}
-	base := map[string]any{}
+	var sys map[string]any
 	if f.sysFacts {
-		sys, warn := sysFacts.System(cmd.Context())
-		if warn != nil {
+		var warn error
+		if sys, warn = sysFacts.System(cmd.Context()); warn != nil {
 			cmd.PrintErrln("ccm: some facts could not be gathered:", warn)
 		}
-		base = sys
 	}
+	var env map[string]string
 	if f.envFacts {
-		env, _ := graph.Environ(false)
-		base = hiera.Merge(base, stringMap(env))
+		env, _ = graph.Environ(false)
 	}
-	opts := facts.Options{Set: args}
-	if !f.sysFacts {
-		opts.Dirs = []string{}
-	}
-	if f.factsFile != "" {
-		opts.Files = []string{f.factsFile}
-	}
-	out, err := facts.Overlay(base, opts)
+	out, err := facts.Layered(sys, env, f.factsFile, args)
 	if err != nil {
 		return nil, usage(err)
 	}
 	return out, nil
-}
-
-func stringMap(m map[string]string) map[string]any {
-	out := make(map[string]any, len(m))
-	for k, v := range m {
-		out[k] = v
-	}
-	return out
 }
 
 func hieraParse(cmd *cobra.Command, args []string, f hieraFlags) error {
