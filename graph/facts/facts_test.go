@@ -244,3 +244,48 @@ func TestHostInfoIsGopsutils(t *testing.T) {
 		t.Errorf("host info differs from gopsutil's:\n got %+v\nwant %+v", *got, *want)
 	}
 }
+
+func TestMergeOver(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "over.yaml")
+	if err := os.WriteFile(file, []byte("web: {port: 8080}\nname: file\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	data := map[string]any{"web": map[string]any{"port": 80, "host": "a"}, "name": "data"}
+	got, err := MergeOver(data, file, []string{"name=flag", "web.tls=on"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{"web": map[string]any{"port": 8080, "host": "a", "tls": "on"}, "name": "flag"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %v, want %v", got, want)
+	}
+	if _, err := MergeOver(data, "", []string{"novalue"}); !errors.Is(err, ErrBadFact) || !strings.HasPrefix(err.Error(), "--data: ") {
+		t.Errorf("a bad --data gave %v", err)
+	}
+	if _, err := MergeOver(data, filepath.Join(t.TempDir(), "absent"), nil); err == nil {
+		t.Error("a missing file gave no error")
+	}
+}
+
+func TestLayered(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "facts.yaml")
+	if err := os.WriteFile(file, []byte("role: file\nos: {family: debian}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	sys := map[string]any{"role": "sys", "os": map[string]any{"family": "redhat", "name": "x"}, "HOME": "sys"}
+	got, err := Layered(sys, map[string]string{"HOME": "/root", "role": "env"}, file, []string{"os.name=set"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{"role": "file", "HOME": "/root", "os": map[string]any{"family": "debian", "name": "set"}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %v, want %v", got, want)
+	}
+	if sys["role"] != "sys" {
+		t.Error("the host's facts were changed in place")
+	}
+	got, err = Layered(nil, nil, "", []string{"a=1"})
+	if err != nil || !reflect.DeepEqual(got, map[string]any{"a": "1"}) {
+		t.Errorf("without the host's facts: %v, %v", got, err)
+	}
+}
