@@ -12,6 +12,7 @@ import (
 	"github.com/reactive-ccm/ccm/engine/fleet/bundle"
 	"github.com/reactive-ccm/ccm/engine/fleet/natsconn"
 	"github.com/reactive-ccm/ccm/engine/fleet/release"
+	"github.com/reactive-ccm/ccm/internal/termsafe"
 	"github.com/spf13/cobra"
 )
 
@@ -48,7 +49,7 @@ func printHistory(w io.Writer, all []release.Entry) error {
 		if e.Current {
 			mark = " *"
 		}
-		fmt.Fprintf(tw, "%d%s\t%s\t%s\t%s\t%s\n", e.Seq, mark, e.Pushed.Local().Format(time.DateTime), oneLine(e.PushedBy), release.ShortDigest(e.Digest), signedBy([]byte(e.Signature)))
+		fmt.Fprintf(tw, "%d%s\t%s\t%s\t%s\t%s\n", e.Seq, mark, e.Pushed.Local().Format(time.DateTime), termsafe.OneLine(e.PushedBy), release.ShortDigest(e.Digest), signedBy([]byte(e.Signature)))
 	}
 	return tw.Flush()
 }

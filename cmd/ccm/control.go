@@ -97,7 +97,7 @@ func newEventsCmd() *cobra.Command {
 			f.watch = true
 			out := newPrinter(cmd.OutOrStdout(), f)
 			return clientError(client(cmd).Events(ctx, follow, func(ev *engine.Event) error {
-				out.event(ev)
+				out.Event(ev)
 				return nil
 			}))
 		},

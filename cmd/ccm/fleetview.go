@@ -10,6 +10,7 @@ import (
 
 	"github.com/reactive-ccm/ccm/engine/fleet/release"
 	"github.com/reactive-ccm/ccm/engine/fleet/report"
+	"github.com/reactive-ccm/ccm/internal/termsafe"
 )
 
 // hostView is a host's status as fleet status shows it.
@@ -59,7 +60,7 @@ func printFleet(w io.Writer, hosts []hostView) error {
 	}
 	sort.Strings(names)
 	for _, g := range names {
-		fmt.Fprintf(w, "\napplying %s (%d):\n", oneLine(g), len(groups[g]))
+		fmt.Fprintf(w, "\napplying %s (%d):\n", termsafe.OneLine(g), len(groups[g]))
 		if err := printHosts(w, groups[g], now); err != nil {
 			return err
 		}
@@ -72,7 +73,7 @@ func printHosts(w io.Writer, hosts []hostView, now time.Time) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "HOST\tSTATE\tRESOURCES\tFAILED\tCONTESTED\tFETCHED\tAPPLIED\tCONVERGED\tSEEN")
 	for _, h := range hosts {
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\n", oneLine(h.Host), h.standing, h.Resources,
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\n", termsafe.OneLine(h.Host), h.standing, h.Resources,
 			countNames(h.Failed, h.FailedResources), countNames(h.Contested, h.ContestedResources),
 			revisions(h.Sources), appliedSince(h.Applied, now), ago(h.LastConverged, now), ago(h.Updated, now))
 	}
@@ -85,15 +86,15 @@ func printNotes(w io.Writer, hosts []hostView, now time.Time) {
 	for _, h := range hosts {
 		for _, r := range h.Refused {
 			if h.standing == report.StandingRefused {
-				fmt.Fprintln(w, oneLine(fmt.Sprintf("%s refused %s@%s %s: %s", h.Host, r.Source, release.ShortDigest(r.Revision), ago(r.Time, now), r.Reason)))
+				fmt.Fprintln(w, termsafe.OneLine(fmt.Sprintf("%s refused %s@%s %s: %s", h.Host, r.Source, release.ShortDigest(r.Revision), ago(r.Time, now), r.Reason)))
 			}
 		}
 		if h.Duplicate != "" {
-			fmt.Fprintln(w, oneLine(fmt.Sprintf("%s: two processes report under this name (%s; %s); give each host its own --hostname", h.Host, h.Instance, h.Duplicate)))
+			fmt.Fprintln(w, termsafe.OneLine(fmt.Sprintf("%s: two processes report under this name (%s; %s); give each host its own --hostname", h.Host, h.Instance, h.Duplicate)))
 		}
 		for _, id := range h.ContestedResources {
 			if who := h.ContestedWriters[id]; who != "" {
-				fmt.Fprintln(w, oneLine(fmt.Sprintf("%s: %s is changed by %s", h.Host, id, who)))
+				fmt.Fprintln(w, termsafe.OneLine(fmt.Sprintf("%s: %s is changed by %s", h.Host, id, who)))
 			}
 		}
 	}
@@ -130,7 +131,7 @@ func countNames(n int, names []string) string {
 	if len(shown) > 2 {
 		shown = append(shown[:2:2], "…")
 	}
-	return oneLine(fmt.Sprintf("%d (%s)", n, strings.Join(shown, ", ")))
+	return termsafe.OneLine(fmt.Sprintf("%d (%s)", n, strings.Join(shown, ", ")))
 }
 
 // revisions lists remote revisions, shortened.
@@ -146,7 +147,7 @@ func revisions(srcs []report.Revision) string {
 		}
 		parts = append(parts, rev)
 	}
-	return oneLine(strings.Join(parts, " "))
+	return termsafe.OneLine(strings.Join(parts, " "))
 }
 
 // appliedSince says how long the applied revisions have been applied.

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"log/slog"
 
 	"github.com/reactive-ccm/ccm/engine/daemon/eventlog"
@@ -44,10 +43,4 @@ func levelName(cmd *cobra.Command) (string, error) {
 		}
 	}
 	return name, nil
-}
-
-// newLineHandler writes log lines in the style of the event lines
-// (eventlog.LogHandler).
-func newLineHandler(w io.Writer, level slog.Level, journal bool) *eventlog.LogHandler {
-	return eventlog.NewLogHandler(w, level, journal)
 }

@@ -6,17 +6,14 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"os"
 	"os/signal"
 	"strings"
 	"syscall"
 
-	"github.com/reactive-ccm/ccm/engine/daemon/eventlog"
 	"github.com/reactive-ccm/ccm/internal/ownership"
 	"github.com/reactive-ccm/ccm/internal/termsafe"
-	"github.com/reactive-ccm/ccm/resources"
 	"github.com/spf13/cobra"
 
 	_ "github.com/reactive-ccm/ccm/resources/all"
@@ -47,15 +44,6 @@ func (e *exitError) Unwrap() error { return e.err }
 // stdout and stderr are where every command prints, with the control
 // characters of the data it prints escaped (termsafe).
 var stdout, stderr = termsafe.NewWriter(os.Stdout), termsafe.NewWriter(os.Stderr)
-
-// oneLine keeps a line or a table cell on one line (termsafe.OneLine).
-func oneLine(text string) string { return termsafe.OneLine(text) }
-
-// terminalWidth reports whether w is a terminal, and its width.
-func terminalWidth(w io.Writer) (int, bool) { return termsafe.Width(w) }
-
-// describe lists what changed (eventlog.Describe).
-func describe(diffs []resources.Difference) string { return eventlog.Describe(diffs) }
 
 // usage marks err as unusable input (exit 2).
 func usage(err error) error { return &exitError{code: exitBadArgs, err: err} }

@@ -10,6 +10,7 @@ import (
 	"github.com/reactive-ccm/ccm/engine/fleet/natsconn"
 	"github.com/reactive-ccm/ccm/engine/fleet/release"
 	"github.com/reactive-ccm/ccm/engine/fleet/report"
+	"github.com/reactive-ccm/ccm/internal/termsafe"
 	"github.com/spf13/cobra"
 )
 
@@ -122,7 +123,7 @@ func printWave(w io.Writer, name string, r *release.Rollout, hosts []report.Wave
 	fmt.Fprintln(tw, "HOST\tWAVE\tSTATE\tAPPLIED\tSEEN")
 	now := time.Now()
 	for _, h := range hosts {
-		fmt.Fprintf(tw, "%s\t%t\t%s\t%s\t%s\n", oneLine(h.Host), h.InWave, h.Standing, revisions(h.Applied), ago(h.Updated, now))
+		fmt.Fprintf(tw, "%s\t%t\t%s\t%s\t%s\n", termsafe.OneLine(h.Host), h.InWave, h.Standing, revisions(h.Applied), ago(h.Updated, now))
 	}
 	return tw.Flush()
 }

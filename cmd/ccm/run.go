@@ -230,6 +230,3 @@ type printer struct{ *eventlog.Printer }
 func newPrinter(w io.Writer, f runFlags) printer {
 	return printer{eventlog.NewPrinter(w, eventlog.Options{JSON: f.json, Watch: f.watch, Verbose: f.verbose})}
 }
-
-// event prints ev.
-func (p printer) event(ev *engine.Event) { p.Event(ev) }

@@ -113,7 +113,7 @@ func sourceCache(cmd *cobra.Command, readOnly bool) (*state.Dir, error) {
 		return d, nil
 	}
 	flag, _ := cmd.Flags().GetString("state-dir")
-	path, _ := statePath(flag)
+	path, _ := state.Resolve(flag)
 	d, err := open(path)
 	if err != nil {
 		return nil, fmt.Errorf("--state-dir: %w", err)

@@ -7,6 +7,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/reactive-ccm/ccm/engine/daemon/eventlog"
 	"github.com/reactive-ccm/ccm/engine/daemon/status"
 )
 
@@ -54,7 +55,7 @@ func lastChange(c *status.Change) string {
 	if c == nil {
 		return "-"
 	}
-	what := describe(c.Changes)
+	what := eventlog.Describe(c.Changes)
 	if what == "" && c.Refreshed {
 		what = "refreshed"
 	}
@@ -68,7 +69,7 @@ func note(res status.Resource, now time.Time) string {
 		parts = append(parts, fmt.Sprintf("paused by %s %s", p.By, untilWords(p.Until, now)))
 	}
 	if len(res.Drift) > 0 {
-		parts = append(parts, "would repair "+describe(res.Drift))
+		parts = append(parts, "would repair "+eventlog.Describe(res.Drift))
 	}
 	if res.LastError != "" {
 		parts = append(parts, res.LastError)
