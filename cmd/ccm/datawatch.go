@@ -2,6 +2,7 @@ package main
 
 import (
 	"github.com/reactive-ccm/ccm/engine/daemon/reload"
+	"github.com/reactive-ccm/ccm/engine/fleet/source"
 	"github.com/reactive-ccm/ccm/graph"
 	"github.com/spf13/cobra"
 )
@@ -12,6 +13,6 @@ import (
 // directories (trees, whose files come and go).
 func inputsOf(cmd *cobra.Command, manifests []string, g *graph.Graph, remote func() []byte) reload.Inputs {
 	files, trees := factOptions(cmd).WatchPaths()
-	files = append(files, localOnly(hieraFiles(cmd))...)
+	files = append(files, source.LocalPaths(hieraFiles(cmd))...)
 	return reload.CompiledFrom(manifests, g, reload.Inputs{Files: files, Trees: trees, Remote: remote})
 }

@@ -159,18 +159,6 @@ func sourceError(err error) error {
 	return &exitError{code: exitFailed, err: err}
 }
 
-// localOnly drops the remote addresses from paths, leaving what inotify
-// can watch.
-func localOnly(paths []string) []string {
-	var out []string
-	for _, p := range paths {
-		if loc, err := source.Parse(p, true); err == nil && !loc.Remote() {
-			out = append(out, loc.Path)
-		}
-	}
-	return out
-}
-
 // loadOrFallBack compiles the manifests, on the last remote bundles that
 // compiled when the newest do not (source.Compile), reporting why.
 func loadOrFallBack(cmd *cobra.Command, args []string, children graph.ChildLoading, log *slog.Logger) (*graph.Graph, error) {

@@ -133,7 +133,7 @@ func newReloader(cmd *cobra.Command, files, paths []string, g *graph.Graph, rem 
 		loading := rem.sources.InForce()
 		return func() {
 			if rep != nil {
-				revs, _ := fleetRevisions(loading)
+				revs, _ := report.FromSources(loading)
 				rep.Applied(revs)
 			}
 			rem.sources.MarkGood()

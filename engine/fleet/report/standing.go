@@ -161,6 +161,20 @@ func (f Filter) Keep(st Status, s Standing) bool {
 		}))
 }
 
+// FromSources is how the fleet sees a host's sources in force: their
+// revisions and their last refusals.
+func FromSources(in []source.Status) ([]Revision, []Refusal) {
+	var revs []Revision
+	var refused []Refusal
+	for _, st := range in {
+		revs = append(revs, Revision{Source: st.Source, Revision: st.Revision, Cached: st.Cached})
+		if r := st.Refused; r != nil {
+			refused = append(refused, Refusal{Source: st.Source, Revision: r.Revision, Reason: r.Reason, Time: r.Time})
+		}
+	}
+	return revs, refused
+}
+
 // AppliedOf returns the revision of src the host applies, "" when none.
 func (s Status) AppliedOf(src string) string {
 	for _, a := range s.Applied {

@@ -2,6 +2,7 @@ package report_test
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -10,6 +11,7 @@ import (
 	"github.com/reactive-ccm/ccm/engine/fleet/natsconn/natstest"
 	"github.com/reactive-ccm/ccm/engine/fleet/release"
 	"github.com/reactive-ccm/ccm/engine/fleet/report"
+	"github.com/reactive-ccm/ccm/engine/fleet/source"
 )
 
 const src = "obj://ccm/site.tgz"
@@ -152,6 +154,19 @@ func TestReadTargets(t *testing.T) {
 	tg, ok := got[src]
 	if len(got) != 1 || !ok || tg.Current != info.Digest || tg.Rollout == nil || tg.Rollout.Digest != r.Digest {
 		t.Fatalf("targets: %+v", got)
+	}
+}
+
+func TestFromSources(t *testing.T) {
+	at := time.Unix(1_000_000, 0)
+	revs, refused := report.FromSources([]source.Status{
+		{Source: src, Revision: "A", Cached: true, Refused: &source.Refusal{Revision: "B", Reason: "bad signature", Time: at}},
+		{Source: "kv://data/x", Revision: "7"},
+	})
+	wantRevs := []report.Revision{{Source: src, Revision: "A", Cached: true}, {Source: "kv://data/x", Revision: "7"}}
+	wantRefused := []report.Refusal{{Source: src, Revision: "B", Reason: "bad signature", Time: at}}
+	if !slices.Equal(revs, wantRevs) || !slices.Equal(refused, wantRefused) {
+		t.Fatalf("FromSources = %+v, %+v", revs, refused)
 	}
 }
 
