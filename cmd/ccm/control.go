@@ -15,6 +15,7 @@ import (
 
 	"github.com/reactive-ccm/ccm/engine"
 	"github.com/reactive-ccm/ccm/engine/daemon/control"
+	"github.com/reactive-ccm/ccm/engine/daemon/eventlog"
 )
 
 // addSocketFlag registers --socket, on the daemon and on every client.
@@ -127,7 +128,7 @@ func newPauseCmd() *cobra.Command {
 			if !req.All {
 				what = strings.Join(refs, ", ")
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "paused %s by %s %s\n", what, p.By, untilWords(p.Until, time.Now()))
+			fmt.Fprintf(cmd.OutOrStdout(), "paused %s by %s %s\n", what, p.By, eventlog.Until(p.Until, time.Now()))
 			return nil
 		},
 	}
@@ -170,12 +171,4 @@ func newRecheckCmd() *cobra.Command {
 			return clientError(client(cmd).Recheck(cmd.Context(), req))
 		},
 	}
-}
-
-// untilWords says when a pause ends: "until 14:30:00 (in 29m)".
-func untilWords(until, now time.Time) string {
-	if until.IsZero() {
-		return "until resumed"
-	}
-	return fmt.Sprintf("until %s (in %s)", until.Local().Format(time.TimeOnly), until.Sub(now).Round(time.Second))
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/reactive-ccm/ccm/engine"
 	"github.com/reactive-ccm/ccm/engine/daemon/control"
+	"github.com/reactive-ccm/ccm/engine/daemon/eventlog"
 	"github.com/reactive-ccm/ccm/engine/daemon/hubs"
 	"github.com/reactive-ccm/ccm/engine/daemon/reload"
 	"github.com/reactive-ccm/ccm/engine/daemon/sdnotify"
@@ -166,7 +167,9 @@ func settled(ctx context.Context, log *slog.Logger, sdn *sdnotify.Notifier, rep 
 
 // statusLine is what `systemctl status ccm` shows: "12 resources: 11
 // converged, 1 failed".
-func statusLine(st engine.State) string { return countsLine(st.Counts(), time.Time{}, time.Time{}) }
+func statusLine(st engine.State) string {
+	return eventlog.CountsLine(st.Counts(), time.Time{}, time.Time{})
+}
 
 // handleSignals maps SIGHUP to a reload, SIGUSR1 to a full re-check and
 // SIGUSR2 to releasing every rolled-back resource.
