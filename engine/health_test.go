@@ -99,15 +99,7 @@ func TestOneShotHealthChecks(t *testing.T) {
 // refreshes it (a service would restart) at once, then backing off, until
 // the check passes again.
 func TestWatchRemediatesAnUnhealthyResource(t *testing.T) {
-	w := newWorld(t)
-	check, set := plugin(t, "0")
-	g := load(t, `
-- fake:
-    - app:
-        value: v1
-        health_checks: [{command: '`+check+`'}]
-`)
-	run := startWatching(t, g, engine.Options{HealthInterval: time.Minute, Retry: engine.RetryPolicy{Base: 5 * time.Millisecond, Max: 20 * time.Millisecond}})
+	w, set, run := watchCheckedApp(t, engine.RetryPolicy{Base: 5 * time.Millisecond, Max: 20 * time.Millisecond})
 	first := run.next(func(ev *engine.Event) bool { return ev.ID() == "fake#app" })
 	if first.Failed || len(first.HealthChecks) != 1 {
 		t.Fatalf("first run %+v, want converged and checked", first)
@@ -159,15 +151,7 @@ func TestWatchRemediatesAnUnhealthyResource(t *testing.T) {
 // ends the back-off at once, and the resource runs and is converged again,
 // long before the deadline. A failed check (not unhealthy) is not probed.
 func TestWatchProbesHealthDuringBackOff(t *testing.T) {
-	w := newWorld(t)
-	check, set := plugin(t, "0")
-	g := load(t, `
-- fake:
-    - app:
-        value: v1
-        health_checks: [{command: '`+check+`'}]
-`)
-	run := startWatching(t, g, engine.Options{HealthInterval: time.Minute, Retry: engine.RetryPolicy{Base: time.Hour, Max: 10 * time.Hour}})
+	w, set, run := watchCheckedApp(t, engine.RetryPolicy{Base: time.Hour, Max: 10 * time.Hour})
 	isApp := func(ev *engine.Event) bool { return ev.ID() == "fake#app" }
 	run.next(isApp)
 	period := "poll:" + time.Minute.String()
@@ -241,4 +225,19 @@ func (w *watching) nextNow(t *testing.T, keep func(*engine.Event) bool) *engine.
 			return nil
 		}
 	}
+}
+
+// watchCheckedApp watches fake#app, whose health check passes until set
+// says otherwise, checked every minute (the path "poll:1m0s") and retried
+// on retry.
+func watchCheckedApp(t *testing.T, retry engine.RetryPolicy) (*world, func(string), *watching) {
+	w := newWorld(t)
+	check, set := plugin(t, "0")
+	g := load(t, `
+- fake:
+    - app:
+        value: v1
+        health_checks: [{command: '`+check+`'}]
+`)
+	return w, set, startWatching(t, g, engine.Options{HealthInterval: time.Minute, Retry: retry})
 }
