@@ -239,7 +239,7 @@ func (n *node) runnable(now time.Time) bool {
 // dueBarOrder reports whether the vertex may run at now but for the
 // vertices written before it.
 func (n *node) dueBarOrder(now time.Time) bool {
-	return (n.life == dirty || n.life == blocked) &&
+	return (n.life == dirty || n.life == blocked) && !n.probing &&
 		(n.predecessor == nil || !n.predecessor.life.busy()) &&
 		!n.waiting(now) && n.parentsConverged()
 }
