@@ -34,6 +34,11 @@ type Engine struct {
 	idle    chan struct{}      // closed and replaced each time the engine goes idle
 	wake    chan struct{}      // pokes the timer loop when back-off times change
 	pings   chan chan struct{} // liveness probes answered by the timer loop
+	// probes counts the health probes running (probe); stop ends them
+	// with cancelProbes and waits for them.
+	probes       sync.WaitGroup
+	probeCtx     context.Context
+	cancelProbes context.CancelFunc
 
 	// outbox holds events queued under mu, in order, until flush.
 	outbox []*Event
@@ -81,6 +86,7 @@ func New(g *graph.Graph, opts Options) *Engine {
 		pings:   make(chan chan struct{}),
 	}
 	e.queue = newWorkQueue(e.opts.GroupCommit)
+	e.probeCtx, e.cancelProbes = context.WithCancel(context.Background())
 	e.cond = sync.NewCond(&e.mu)
 	e.install(g, nil)
 	return e
@@ -227,6 +233,8 @@ func (e *Engine) stop(wg *sync.WaitGroup, cancelWork context.CancelFunc) {
 		cancelWork()
 		<-done
 	}
+	e.cancelProbes()
+	e.probes.Wait()
 	if e.opts.Watch {
 		for _, n := range e.nodes {
 			if n.unwatch != nil {

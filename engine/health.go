@@ -53,6 +53,9 @@ type healthState struct {
 	// healthReported is the healthKey of the results last reported, so
 	// periodic checks report only a change of result.
 	healthReported string
+	// probing is set while a probe of the checks runs (probe): the vertex
+	// does not run meanwhile.
+	probing bool
 }
 
 // healthKey says which checks are not OK and how, leaving out their
@@ -121,6 +124,49 @@ func (e *Engine) markHealth(n *node, i int) {
 	n.healthDue[i] = true
 	e.mu.Unlock()
 	e.mark(n, TriggerHealth)
+	e.mu.Lock()
+	if e.probeDue(n) {
+		n.probing = true
+		// A probe is work: the engine is not idle while it runs.
+		e.queue.running++
+		e.probes.Add(1)
+		go e.probe(n)
+	}
+	e.mu.Unlock()
+}
+
+// probeDue reports whether a periodic check of n should probe its health:
+// n waits on the back-off of an unhealthy run, and no probe runs. A
+// periodic check does not bring the retry forward (hastens), but the
+// checks passing on their own end the wait at once: a service that
+// recovered is seen at its next check, not at the back-off's deadline.
+// Callers hold e.mu.
+func (e *Engine) probeDue(n *node) bool {
+	return !e.stopping && n.life == dirty && n.phase == failed && n.unhealthy &&
+		!n.probing && n.retry.waiting(e.opts.Clock.Now())
+}
+
+// probe runs n's checks, and only them: nothing is checked, applied or
+// remediated. When every check passes, n's back-off ends and n runs; a
+// failing probe changes nothing.
+func (e *Engine) probe(n *node) {
+	defer e.probes.Done()
+	err := e.runHealth(e.probeCtx, n, healthPlan{all: true}, &Event{})
+	e.mu.Lock()
+	n.probing = false
+	e.queue.running--
+	now := e.opts.Clock.Now()
+	if err == nil {
+		e.opts.Logger.Debug("health checks pass again: retrying now", "resource", n.v.ID())
+		n.retry.until = now
+	}
+	// A deadline that came while the probe ran left n to it.
+	if !e.stopping && n.life == dirty {
+		e.schedule(n, now)
+	}
+	e.checkIdle()
+	e.mu.Unlock()
+	e.flush()
 }
 
 // watchHealth runs each of n's checks every period, with jitter: its own

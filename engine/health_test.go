@@ -99,15 +99,7 @@ func TestOneShotHealthChecks(t *testing.T) {
 // refreshes it (a service would restart) at once, then backing off, until
 // the check passes again.
 func TestWatchRemediatesAnUnhealthyResource(t *testing.T) {
-	w := newWorld(t)
-	check, set := plugin(t, "0")
-	g := load(t, `
-- fake:
-    - app:
-        value: v1
-        health_checks: [{command: '`+check+`'}]
-`)
-	run := startWatching(t, g, engine.Options{HealthInterval: time.Minute, Retry: engine.RetryPolicy{Base: 5 * time.Millisecond, Max: 20 * time.Millisecond}})
+	w, set, run := watchCheckedApp(t, engine.RetryPolicy{Base: 5 * time.Millisecond, Max: 20 * time.Millisecond})
 	first := run.next(func(ev *engine.Event) bool { return ev.ID() == "fake#app" })
 	if first.Failed || len(first.HealthChecks) != 1 {
 		t.Fatalf("first run %+v, want converged and checked", first)
@@ -151,4 +143,101 @@ func TestWatchRemediatesAnUnhealthyResource(t *testing.T) {
 	if back.HealthChecks[0].Status != resources.HealthOK {
 		t.Fatalf("the repeated WARNING was reported again: %+v", back)
 	}
+}
+
+// TestWatchProbesHealthDuringBackOff: while an unhealthy resource waits on
+// a long back-off, its periodic checks still probe its health. A probe
+// that fails changes nothing (no run, no remediation); one that passes
+// ends the back-off at once, and the resource runs and is converged again,
+// long before the deadline. A failed check (not unhealthy) is not probed.
+func TestWatchProbesHealthDuringBackOff(t *testing.T) {
+	w, set, run := watchCheckedApp(t, engine.RetryPolicy{Base: time.Hour, Max: 10 * time.Hour})
+	isApp := func(ev *engine.Event) bool { return ev.ID() == "fake#app" }
+	run.next(isApp)
+	period := "poll:" + time.Minute.String()
+
+	set("2")
+	run.src.fire(period)
+	if bad := run.next(isApp); !bad.Failed {
+		t.Fatalf("event %+v, want the CRITICAL check reported", bad)
+	}
+	w.awaitRefresh(t, "app") // the first remediation, at once; it fails
+	run.idle()
+	checks, refreshes := w.checked("app"), w.refreshCount("app")
+
+	// Still failing: the probe neither runs nor remediates the resource.
+	run.src.fire(period)
+	run.idle()
+	run.none("a run after a failing probe", isApp)
+	if c, r := w.checked("app"), w.refreshCount("app"); c != checks || r != refreshes {
+		t.Fatalf("a failing probe ran the resource: checks %d→%d, refreshes %d→%d", checks, c, refreshes, r)
+	}
+
+	// Healthy again: the next probe ends the back-off without time moving.
+	set("0")
+	run.src.fire(period)
+	run.idle()
+	good := run.nextNow(t, isApp)
+	if good.Failed || good.HealthChecks[0].Status != resources.HealthOK {
+		t.Fatalf("event %+v, want the resource healthy again", good)
+	}
+	if st := run.e.State(); st.Unhealthy != 0 || st.Converged != 1 {
+		t.Errorf("state %+v, want converged", st)
+	}
+
+	// A failed check is no health failure: a passing check ends nothing.
+	w.mu.Lock()
+	w.failing["app"] = true
+	w.mu.Unlock()
+	run.src.fire(period)
+	if bad := run.next(isApp); !bad.Failed {
+		t.Fatalf("event %+v, want the failed check reported", bad)
+	}
+	run.idle()
+	checks = w.checked("app")
+	run.src.fire(period)
+	run.idle()
+	run.none("a failed check retried by a passing health check", isApp)
+	if c := w.checked("app"); c != checks {
+		t.Fatalf("a failed check was retried before its back-off: checks %d→%d", checks, c)
+	}
+}
+
+// refreshCount returns how many times name was refreshed.
+func (w *world) refreshCount(name string) int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.refreshes[name]
+}
+
+// nextNow returns the first event matching keep already emitted; callers
+// wait for idle first.
+func (w *watching) nextNow(t *testing.T, keep func(*engine.Event) bool) *engine.Event {
+	t.Helper()
+	for {
+		select {
+		case ev := <-w.events:
+			if keep(ev) {
+				return ev
+			}
+		default:
+			t.Fatal("no event: the resource did not run")
+			return nil
+		}
+	}
+}
+
+// watchCheckedApp watches fake#app, whose health check passes until set
+// says otherwise, checked every minute (the path "poll:1m0s") and retried
+// on retry.
+func watchCheckedApp(t *testing.T, retry engine.RetryPolicy) (*world, func(string), *watching) {
+	w := newWorld(t)
+	check, set := plugin(t, "0")
+	g := load(t, `
+- fake:
+    - app:
+        value: v1
+        health_checks: [{command: '`+check+`'}]
+`)
+	return w, set, startWatching(t, g, engine.Options{HealthInterval: time.Minute, Retry: retry})
 }

@@ -94,6 +94,12 @@ type current struct {
 	// parentChanged is set when a parent applied a change during the run,
 	// which a failure of that run may not have seen.
 	parentChanged bool
+	// nudged is set when an event that brings a retry forward (hastens)
+	// marked the vertex during the run, before its apply: if the run
+	// fails, its next attempt comes no later than the first step of the
+	// back-off. writing is set once the apply started: events from then
+	// on may be its own echo, and nudge nothing.
+	nudged, writing bool
 }
 
 // outcome is what the vertex's runs left to report.
@@ -233,7 +239,7 @@ func (n *node) runnable(now time.Time) bool {
 // dueBarOrder reports whether the vertex may run at now but for the
 // vertices written before it.
 func (n *node) dueBarOrder(now time.Time) bool {
-	return (n.life == dirty || n.life == blocked) &&
+	return (n.life == dirty || n.life == blocked) && !n.probing &&
 		(n.predecessor == nil || !n.predecessor.life.busy()) &&
 		!n.waiting(now) && n.parentsConverged()
 }

@@ -49,6 +49,7 @@ func (e *Engine) touch(n *node) {
 // e.mu.
 func (e *Engine) markDirty(n *node, t Trigger) {
 	n.markDirty(t, e.opts.Clock.Now())
+	e.nudge(n, t)
 	e.touch(n)
 }
 

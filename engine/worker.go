@@ -59,7 +59,8 @@ func (e *Engine) next() *node {
 // hold e.mu.
 func (e *Engine) take(n *node) run {
 	e.touch(n)
-	n.runSince, n.runSeen, n.runDesired, n.parentChanged = n.since, n.seen, n.desired, false
+	n.runSince, n.runSeen, n.runDesired = n.since, n.seen, n.desired
+	n.parentChanged, n.nudged, n.writing = false, false, false
 	// A paused vertex is only looked at: its refresh (and any
 	// rollback) waits for resume.
 	paused := e.pauseOf(n, e.opts.Clock.Now()) != nil
@@ -168,6 +169,9 @@ func (e *Engine) cycle(ctx context.Context, n *node, r run, ev *Event) (resource
 	}
 	if r.undo.keep {
 		cycle.BeforeApply = e.keepBeforeApply(n, r.undo.undo, ev)
+	}
+	if e.opts.Watch {
+		cycle.BeforeApply = e.applying(n, cycle.BeforeApply)
 	}
 	d, why := e.deadline(n.v)
 	b := bounded{n.v.Resource, d, why}
@@ -405,22 +409,13 @@ func (e *Engine) failed(n *node, err error, msg string, refresh bool, now time.T
 	if !e.opts.Watch {
 		return true
 	}
-	var until time.Time
-	if unhealthy {
-		// Remediation: a service restarts, an exec runs again, anything
-		// else converges again; the first at once, then backing off.
-		if n.v.Refreshable && !e.noop(n) && !n.refresh {
-			n.refresh = true
-			e.pendingChanged = true
-		}
-		until = n.retry.remediate(now, e.opts.Retry)
-	} else {
-		until = n.retry.fail(now, e.opts.Retry)
+	// Remediation: a service restarts, an exec runs again, anything else
+	// converges again; the first at once, then backing off.
+	if unhealthy && n.v.Refreshable && !e.noop(n) && !n.refresh {
+		n.refresh = true
+		e.pendingChanged = true
 	}
-	if n.parentChanged {
-		// What this run lacked may have come during it.
-		n.retry.until, until = now, now
-	}
+	until := e.backOff(n, unhealthy, now)
 	e.markDirty(n, TriggerRetry)
 	key := reportKey(err)
 	repeated := key == n.lastError

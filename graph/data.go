@@ -1,9 +1,14 @@
 package graph
 
 import (
+	"fmt"
+	"sync"
+
 	"github.com/reactive-ccm/ccm/graph/hiera"
 	"github.com/reactive-ccm/ccm/resources"
+	"github.com/reactive-ccm/ccm/resources/document"
 	"github.com/reactive-ccm/ccm/resources/template"
+	"go.yaml.in/yaml/v3"
 )
 
 // Data is what a manifest's templates see besides the manifest itself:
@@ -32,6 +37,30 @@ func (d Data) Options() Options {
 	return Options{Templates: d.Templates, JetResources: JetResources}
 }
 
+// LazyOptions is Options of the data load returns, read once, when the
+// first manifest is prepared, so a bad overlay or layer is an error of
+// this load. The facts are gathered (Data.LoadFacts, in the background)
+// as soon as a manifest holds templates or data layers may use them,
+// while the rest of the load goes on; else when a resource renders
+// templates of its own, if it does.
+func LazyOptions(load func() (Data, error)) Options {
+	data := sync.OnceValues(load)
+	return Options{
+		Templates: func(m *Manifest) (resources.Templates, error) {
+			d, err := data()
+			if err != nil {
+				return nil, err
+			}
+			t, err := d.Templates(m)
+			if err == nil && d.LoadFacts != nil && (len(d.Layers) > 0 || m.Templated(t)) {
+				go d.LoadFacts()
+			}
+			return t, err
+		},
+		JetResources: JetResources,
+	}
+}
+
 // Templates resolves m's data, hierarchy and overrides against the facts,
 // merges the extra layers over them and returns m's templates.
 func (d Data) Templates(m *Manifest) (resources.Templates, error) {
@@ -45,7 +74,7 @@ func (d Data) Templates(m *Manifest) (resources.Templates, error) {
 // resolve returns m's hiera data with, merged over it, the data of the
 // apply resource that included m, then the extra layers.
 func (d Data) resolve(m *Manifest) (map[string]any, error) {
-	own := hiera.Source{File: m.File, Data: m.Data, Hierarchy: m.Hierarchy, Overrides: m.Overrides}
+	own := m.Hiera()
 	env := template.Env{Facts: d.Facts, LoadFacts: d.LoadFacts, Environ: d.Environ, Dir: m.Dir}
 	t := template.NewData(env)
 	if m.incl == nil || m.incl.data == nil {
@@ -60,4 +89,29 @@ func (d Data) resolve(m *Manifest) (map[string]any, error) {
 		return nil, err
 	}
 	return hiera.Merge(hiera.Merge(data, m.incl.data), layers), nil
+}
+
+// Hiera is m's data sections (data, hierarchy, overrides) as a hiera
+// document.
+func (m *Manifest) Hiera() hiera.Source {
+	return hiera.Source{File: m.File, Data: m.Data, Hierarchy: m.Hierarchy, Overrides: m.Overrides}
+}
+
+// ManifestData is the data sections of the manifest in file, for
+// `ccm hiera parse MANIFEST`; ok is false, and nothing parsed, when file
+// holds no ccm section: it is a hiera document of its own.
+func ManifestData(file string) (src hiera.Source, ok bool, err error) {
+	b, err := document.Read(file)
+	if err != nil {
+		return hiera.Source{}, false, fmt.Errorf("hiera: %w", err)
+	}
+	var top map[string]any
+	if yaml.Unmarshal(b, &top) != nil || top["ccm"] == nil {
+		return hiera.Source{}, false, nil
+	}
+	m, err := ParseManifest(file)
+	if err != nil {
+		return hiera.Source{}, false, err
+	}
+	return m.Hiera(), true, nil
 }

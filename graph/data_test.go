@@ -1,8 +1,10 @@
 package graph_test
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -211,5 +213,67 @@ func TestFingerprintFollowsData(t *testing.T) {
 	}
 	if before["b"] != after["b"] {
 		t.Errorf("a resource without templates changed fingerprint when data changed")
+	}
+}
+
+func TestManifestData(t *testing.T) {
+	manifest := writeManifest(t, "m.yaml", strings.Replace(hieraManifest, "MERGE", "deep", 1))
+	src, ok, err := graph.ManifestData(manifest)
+	if err != nil || !ok {
+		t.Fatalf("a manifest: ok=%v, %v", ok, err)
+	}
+	if src.File != manifest || src.Data == nil || src.Hierarchy == nil || src.Overrides == nil {
+		t.Errorf("the manifest's data sections were not read: %+v", src)
+	}
+	doc := writeManifest(t, "hiera.yaml", "data: {port: 80}\n")
+	if _, ok, err := graph.ManifestData(doc); ok || err != nil {
+		t.Errorf("a hiera document: ok=%v, %v; want it left to the hiera reader", ok, err)
+	}
+	if _, _, err := graph.ManifestData(doc + ".absent"); err == nil || !strings.HasPrefix(err.Error(), "hiera: ") {
+		t.Errorf("a missing file gave %v", err)
+	}
+}
+
+// TestLazyOptionsReadTheDataOnceAndFactsOnlyForTemplates: the data is
+// read once for every manifest of a load, a read error is the load's,
+// and the facts are gathered only for a manifest that holds templates.
+func TestLazyOptionsReadTheDataOnceAndFactsOnlyForTemplates(t *testing.T) {
+	plain := writeManifest(t, "plain.yaml", "ccm: {resources: [{probe: [{a: {text: hello}}]}]}\n")
+	templated := writeManifest(t, "t.yaml", "ccm: {resources: [{probe: [{b: {text: \"{{ lookup('facts.os') }}\"}}]}]}\n")
+	var reads atomic.Int32
+	gathered := make(chan struct{}, 4)
+	opts := func() graph.Options {
+		return graph.LazyOptions(func() (graph.Data, error) {
+			reads.Add(1)
+			// As the host's facts are: gathered once, whoever asks.
+			return graph.Data{LoadFacts: sync.OnceValue(func() map[string]any {
+				gathered <- struct{}{}
+				return map[string]any{"os": "linux"}
+			})}, nil
+		})
+	}
+	if _, err := graph.Load([]string{plain}, opts()); err != nil {
+		t.Fatal(err)
+	}
+	if len(gathered) != 0 {
+		t.Fatal("facts were gathered for a manifest without templates")
+	}
+	g, err := graph.Load([]string{plain, templated}, opts())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := reads.Load(); n != 2 {
+		t.Errorf("two loads read the data %d times, want once each", n)
+	}
+	<-gathered
+	if len(gathered) != 0 {
+		t.Error("facts were gathered more than once, or for the manifest without templates")
+	}
+	if got := g.Vertices[1].Name; got != "b" {
+		t.Errorf("vertex %q", got)
+	}
+	bad := fmt.Errorf("bad overlay")
+	if _, err := graph.Load([]string{plain}, graph.LazyOptions(func() (graph.Data, error) { return graph.Data{}, bad })); err == nil || !strings.Contains(err.Error(), bad.Error()) {
+		t.Errorf("a failed read gave %v", err)
 	}
 }

@@ -12,21 +12,14 @@ import (
 
 	"github.com/reactive-ccm/ccm/graph"
 	_ "github.com/reactive-ccm/ccm/resources/apply"
+	"github.com/reactive-ccm/ccm/resources/resourcetest"
 )
 
 // files writes name → content into a new directory and returns it.
 func files(t *testing.T, fs map[string]string) string {
 	t.Helper()
 	dir := t.TempDir()
-	for name, src := range fs {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	resourcetest.WriteTree(t, dir, fs)
 	return dir
 }
 

@@ -110,16 +110,22 @@ func nulBytes(file string, n *yaml.Node, errs *resources.ErrorList) {
 }
 
 func (m *Manifest) parseTop(root *yaml.Node, errs *resources.ErrorList) {
-	for _, p := range pairs(m.File, root, errs) {
-		k := findKey(topKeys, p.key.Value)
+	m.takeKeys(root, topKeys, "top-level", errs)
+	if !hasKey(root, "ccm") {
+		errs.Addf(pos(m.File, root), "manifest has no ccm: section with resources")
+	}
+}
+
+// takeKeys has each key of section (the mapping node) take its value;
+// a key keys does not hold is an error naming the section ("ccm").
+func (m *Manifest) takeKeys(section *yaml.Node, keys []SectionKey, what string, errs *resources.ErrorList) {
+	for _, p := range pairs(m.File, section, errs) {
+		k := findKey(keys, p.key.Value)
 		if k == nil {
-			errs.Addf(pos(m.File, p.key), "unknown top-level key %q; valid keys: %s", p.key.Value, keyNames(topKeys))
+			errs.Addf(pos(m.File, p.key), "unknown %s key %q; valid keys: %s", what, p.key.Value, keyNames(keys))
 			continue
 		}
 		k.take(m, p, errs)
-	}
-	if !hasKey(root, "ccm") {
-		errs.Addf(pos(m.File, root), "manifest has no ccm: section with resources")
 	}
 }
 
@@ -135,14 +141,7 @@ func (m *Manifest) mapping(p pair, errs *resources.ErrorList) *yaml.Node {
 }
 
 func (m *Manifest) parseCCM(ccm *yaml.Node, errs *resources.ErrorList) {
-	for _, p := range pairs(m.File, ccm, errs) {
-		k := findKey(ccmKeys, p.key.Value)
-		if k == nil {
-			errs.Addf(pos(m.File, p.key), "unknown ccm key %q; valid keys: %s", p.key.Value, keyNames(ccmKeys))
-			continue
-		}
-		k.take(m, p, errs)
-	}
+	m.takeKeys(ccm, ccmKeys, "ccm", errs)
 	switch {
 	case m.Resources != nil && m.ResourcesJetFile != "":
 		errs.Addf(m.JetPos, "resources and resources_jet_file are mutually exclusive")

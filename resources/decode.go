@@ -27,6 +27,16 @@ func (s *Spec) Decode(dst any) error {
 	return decodeStruct(s.Props, reflect.ValueOf(dst).Elem(), s.ID(), s.common, s.NodePos, s.decodeField)
 }
 
+// DecodeProps decodes the spec's properties into a new P, as Decode
+// does, and returns the list of problems the type's New goes on adding
+// its validation's to, so that every problem is reported at once.
+func DecodeProps[P any](s *Spec) (*P, *ErrorList) {
+	p := new(P)
+	errs := new(ErrorList)
+	errs.Add(s.Pos, s.Decode(p))
+	return p, errs
+}
+
 // DecodeDocument fills the struct dst points to from the YAML mapping m
 // of file, strictly, as Decode does a resource's properties but without
 // templates: what names the document in errors ("the agent

@@ -58,3 +58,12 @@ func orNone(s string) string {
 	}
 	return s
 }
+
+// JoinAnd lists the names of properties for a message: "owner", "owner
+// and mode", "owner, group and mode".
+func JoinAnd(words []string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
+}

@@ -9,4 +9,9 @@
 //     nothing outside its folder switches on type names.
 //   - Decoding is strict: unknown keys, duplicate keys and wrong types are
 //     errors carrying the position of the offending node.
+//
+// A type's New starts with DecodeProps and adds its own problems to the
+// ErrorList it returns, so that every problem is reported at once; the
+// common checks are worded once, by Spec.CheckOneOf, CheckOnlyWith and
+// CheckProvider, and a list under a common key is read by ParseList.
 package resources

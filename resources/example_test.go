@@ -43,12 +43,14 @@ func init() {
 	resources.Register(resources.Type{
 		Name: "greeting", Props: greetingProps{}, Help: "says something", NameHelp: "whom to greet",
 		New: func(spec *resources.Spec) (resources.Instance, error) {
-			var p greetingProps
-			if err := spec.Decode(&p); err != nil {
-				return resources.Instance{}, err
+			// Every problem is reported at once: the decoding's, then
+			// the type's own.
+			p, errs := resources.DecodeProps[greetingProps](spec)
+			if !spec.Has("text") {
+				errs.Addf(spec.Pos, "%s: text is required", spec.ID())
 			}
-			if p.Text == "" {
-				return resources.Instance{}, resources.Errorf(spec.Pos, "%s: text is required", spec.ID())
+			if err := errs.Err(); err != nil {
+				return resources.Instance{}, err
 			}
 			return resources.Instance{Resource: &greeting{want: p.Text + ", " + spec.Name, said: &said}, Ensure: "present"}, nil
 		},
@@ -89,6 +91,7 @@ func ExampleRegister() {
 	// Output:
 	// property text: what the greeting says
 	// manifest.yaml:1:1: unknown property "txt" for greeting#world; did you mean "text"?
+	// manifest.yaml:3:7: greeting#world: text is required
 	// text "" → hello, world | changed: true | now: hello, world | error: <nil>
 	// again, applied: false
 }

@@ -80,6 +80,21 @@ func (l *Lookups) Loaded() string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
+// Stale reports whether a query made while loading would find something
+// else now: find returns the digest of what the query matching subjects
+// with match finds. A change that came between the query and the watch
+// on it is caught so.
+func (l *Lookups) Stale(find func(match func(subject string) bool) string) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for key, digest := range l.loaded {
+		if match, ok := l.queries[key]; ok && find(match) != digest {
+			return true
+		}
+	}
+	return false
+}
+
 // Concerns reports whether a change of subject concerns one of the
 // queries made so far.
 func (l *Lookups) Concerns(subject string) bool {

@@ -2,9 +2,6 @@ package main
 
 import (
 	"fmt"
-	"net"
-	"strconv"
-	"time"
 
 	"github.com/reactive-ccm/ccm/engine/fleet/agent"
 	"github.com/spf13/cobra"
@@ -47,28 +44,10 @@ func newAgentCmd() *cobra.Command {
 // applyAgentConfig sets the flags the configuration speaks for, unless
 // they were given on the command line.
 func applyAgentConfig(cmd *cobra.Command, c *agent.Config) error {
-	set := map[string]string{
-		"watch":     "true",
-		"recheck":   time.Duration(c.Interval).String(),
-		"log-level": c.LogLevel,
-		"context":   c.NATSContext,
-		"hiera":     c.ExternalDataURL,
-		"cache-dir": c.CacheDir,
-		"register":  c.Registration,
-	}
-	if c.HealthCheckInterval > 0 {
-		set["health-interval"] = time.Duration(c.HealthCheckInterval).String()
-	}
-	if c.MonitorPort > 0 {
-		// Loopback only: --metrics-listen names another address.
-		set["metrics-listen"] = net.JoinHostPort("127.0.0.1", strconv.Itoa(c.MonitorPort))
-		// Upstream's agent always exports its per-resource series.
-		set["metrics-resources"] = "true"
-	}
-	for name, v := range set {
+	for name, v := range c.Flags() {
 		fl := cmd.Flags().Lookup(name)
 		switch {
-		case v == "" || (fl != nil && fl.Changed):
+		case fl != nil && fl.Changed:
 		case fl == nil:
 			fmt.Fprintf(cmd.ErrOrStderr(), "ccm: the agent setting for --%s is not supported by this ccm; ignored\n", name)
 		default:

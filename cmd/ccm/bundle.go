@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"time"
 
 	"github.com/reactive-ccm/ccm/engine/fleet/bundle"
 	"github.com/spf13/cobra"
@@ -86,16 +85,16 @@ func newBundleSignCmd() *cobra.Command {
 
 // signFile writes file.sig.
 func signFile(cmd *cobra.Command, file, keyFile string) error {
-	key, err := bundle.ReadPrivateKey(keyFile)
-	if err != nil {
-		return usage(err)
-	}
 	b, err := os.ReadFile(file)
 	if err != nil {
 		return usage(err)
 	}
+	signature, err := signer(keyFile)(b)
+	if err != nil {
+		return err
+	}
 	sig := file + bundle.SignatureSuffix
-	if err := os.WriteFile(sig, bundle.Sign(b, key, time.Now()), 0o644); err != nil {
+	if err := os.WriteFile(sig, signature, 0o644); err != nil {
 		return err
 	}
 	fmt.Fprintf(cmd.OutOrStdout(), "signed %s: %s\n", file, sig)

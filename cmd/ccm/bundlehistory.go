@@ -3,17 +3,16 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
-	"strconv"
-	"strings"
 	"text/tabwriter"
 	"time"
 
-	"github.com/nats-io/nats.go/jetstream"
 	"github.com/reactive-ccm/ccm/engine/fleet/bundle"
 	"github.com/reactive-ccm/ccm/engine/fleet/natsconn"
 	"github.com/reactive-ccm/ccm/engine/fleet/release"
+	"github.com/reactive-ccm/ccm/internal/termsafe"
 	"github.com/spf13/cobra"
 )
 
@@ -25,16 +24,8 @@ func newBundleHistoryCmd() *cobra.Command {
 		Short: "List the revisions of a bundle the store keeps: when, by whom, digest, signer; * marks the current one",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			loc, err := objectLocation(args[0])
-			if err != nil {
-				return err
-			}
-			return onNATS(cmd, timeout, func(ctx context.Context, c *natsconn.Conn) error {
-				obs, err := release.Open(ctx, c.JetStream(), loc.Bucket, false)
-				if err != nil {
-					return err
-				}
-				all, err := release.History(ctx, obs, loc.Key)
+			return onObject(cmd, args[0], timeout, false, func(ctx context.Context, _ *natsconn.Conn, o release.Object) error {
+				all, err := release.History(ctx, o.Store, o.Key)
 				if err != nil {
 					return err
 				}
@@ -58,15 +49,9 @@ func printHistory(w io.Writer, all []release.Entry) error {
 		if e.Current {
 			mark = " *"
 		}
-		fmt.Fprintf(tw, "%d%s\t%s\t%s\t%s\t%s\n", e.Seq, mark, e.Pushed.Local().Format(time.DateTime), oneLine(e.PushedBy), shortDigest(e.Digest), signedBy([]byte(e.Signature)))
+		fmt.Fprintf(tw, "%d%s\t%s\t%s\t%s\t%s\n", e.Seq, mark, e.Pushed.Local().Format(time.DateTime), termsafe.OneLine(e.PushedBy), release.ShortDigest(e.Digest), signedBy([]byte(e.Signature)))
 	}
 	return tw.Flush()
-}
-
-// shortDigest is enough of an object digest to tell revisions apart.
-func shortDigest(d string) string {
-	d = strings.TrimPrefix(d, "SHA-256=")
-	return d[:min(len(d), 12)]
 }
 
 func newBundleRollbackCmd() *cobra.Command {
@@ -77,28 +62,16 @@ func newBundleRollbackCmd() *cobra.Command {
 		Short: "Make an older revision from the history current again (default the one before the current); --key signs it again, so hosts that never go back take it",
 		Args:  cobra.RangeArgs(1, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			loc, err := objectLocation(args[0])
-			if err != nil {
-				return err
-			}
 			want := ""
 			if len(args) == 2 {
 				want = args[1]
 			}
-			return onNATS(cmd, timeout, func(ctx context.Context, c *natsconn.Conn) error {
-				obs, err := release.Open(ctx, c.JetStream(), loc.Bucket, false)
+			return onObject(cmd, args[0], timeout, false, func(ctx context.Context, _ *natsconn.Conn, o release.Object) error {
+				got, err := o.Rollback(ctx, want, signer(key))
 				if err != nil {
-					return err
+					return releaseError(err)
 				}
-				e, b, err := rollbackTo(ctx, obs, loc.Key, want, key)
-				if err != nil {
-					return err
-				}
-				info, err := release.Publish(ctx, obs, loc.Key, b, 0)
-				if err != nil {
-					return err
-				}
-				fmt.Fprintf(cmd.OutOrStdout(), "rolled %s back to revision %d: digest %s, %s\n", loc, e.Seq, info.Digest, signedBy(b.Signature))
+				fmt.Fprintf(cmd.OutOrStdout(), "rolled %s back to revision %d: digest %s, %s\n", o.Name, got.Entry.Seq, got.Info.Digest, signedBy(got.Bundle.Signature))
 				return nil
 			})
 		},
@@ -108,52 +81,41 @@ func newBundleRollbackCmd() *cobra.Command {
 	return cmd
 }
 
-// rollbackTo finds the revision want (a number from the history, a
-// digest prefix, or "" for the newest one older than the current that
-// differs from it) and returns it as a bundle to publish, signed again
-// with keyFile when it was signed.
-func rollbackTo(ctx context.Context, obs jetstream.ObjectStore, key, want, keyFile string) (release.Entry, release.Bundle, error) {
-	all, err := release.History(ctx, obs, key)
+// onObject runs f on the bundle object raw names (obj://BUCKET/KEY), its
+// bucket created when create is set.
+func onObject(cmd *cobra.Command, raw string, timeout time.Duration, create bool, f func(context.Context, *natsconn.Conn, release.Object) error) error {
+	loc, err := objectLocation(raw)
 	if err != nil {
-		return release.Entry{}, release.Bundle{}, err
+		return err
 	}
-	e, ok := pickRevision(all, want)
-	if !ok {
-		return e, release.Bundle{}, usage(fmt.Errorf("%s: no revision %q in the history (ccm bundle history lists them)", key, want))
-	}
-	b := release.Bundle{Signature: []byte(e.Signature), PushedBy: fmt.Sprintf("%s (rollback to %d)", release.Pusher(), e.Seq)}
-	if b.Data, err = release.Read(ctx, obs, e); err != nil {
-		return e, b, err
-	}
-	switch {
-	case keyFile != "":
-		priv, err := bundle.ReadPrivateKey(keyFile)
+	return onNATS(cmd, timeout, func(ctx context.Context, c *natsconn.Conn) error {
+		obs, err := release.Open(ctx, c.JetStream(), loc.Bucket, create)
 		if err != nil {
-			return e, b, usage(err)
+			return err
 		}
-		b.Signature = bundle.Sign(b.Data, priv, time.Now())
-	case e.Signature != "":
-		return e, b, usage(fmt.Errorf("revision %d is signed, and hosts never go back to an older signature: pass --key KEYFILE to sign it again", e.Seq))
-	}
-	return e, b, nil
+		return f(ctx, c, release.Object{Store: obs, Key: loc.Key, Name: loc.String()})
+	})
 }
 
-// pickRevision finds want in all (see rollbackTo).
-func pickRevision(all []release.Entry, want string) (release.Entry, bool) {
-	cur := -1
-	for i, e := range all {
-		if e.Current {
-			cur = i
-		}
+// signer signs with the private key in keyFile, read when a signature is
+// needed; nil without a key file.
+func signer(keyFile string) release.Signer {
+	if keyFile == "" {
+		return nil
 	}
-	for i := len(all) - 1; i >= 0; i-- {
-		e := all[i]
-		switch {
-		case want == "" && i < cur && e.Digest != all[cur].Digest:
-			return e, true
-		case want != "" && (strconv.Itoa(e.Seq) == want || (len(want) >= 6 && strings.HasPrefix(strings.TrimPrefix(e.Digest, "SHA-256="), want))):
-			return e, true
+	return func(data []byte) ([]byte, error) {
+		priv, err := bundle.ReadPrivateKey(keyFile)
+		if err != nil {
+			return nil, usage(err)
 		}
+		return bundle.Sign(data, priv, time.Now()), nil
 	}
-	return release.Entry{}, false
+}
+
+// releaseError makes a change release refuses unusable input (exit 2).
+func releaseError(err error) error {
+	if _, ok := err.(*exitError); !ok && errors.Is(err, release.ErrRefused) {
+		return usage(err)
+	}
+	return err
 }

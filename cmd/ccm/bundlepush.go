@@ -1,17 +1,12 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"time"
 
-	"github.com/nats-io/nats.go/jetstream"
 	"github.com/reactive-ccm/ccm/engine/fleet/bundle"
 	"github.com/reactive-ccm/ccm/engine/fleet/natsconn"
 	"github.com/reactive-ccm/ccm/engine/fleet/release"
@@ -30,16 +25,11 @@ func newBundlePushCmd() *cobra.Command {
 		Short: "Publish a bundle (and FILE.sig when present) to a NATS object store, refusing what hosts would refuse",
 		Args:  cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			loc, err := objectLocation(args[1])
-			if err != nil {
+			if _, err := objectLocation(args[1]); err != nil {
 				return err
 			}
-			b := release.Bundle{PushedBy: release.Pusher()}
-			if b.Data, err = os.ReadFile(args[0]); err != nil {
-				return usage(err)
-			}
-			b.Signature, err = os.ReadFile(args[0] + bundle.SignatureSuffix)
-			if err != nil && !errors.Is(err, os.ErrNotExist) {
+			b, err := readBundle(args[0])
+			if err != nil {
 				return err
 			}
 			plan, err := rolloutPlan(canary, auto, key)
@@ -54,22 +44,18 @@ func newBundlePushCmd() *cobra.Command {
 					return usage(fmt.Errorf("%w; hosts would refuse it, so it is not pushed (--force pushes it all the same)", err))
 				}
 			}
-			return onNATS(cmd, timeout, func(ctx context.Context, c *natsconn.Conn) error {
-				obs, err := release.Open(ctx, c.JetStream(), loc.Bucket, true)
-				if err != nil {
-					return err
-				}
-				if err := notOlder(ctx, obs, loc, b); err != nil && !force {
-					return usage(err)
+			return onObject(cmd, args[1], timeout, true, func(ctx context.Context, c *natsconn.Conn, o release.Object) error {
+				if err := o.NotOlder(ctx, b); err != nil && !force {
+					return releaseError(err)
 				}
 				if plan.percent > 0 {
-					return plan.stage(ctx, cmd, c, obs, loc, b, keep)
+					return plan.stage(ctx, cmd, c, o, b, keep)
 				}
-				info, err := release.Publish(ctx, obs, loc.Key, b, keep)
+				info, err := release.Publish(ctx, o.Store, o.Key, b, keep)
 				if err != nil {
 					return err
 				}
-				fmt.Fprintf(cmd.OutOrStdout(), "pushed %s: %d bytes, %s, digest %s\n", loc, info.Size, signedBy(b.Signature), info.Digest)
+				fmt.Fprintf(cmd.OutOrStdout(), "pushed %s: %d bytes, %s, digest %s\n", o.Name, info.Size, signedBy(b.Signature), info.Digest)
 				return nil
 			})
 		},
@@ -84,6 +70,21 @@ func newBundlePushCmd() *cobra.Command {
 	return cmd
 }
 
+// readBundle reads a bundle to push from file, and its signature from
+// file.sig when there is one.
+func readBundle(file string) (release.Bundle, error) {
+	b := release.Bundle{PushedBy: release.Pusher()}
+	var err error
+	if b.Data, err = os.ReadFile(file); err != nil {
+		return b, usage(err)
+	}
+	b.Signature, err = os.ReadFile(file + bundle.SignatureSuffix)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return b, err
+	}
+	return b, nil
+}
+
 func objectLocation(raw string) (source.Location, error) {
 	loc, err := source.Parse(raw, false)
 	if err != nil || loc.Scheme != source.Object {
@@ -92,68 +93,18 @@ func objectLocation(raw string) (source.Location, error) {
 	return loc, nil
 }
 
-// checkBundle refuses what hosts would refuse: a signature that is not
-// one or signs other bytes, a bad signature under --trust, a tarball that
-// does not unpack, a manifest that does not compile (as ccm validate, with
-// the same --fact and --hiera flags).
+// checkBundle refuses what hosts would refuse (release.Check), the
+// manifest compiled as ccm validate does, with the same --fact and
+// --hiera flags.
 func checkBundle(cmd *cobra.Command, file string, b release.Bundle) error {
-	if len(b.Signature) > 0 {
-		a, err := bundle.Inspect(b.Signature)
-		if err != nil {
-			return fmt.Errorf("%s%s: %w", file, bundle.SignatureSuffix, err)
-		}
-		if sum := sha256.Sum256(b.Data); hex.EncodeToString(sum[:]) != a.Digest {
-			return fmt.Errorf("%s%s signs other bytes than %s (sign it again, or remove the stale signature)", file, bundle.SignatureSuffix, file)
-		}
-	}
-	if trust, _ := cmd.Flags().GetString("trust"); trust != "" {
-		keys, err := bundle.ReadPublicKeys(trust)
-		if err != nil {
-			return err
-		}
-		if _, err := bundle.Verify(b.Data, b.Signature, keys); err != nil {
-			return fmt.Errorf("%s: %w", file, err)
-		}
-	}
-	tmp, err := os.MkdirTemp("", "ccm-push-")
+	trust, err := trustKeys(cmd)
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(tmp)
-	manifest, err := bundle.Extract(bytes.NewReader(b.Data), filepath.Join(tmp, "bundle"), bundle.Limits{})
-	if err != nil {
-		return fmt.Errorf("%s: %w", file, err)
-	}
-	if _, err := graph.Load([]string{manifest}, loadOptions(cmd)); err != nil {
-		return fmt.Errorf("%s: its manifest does not compile: %w", file, err)
-	}
-	return nil
-}
-
-// notOlder refuses a bundle whose signature is older than the one in
-// place, or an unsigned bundle over a signed one: hosts that check
-// signatures would refuse either.
-func notOlder(ctx context.Context, obs jetstream.ObjectStore, loc source.Location, b release.Bundle) error {
-	cur, err := obs.GetInfo(ctx, loc.Key)
-	if errors.Is(err, jetstream.ErrObjectNotFound) {
-		return nil
-	}
-	if err != nil {
+	return release.Check(file, b, trust, func(manifest string) error {
+		_, err := graph.Load([]string{manifest}, loadOptions(cmd))
 		return err
-	}
-	was, err := bundle.Inspect([]byte(cur.Metadata[release.SignatureMeta]))
-	if err != nil {
-		return nil
-	}
-	now, err := bundle.Inspect(b.Signature)
-	switch {
-	case err != nil:
-		return fmt.Errorf("%s holds a signed bundle and this one is not signed; hosts that check signatures would refuse it (ccm bundle sign)", loc)
-	case now.Signed.Before(was.Signed):
-		return fmt.Errorf("%s holds a bundle signed %s, after this one (signed %s); hosts never go back: use ccm bundle rollback, which signs an older revision again",
-			loc, was.Signed.Format(time.RFC3339), now.Signed.Format(time.RFC3339))
-	}
-	return nil
+	})
 }
 
 // signedBy describes a signature for the operator.
@@ -171,7 +122,7 @@ func signedBy(sig []byte) string {
 // stagedPush is a push under --canary, with --auto's plan if any.
 type stagedPush struct {
 	percent float64
-	auto    *autoPlan
+	auto    *release.Auto
 }
 
 func rolloutPlan(canary, auto, key string) (stagedPush, error) {
@@ -183,8 +134,8 @@ func rolloutPlan(canary, auto, key string) (stagedPush, error) {
 		return p, nil
 	}
 	var err error
-	if p.percent, err = parsePercent(canary); err != nil {
-		return p, err
+	if p.percent, err = release.ParseShare(canary); err != nil {
+		return p, usage(err)
 	}
 	if p.percent >= 100 {
 		return p, usage(errors.New("--canary: a share below 100%; a push without --canary goes to every host"))
@@ -194,20 +145,20 @@ func rolloutPlan(canary, auto, key string) (stagedPush, error) {
 		if err != nil {
 			return p, err
 		}
-		a.key, p.auto = key, &a
+		a.Sign, p.auto = signer(key), &a
 	}
 	return p, nil
 }
 
 // stage starts the rollout of b, then follows --auto's plan.
-func (p stagedPush) stage(ctx context.Context, cmd *cobra.Command, c *natsconn.Conn, obs jetstream.ObjectStore, loc source.Location, b release.Bundle, keep int) error {
-	r, err := release.Stage(ctx, obs, loc.Key, b, keep, p.percent)
+func (p stagedPush) stage(ctx context.Context, cmd *cobra.Command, c *natsconn.Conn, o release.Object, b release.Bundle, keep int) error {
+	r, err := release.Stage(ctx, o.Store, o.Key, b, keep, p.percent)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(cmd.OutOrStdout(), "staged %s: revision %d (%s), %s, to %s of the hosts\n", loc, r.Seq, shortDigest(r.Digest), signedBy(b.Signature), share(r.Percent))
+	fmt.Fprintf(cmd.OutOrStdout(), "staged %s: revision %d (%s), %s, to %s of the hosts\n", o.Name, r.Seq, release.ShortDigest(r.Digest), signedBy(b.Signature), release.Share(r.Percent))
 	if p.auto == nil {
 		return nil
 	}
-	return p.auto.run(ctx, c, obs, loc, &r, cmd.OutOrStdout())
+	return followAuto(ctx, *p.auto, c, o, &r, cmd.OutOrStdout())
 }

@@ -160,9 +160,10 @@ func TestTwoDaemonsOnOneFileBothBackOff(t *testing.T) {
 	writeManifest(t, one, dir, foughtFile)
 	two := filepath.Join(dir, "two.yaml")
 	writeManifest(t, two, dir, strings.Replace(foughtFile, `content: "ours\n"`, `content: "theirs\n"`, 1))
-	// A window far longer than the fight takes: under load repairs come
-	// slower, and the first must not slide out of it before the limit.
-	wide := []string{"--contest-limit", "3", "--contest-window", "1m", "--contest-backoff", "1s"}
+	// A window and gap far longer than the fight takes: under load repairs
+	// come slower, and neither the first may slide out of the window nor a
+	// slow reply start the count afresh before the limit.
+	wide := []string{"--contest-limit", "3", "--contest-window", "1m", "--contest-gap", "1m", "--contest-backoff", "1s"}
 	a := startWatch(t, append(wide, "--state-dir", t.TempDir(), one)...)
 	b := startWatch(t, append(wide, "--state-dir", t.TempDir(), two)...)
 	for _, d := range []struct {

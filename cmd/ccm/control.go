@@ -15,6 +15,7 @@ import (
 
 	"github.com/reactive-ccm/ccm/engine"
 	"github.com/reactive-ccm/ccm/engine/daemon/control"
+	"github.com/reactive-ccm/ccm/engine/daemon/eventlog"
 )
 
 // addSocketFlag registers --socket, on the daemon and on every client.
@@ -97,7 +98,7 @@ func newEventsCmd() *cobra.Command {
 			f.watch = true
 			out := newPrinter(cmd.OutOrStdout(), f)
 			return clientError(client(cmd).Events(ctx, follow, func(ev *engine.Event) error {
-				out.event(ev)
+				out.Event(ev)
 				return nil
 			}))
 		},
@@ -115,10 +116,10 @@ func newPauseCmd() *cobra.Command {
 		Use:   "pause RESOURCE...|--all [--for DURATION]",
 		Short: "Keep the daemon's hands off resources: still checked and drift reported, nothing changed",
 		RunE: func(cmd *cobra.Command, refs []string) error {
-			if req.All == (len(refs) > 0) || req.For < 0 {
+			req.Resources, req.SudoUser = refs, os.Getenv("SUDO_USER")
+			if !req.Valid() {
 				return usage(errors.New("name resources (type#name) or give --all, and a --for that is not negative"))
 			}
-			req.Resources, req.SudoUser = refs, os.Getenv("SUDO_USER")
 			p, err := client(cmd).Pause(cmd.Context(), req)
 			if err != nil {
 				return clientError(err)
@@ -127,7 +128,7 @@ func newPauseCmd() *cobra.Command {
 			if !req.All {
 				what = strings.Join(refs, ", ")
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "paused %s by %s %s\n", what, p.By, untilWords(p.Until, time.Now()))
+			fmt.Fprintf(cmd.OutOrStdout(), "paused %s by %s %s\n", what, p.By, eventlog.Until(p.Until, time.Now()))
 			return nil
 		},
 	}
@@ -142,10 +143,10 @@ func newResumeCmd() *cobra.Command {
 		Use:   "resume RESOURCE...|--all",
 		Short: "End pauses: the resources are checked and repaired at once",
 		RunE: func(cmd *cobra.Command, refs []string) error {
-			if req.All == (len(refs) > 0) {
+			req.Resources = refs
+			if !req.Valid() {
 				return usage(errors.New("name resources (type#name) or give --all"))
 			}
-			req.Resources = refs
 			if err := client(cmd).Resume(cmd.Context(), req); err != nil {
 				return clientError(err)
 			}
@@ -170,12 +171,4 @@ func newRecheckCmd() *cobra.Command {
 			return clientError(client(cmd).Recheck(cmd.Context(), req))
 		},
 	}
-}
-
-// untilWords says when a pause ends: "until 14:30:00 (in 29m)".
-func untilWords(until, now time.Time) string {
-	if until.IsZero() {
-		return "until resumed"
-	}
-	return fmt.Sprintf("until %s (in %s)", until.Local().Format(time.TimeOnly), until.Sub(now).Round(time.Second))
 }

@@ -9,7 +9,6 @@ import (
 	"github.com/reactive-ccm/ccm/graph"
 	"github.com/reactive-ccm/ccm/graph/facts"
 	"github.com/reactive-ccm/ccm/graph/hiera"
-	"github.com/reactive-ccm/ccm/resources"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -78,27 +77,10 @@ var sysFacts facts.Cache
 
 // loadOptions are the graph options the command line selects: templates
 // over the host's facts (with --fact and --facts), the environment and
-// each manifest's hiera data (with --hiera layers), and resources_jet_file.
-// The data is read once per load, on first use. The host's facts are
-// gathered only when a template needs them: beside a manifest that holds
-// templates (or whose data layers may), while the rest of it loads; else
-// when a resource renders templates of its own, if it does.
+// each manifest's hiera data (with --hiera layers), and
+// resources_jet_file, read once per load (graph.LazyOptions).
 func loadOptions(cmd *cobra.Command) graph.Options {
-	data := sync.OnceValues(func() (graph.Data, error) { return loadData(cmd) })
-	return graph.Options{
-		Templates: func(m *graph.Manifest) (resources.Templates, error) {
-			d, err := data()
-			if err != nil {
-				return nil, err
-			}
-			t, err := d.Templates(m)
-			if err == nil && (len(d.Layers) > 0 || m.Templated(t)) {
-				go d.LoadFacts()
-			}
-			return t, err
-		},
-		JetResources: graph.JetResources,
-	}
+	return graph.LazyOptions(func() (graph.Data, error) { return loadData(cmd) })
 }
 
 func loadData(cmd *cobra.Command) (graph.Data, error) {

@@ -6,8 +6,10 @@ import (
 	"os"
 	"strings"
 
-	"github.com/reactive-ccm/ccm/graph"
+	"github.com/reactive-ccm/ccm/engine/daemon/ensure"
+	"github.com/reactive-ccm/ccm/engine/daemon/eventlog"
 	"github.com/reactive-ccm/ccm/resources"
+	"github.com/reactive-ccm/ccm/resources/propflag"
 	"github.com/spf13/cobra"
 )
 
@@ -56,31 +58,27 @@ func newEnsureTypeCmd(typ resources.Type) *cobra.Command {
 		Short:   typ.Help,
 		Aliases: typ.Aliases,
 	}
-	pf := newPropFlags(cmd.Flags(), append(typ.CommonProperties(), typ.Properties()...))
+	pf := propflag.New(cmd.Flags(), append(typ.CommonProperties(), typ.Properties()...))
 	addEnsureRegistrationFlag(cmd.Flags())
-	cmd.Use = typ.Name + " " + pf.usage()
+	cmd.Use = typ.Name + " " + pf.Usage()
 	cmd.Long = typ.Help + ".\n\nNAME is " + typ.NameHelp + "."
 	cmd.Args = func(cmd *cobra.Command, args []string) error {
-		if len(args) < 1 || len(args) > 1+len(pf.args) {
+		if len(args) < 1 || len(args) > 1+pf.Args() {
 			return fmt.Errorf("usage: %s; got %d arguments", cmd.UseLine(), len(args))
 		}
 		return nil
 	}
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		props, err := pf.node(args)
+		props, err := pf.Node(args)
 		if err != nil {
 			return usage(err)
 		}
-		dir, err := os.Getwd()
+		ev, err := ensureOne(cmd, typ.Name, props, "command line")
 		if err != nil {
 			return err
 		}
-		ev, err := ensureOne(cmd, graph.Entry{Type: typ.Name, Props: props, File: "command line", Dir: dir})
-		if err != nil {
-			return err
-		}
-		printResult(cmd.OutOrStdout(), ev)
-		if failed(ev) {
+		eventlog.WriteResult(cmd.OutOrStdout(), ev)
+		if ensure.Failed(ev) {
 			return &exitError{code: exitFailed}
 		}
 		return nil

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/reactive-ccm/ccm/graph/facts"
 	"github.com/reactive-ccm/ccm/resources/template"
@@ -27,16 +28,9 @@ func newFactsCmd() *cobra.Command {
 			if warn != nil {
 				cmd.PrintErrln("ccm: some facts could not be gathered:", warn)
 			}
-			var out any = all
-			if len(args) == 1 {
-				v, found, err := template.Path(all, args[0])
-				if err != nil {
-					return usage(err)
-				}
-				if !found {
-					return &exitError{code: exitFailed, err: fmt.Errorf("no fact at %q", args[0])}
-				}
-				out = v
+			out, err := query(all, strings.Join(args, ""), len(args) == 1, "no fact")
+			if err != nil {
+				return err
 			}
 			return printValue(cmd, out, asYAML)
 		},
@@ -60,4 +54,20 @@ func printValue(cmd *cobra.Command, v any, asYAML bool) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
+}
+
+// query is the value at path in v, all of v when no path is given; a
+// path that holds nothing is a failure saying none ("no fact at …").
+func query(v map[string]any, path string, given bool, none string) (any, error) {
+	if !given {
+		return v, nil
+	}
+	got, found, err := template.Path(v, path)
+	if err != nil {
+		return nil, usage(err)
+	}
+	if !found {
+		return nil, &exitError{code: exitFailed, err: fmt.Errorf("%s at %q", none, path)}
+	}
+	return got, nil
 }

@@ -7,11 +7,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/nats-io/nats.go/jetstream"
 	"github.com/reactive-ccm/ccm/engine/fleet/natsconn"
-	"github.com/reactive-ccm/ccm/engine/fleet/release"
 	"github.com/reactive-ccm/ccm/engine/fleet/report"
-	"github.com/reactive-ccm/ccm/engine/fleet/source"
 	"github.com/spf13/cobra"
 )
 
@@ -24,21 +21,10 @@ func newFleetCmd() *cobra.Command {
 	return cmd
 }
 
-// fleetFilter selects the hosts fleet status shows.
-type fleetFilter struct {
-	revision, standing string
-	stale              bool
-}
-
-func (f fleetFilter) keep(h hostView) bool {
-	return (f.standing == "" || h.standing == f.standing) && (!f.stale || h.standing == standingStale) &&
-		(f.revision == "" || h.hasRevision(f.revision))
-}
-
 func newFleetStatusCmd() *cobra.Command {
 	var asJSON bool
 	var timeout time.Duration
-	var filter fleetFilter
+	var filter report.Filter
 	cmd := &cobra.Command{
 		Use:   "status",
 		Short: "A summary, then the hosts grouped by the revision they apply; exit 1 when any shown host is stale, failing, refused or behind",
@@ -50,7 +36,7 @@ func newFleetStatusCmd() *cobra.Command {
 				if err != nil {
 					return err
 				}
-				hosts = viewHosts(all, readTargets(ctx, c.JetStream(), all), time.Now(), filter)
+				hosts = viewHosts(all, report.ReadTargets(ctx, c.JetStream(), all), time.Now(), filter)
 				return nil
 			})
 			if err != nil {
@@ -69,9 +55,9 @@ func newFleetStatusCmd() *cobra.Command {
 	}
 	fl := cmd.Flags()
 	fl.BoolVar(&asJSON, "json", false, "print each host's status, with its standing, as a JSON line")
-	fl.StringVar(&filter.revision, "revision", "", "only hosts applying a revision starting with this")
-	fl.StringVar(&filter.standing, "standing", "", "only hosts of this standing (converged, behind, refused, failing, …)")
-	fl.BoolVar(&filter.stale, "stale", false, "only hosts that missed three heartbeats")
+	fl.StringVar(&filter.Revision, "revision", "", "only hosts applying a revision starting with this")
+	fl.StringVar((*string)(&filter.Standing), "standing", "", "only hosts of this standing (converged, behind, refused, failing, …)")
+	fl.BoolVar(&filter.Stale, "stale", false, "only hosts that missed three heartbeats")
 	addNATSFlags(fl, &timeout, 10*time.Second)
 	return cmd
 }
@@ -81,68 +67,13 @@ func printFleetJSON(cmd *cobra.Command, hosts []hostView) error {
 	for _, h := range hosts {
 		out := struct {
 			report.Status
-			Standing string `json:"standing"`
+			Standing report.Standing `json:"standing"`
 		}{h.Status, h.standing}
 		if err := enc.Encode(out); err != nil {
 			return err
 		}
 	}
 	return nil
-}
-
-// target is what the hosts of a source should apply: the bundle the
-// object holds now, or for the hosts in the wave of a rollout under way,
-// the rollout's revision.
-type target struct {
-	current string
-	rollout *release.Rollout
-}
-
-// targets are the targets of the obj:// sources, by source.
-type targets map[string]target
-
-// of returns the revision host should apply, by source.
-func (t targets) of(host string) map[string]string {
-	out := map[string]string{}
-	for src, tg := range t {
-		out[src] = tg.current
-		if tg.rollout != nil && release.InWave(host, *tg.rollout) {
-			out[src] = tg.rollout.Digest
-		}
-	}
-	return out
-}
-
-// readTargets reads the target of every obj:// source the hosts name; a
-// source it cannot read is left out (its hosts are then judged on what
-// they report alone).
-func readTargets(ctx context.Context, js jetstream.JetStream, all []report.Status) targets {
-	out := targets{}
-	for _, st := range all {
-		for _, s := range st.Sources {
-			loc, err := source.Parse(s.Source, false)
-			if _, seen := out[s.Source]; seen || err != nil || loc.Scheme != source.Object {
-				continue
-			}
-			if tg, err := readTarget(ctx, js, loc); err == nil {
-				out[s.Source] = tg
-			}
-		}
-	}
-	return out
-}
-
-func readTarget(ctx context.Context, js jetstream.JetStream, loc source.Location) (target, error) {
-	obs, err := release.Open(ctx, js, loc.Bucket, false)
-	if err != nil {
-		return target{}, err
-	}
-	info, err := obs.GetInfo(ctx, loc.Key)
-	if err != nil {
-		return target{}, err
-	}
-	r, err := release.ReadRollout(ctx, obs, loc.Key)
-	return target{current: info.Digest, rollout: r}, err
 }
 
 func newFleetForgetCmd() *cobra.Command {

@@ -8,120 +8,36 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/reactive-ccm/ccm/engine/fleet/release"
 	"github.com/reactive-ccm/ccm/engine/fleet/report"
-)
-
-// Standings of a host in fleet status, worst first.
-const (
-	standingStale      = "STALE"
-	standingDuplicate  = "duplicate"
-	standingRefused    = "refused"
-	standingReload     = "reload-failed"
-	standingFailing    = "failing"
-	standingUnhealthy  = "unhealthy"
-	standingRolledBack = "rolled-back"
-	standingBehind     = "behind"
-	standingContested  = "contested"
-	standingConverging = "converging"
-	standingConverged  = "converged"
+	"github.com/reactive-ccm/ccm/internal/termsafe"
 )
 
 // hostView is a host's status as fleet status shows it.
 type hostView struct {
 	report.Status
-	standing string
+	standing report.Standing
 	// group names the revisions it applies.
 	group string
 }
 
 // viewHosts judges every host against what it should apply (targets)
 // and keeps those filter selects.
-func viewHosts(all []report.Status, t targets, now time.Time, filter fleetFilter) []hostView {
+func viewHosts(all []report.Status, t report.Targets, now time.Time, filter report.Filter) []hostView {
 	var out []hostView
 	for _, st := range all {
-		h := hostView{Status: st, standing: hostState(st, t.of(st.Host), now), group: revisions(st.Applied)}
-		if filter.keep(h) {
-			out = append(out, h)
+		s := report.Judge(st, t, now)
+		if filter.Keep(st, s) {
+			out = append(out, hostView{Status: st, standing: s, group: revisions(st.Applied)})
 		}
 	}
 	return out
 }
 
-// hostState sums a host up in a word: never converged while it refused
-// or has not applied the revision it should (current, by source).
-func hostState(st report.Status, current map[string]string, now time.Time) string {
-	switch {
-	case st.Stale(now):
-		return standingStale
-	case st.Duplicate != "":
-		return standingDuplicate
-	case refusedCurrent(st, current):
-		return standingRefused
-	case st.ReloadError != "":
-		return standingReload
-	case st.Failed+st.Blocked > 0:
-		return standingFailing
-	case st.Unhealthy > 0:
-		return standingUnhealthy
-	case st.RolledBack > 0:
-		return standingRolledBack
-	case behind(st, current):
-		return standingBehind
-	case st.Contested > 0:
-		return standingContested
-	case st.Pending > 0:
-		return standingConverging
-	}
-	return standingConverged
-}
-
-// refusedCurrent reports whether the host refused the revision its source
-// holds now.
-func refusedCurrent(st report.Status, current map[string]string) bool {
-	for _, r := range st.Refused {
-		if cur, ok := current[r.Source]; ok && cur == r.Revision && applied(st, r.Source) != cur {
-			return true
-		}
-	}
-	return false
-}
-
-// behind reports whether the host applies another revision than its
-// source holds now.
-func behind(st report.Status, current map[string]string) bool {
-	for src, cur := range current {
-		if a := applied(st, src); a != "" && a != cur {
-			return true
-		}
-	}
-	return false
-}
-
-func applied(st report.Status, src string) string {
-	for _, a := range st.Applied {
-		if a.Source == src {
-			return a.Revision
-		}
-	}
-	return ""
-}
-
-func (h hostView) hasRevision(prefix string) bool {
-	for _, a := range h.Applied {
-		if strings.HasPrefix(shortDigest(a.Revision), prefix) || strings.HasPrefix(a.Revision, prefix) {
-			return true
-		}
-	}
-	return false
-}
-
-// healthy reports whether every host shown is converged, converging or
-// contested (another program's fight, not the rollout's).
+// healthy reports whether every host shown is healthy (report.Standing).
 func healthy(hosts []hostView) bool {
 	for _, h := range hosts {
-		switch h.standing {
-		case standingConverged, standingConverging, standingContested:
-		default:
+		if !h.standing.Healthy() {
 			return false
 		}
 	}
@@ -144,7 +60,7 @@ func printFleet(w io.Writer, hosts []hostView) error {
 	}
 	sort.Strings(names)
 	for _, g := range names {
-		fmt.Fprintf(w, "\napplying %s (%d):\n", oneLine(g), len(groups[g]))
+		fmt.Fprintf(w, "\napplying %s (%d):\n", termsafe.OneLine(g), len(groups[g]))
 		if err := printHosts(w, groups[g], now); err != nil {
 			return err
 		}
@@ -157,7 +73,7 @@ func printHosts(w io.Writer, hosts []hostView, now time.Time) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "HOST\tSTATE\tRESOURCES\tFAILED\tCONTESTED\tFETCHED\tAPPLIED\tCONVERGED\tSEEN")
 	for _, h := range hosts {
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\n", oneLine(h.Host), h.standing, h.Resources,
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\n", termsafe.OneLine(h.Host), h.standing, h.Resources,
 			countNames(h.Failed, h.FailedResources), countNames(h.Contested, h.ContestedResources),
 			revisions(h.Sources), appliedSince(h.Applied, now), ago(h.LastConverged, now), ago(h.Updated, now))
 	}
@@ -169,16 +85,16 @@ func printHosts(w io.Writer, hosts []hostView, now time.Time) error {
 func printNotes(w io.Writer, hosts []hostView, now time.Time) {
 	for _, h := range hosts {
 		for _, r := range h.Refused {
-			if h.standing == standingRefused {
-				fmt.Fprintln(w, oneLine(fmt.Sprintf("%s refused %s@%s %s: %s", h.Host, r.Source, shortDigest(r.Revision), ago(r.Time, now), r.Reason)))
+			if h.standing == report.StandingRefused {
+				fmt.Fprintln(w, termsafe.OneLine(fmt.Sprintf("%s refused %s@%s %s: %s", h.Host, r.Source, release.ShortDigest(r.Revision), ago(r.Time, now), r.Reason)))
 			}
 		}
 		if h.Duplicate != "" {
-			fmt.Fprintln(w, oneLine(fmt.Sprintf("%s: two processes report under this name (%s; %s); give each host its own --hostname", h.Host, h.Instance, h.Duplicate)))
+			fmt.Fprintln(w, termsafe.OneLine(fmt.Sprintf("%s: two processes report under this name (%s; %s); give each host its own --hostname", h.Host, h.Instance, h.Duplicate)))
 		}
 		for _, id := range h.ContestedResources {
 			if who := h.ContestedWriters[id]; who != "" {
-				fmt.Fprintln(w, oneLine(fmt.Sprintf("%s: %s is changed by %s", h.Host, id, who)))
+				fmt.Fprintln(w, termsafe.OneLine(fmt.Sprintf("%s: %s is changed by %s", h.Host, id, who)))
 			}
 		}
 	}
@@ -186,14 +102,15 @@ func printNotes(w io.Writer, hosts []hostView, now time.Time) {
 
 // summaryLine counts hosts by standing and by the revisions they apply.
 func summaryLine(hosts []hostView) string {
-	by, revs := map[string]int{}, map[string]int{}
+	by, revs := map[report.Standing]int{}, map[string]int{}
 	for _, h := range hosts {
 		by[h.standing]++
 		revs[h.group]++
 	}
 	var parts []string
-	for _, s := range []string{standingConverged, standingConverging, standingBehind, standingRefused, standingReload, standingFailing,
-		standingUnhealthy, standingRolledBack, standingContested, standingDuplicate, standingStale} {
+	for _, s := range []report.Standing{report.StandingConverged, report.StandingConverging, report.StandingBehind, report.StandingRefused,
+		report.StandingReload, report.StandingFailing, report.StandingUnhealthy, report.StandingRolledBack, report.StandingContested,
+		report.StandingDuplicate, report.StandingStale} {
 		if by[s] > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", by[s], s))
 		}
@@ -214,7 +131,7 @@ func countNames(n int, names []string) string {
 	if len(shown) > 2 {
 		shown = append(shown[:2:2], "…")
 	}
-	return oneLine(fmt.Sprintf("%d (%s)", n, strings.Join(shown, ", ")))
+	return termsafe.OneLine(fmt.Sprintf("%d (%s)", n, strings.Join(shown, ", ")))
 }
 
 // revisions lists remote revisions, shortened.
@@ -224,13 +141,13 @@ func revisions(srcs []report.Revision) string {
 	}
 	var parts []string
 	for _, s := range srcs {
-		rev := s.Source + "@" + shortDigest(s.Revision)
+		rev := s.Source + "@" + release.ShortDigest(s.Revision)
 		if s.Cached {
 			rev += " (cached)"
 		}
 		parts = append(parts, rev)
 	}
-	return oneLine(strings.Join(parts, " "))
+	return termsafe.OneLine(strings.Join(parts, " "))
 }
 
 // appliedSince says how long the applied revisions have been applied.

@@ -1,12 +1,9 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
-	"sort"
 	"strings"
 
 	"github.com/reactive-ccm/ccm/graph"
@@ -14,7 +11,6 @@ import (
 	"github.com/reactive-ccm/ccm/graph/hiera"
 	"github.com/reactive-ccm/ccm/resources/template"
 	"github.com/spf13/cobra"
-	"go.yaml.in/yaml/v3"
 )
 
 // hieraInputEnv names the input of `ccm hiera parse` when none is given.
@@ -96,38 +92,22 @@ func hieraFacts(cmd *cobra.Command, args []string, f hieraFlags) (map[string]any
 	if _, err := setupLogging(cmd); err != nil {
 		return nil, err
 	}
-	base := map[string]any{}
+	var sys map[string]any
 	if f.sysFacts {
-		sys, warn := sysFacts.System(cmd.Context())
-		if warn != nil {
+		var warn error
+		if sys, warn = sysFacts.System(cmd.Context()); warn != nil {
 			cmd.PrintErrln("ccm: some facts could not be gathered:", warn)
 		}
-		base = sys
 	}
+	var env map[string]string
 	if f.envFacts {
-		env, _ := graph.Environ(false)
-		base = hiera.Merge(base, stringMap(env))
+		env, _ = graph.Environ(false)
 	}
-	opts := facts.Options{Set: args}
-	if !f.sysFacts {
-		opts.Dirs = []string{}
-	}
-	if f.factsFile != "" {
-		opts.Files = []string{f.factsFile}
-	}
-	out, err := facts.Overlay(base, opts)
+	out, err := facts.Layered(sys, env, f.factsFile, args)
 	if err != nil {
 		return nil, usage(err)
 	}
 	return out, nil
-}
-
-func stringMap(m map[string]string) map[string]any {
-	out := make(map[string]any, len(m))
-	for k, v := range m {
-		out[k] = v
-	}
-	return out
 }
 
 func hieraParse(cmd *cobra.Command, args []string, f hieraFlags) error {
@@ -154,7 +134,7 @@ func hieraParse(cmd *cobra.Command, args []string, f hieraFlags) error {
 	if err != nil {
 		return usage(err)
 	}
-	if data, err = overData(data, f); err != nil {
+	if data, err = facts.MergeOver(data, f.dataFile, f.data); err != nil {
 		return usage(err)
 	}
 	return printQuery(cmd, data, f)
@@ -165,17 +145,8 @@ func hieraParse(cmd *cobra.Command, args []string, f hieraFlags) error {
 // sections.
 func hieraInput(cmd *cobra.Command, input string) (hiera.Source, error) {
 	if !strings.Contains(input, "://") {
-		b, err := os.ReadFile(input)
-		if err != nil {
-			return hiera.Source{}, fmt.Errorf("hiera: %w", err)
-		}
-		var top map[string]any
-		if yaml.Unmarshal(b, &top) == nil && top["ccm"] != nil {
-			m, err := graph.ParseManifest(input)
-			if err != nil {
-				return hiera.Source{}, err
-			}
-			return hiera.Source{File: input, Data: m.Data, Hierarchy: m.Hierarchy, Overrides: m.Overrides}, nil
+		if src, ok, err := graph.ManifestData(input); ok || err != nil {
+			return src, err
 		}
 	}
 	r, err := remoteOf(cmd)
@@ -185,80 +156,28 @@ func hieraInput(cmd *cobra.Command, input string) (hiera.Source, error) {
 	return readHiera(r, input)
 }
 
-// overData merges --data-file, then each --data, over data.
-func overData(data map[string]any, f hieraFlags) (map[string]any, error) {
-	if f.dataFile != "" {
-		over, err := facts.ReadFile(f.dataFile)
-		if err != nil {
-			return nil, err
-		}
-		data = hiera.Merge(data, over)
-	}
-	set, err := facts.Set(f.data)
-	if err != nil {
-		return nil, fmt.Errorf("--data: %w", err)
-	}
-	return hiera.Merge(data, set), nil
-}
-
 // printQuery prints v, or the value at --query, as JSON, YAML or
 // environment lines.
 func printQuery(cmd *cobra.Command, v map[string]any, f hieraFlags) error {
-	var out any = v
-	if f.query != "" {
-		got, found, err := template.Path(v, f.query)
-		if err != nil {
-			return usage(err)
-		}
-		if !found {
-			return &exitError{code: exitFailed, err: fmt.Errorf("nothing at %q", f.query)}
-		}
-		out = got
+	out, err := query(v, f.query, f.query != "", "nothing")
+	if err != nil {
+		return err
 	}
 	if str, ok := out.(string); ok && f.raw {
 		_, err := fmt.Fprintln(cmd.OutOrStdout(), str)
 		return err
 	}
 	if f.asEnv {
-		return printEnv(cmd.OutOrStdout(), out, f.envPrefix)
-	}
-	return printValue(cmd, out, f.asYAML)
-}
-
-// printEnv prints a map as PREFIX_KEY=VALUE lines, sorted, strings and
-// numbers as they are, anything else as JSON; another value as
-// PREFIX_VALUE=JSON.
-func printEnv(w io.Writer, v any, prefix string) error {
-	m, ok := v.(map[string]any)
-	if !ok {
-		return envLine(w, prefix+"_VALUE", v)
-	}
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		if err := envLine(w, prefix+"_"+strings.ToUpper(k), m[k]); err != nil {
+		lines, err := hiera.Env(out, f.envPrefix)
+		if err != nil {
 			return err
 		}
+		for _, l := range lines {
+			if _, err := fmt.Fprintln(cmd.OutOrStdout(), l); err != nil {
+				return err
+			}
+		}
+		return nil
 	}
-	return nil
-}
-
-func envLine(w io.Writer, key string, v any) error {
-	switch x := v.(type) {
-	case string:
-		_, err := fmt.Fprintf(w, "%s=%s\n", key, x)
-		return err
-	case int, int64, float64, bool:
-		_, err := fmt.Fprintf(w, "%s=%v\n", key, x)
-		return err
-	}
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	_, err = fmt.Fprintf(w, "%s=%s\n", key, b)
-	return err
+	return printValue(cmd, out, f.asYAML)
 }

@@ -13,6 +13,7 @@ import (
 	"syscall"
 
 	"github.com/reactive-ccm/ccm/internal/ownership"
+	"github.com/reactive-ccm/ccm/internal/termsafe"
 	"github.com/spf13/cobra"
 
 	_ "github.com/reactive-ccm/ccm/resources/all"
@@ -41,8 +42,8 @@ func (e *exitError) Error() string {
 func (e *exitError) Unwrap() error { return e.err }
 
 // stdout and stderr are where every command prints, with the control
-// characters of the data it prints escaped (terminalWriter).
-var stdout, stderr = newTerminalWriter(os.Stdout), newTerminalWriter(os.Stderr)
+// characters of the data it prints escaped (termsafe).
+var stdout, stderr = termsafe.NewWriter(os.Stdout), termsafe.NewWriter(os.Stderr)
 
 // usage marks err as unusable input (exit 2).
 func usage(err error) error { return &exitError{code: exitBadArgs, err: err} }

@@ -9,11 +9,29 @@ import (
 	"github.com/spf13/pflag"
 )
 
+// contextHelp is the help of --context.
+const contextHelp = "NATS context (default $NATS_CONTEXT; else $NATS_URL; else the context CCM)"
+
 // addNATSFlags registers --context and --timeout (default d) of an
 // operator's command.
 func addNATSFlags(fl *pflag.FlagSet, timeout *time.Duration, d time.Duration) {
-	fl.String("context", "", "NATS context (default $NATS_CONTEXT; else $NATS_URL; else the context CCM)")
+	fl.String("context", "", contextHelp)
 	fl.DurationVar(timeout, "timeout", d, "give up after this long")
+}
+
+// natsSettings are the settings of the NATS context --context names, for
+// a connection called name.
+func natsSettings(cmd *cobra.Command, name string) natsconn.Settings {
+	ctxName, _ := cmd.Flags().GetString("context")
+	s := natsconn.FromEnv(ctxName)
+	s.Name = name
+	return s
+}
+
+// beforeExit is how long a one-shot run waits for NATS to take what it
+// publishes before it exits, even once ctx has ended.
+func beforeExit(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 }
 
 // onNATS runs f once against NATS for an operator's command: the server is
@@ -25,9 +43,8 @@ func onNATS(cmd *cobra.Command, timeout time.Duration, f func(context.Context, *
 	if err != nil {
 		return err
 	}
-	name, _ := cmd.Flags().GetString("context")
-	s := natsconn.FromEnv(name)
-	s.Name, s.FailFast = "ccm "+cmd.Name(), true
+	s := natsSettings(cmd, "ccm "+cmd.Name())
+	s.FailFast = true
 	c, err := natsconn.Dial(s, log)
 	if err != nil {
 		return &exitError{code: exitFailed, err: err}

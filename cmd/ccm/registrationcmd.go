@@ -13,8 +13,10 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/reactive-ccm/ccm/engine/daemon/eventlog"
 	"github.com/reactive-ccm/ccm/engine/fleet/natsconn"
 	"github.com/reactive-ccm/ccm/engine/fleet/registry"
+	"github.com/reactive-ccm/ccm/internal/termsafe"
 	"github.com/reactive-ccm/ccm/resources/registration"
 	"github.com/spf13/cobra"
 	"go.yaml.in/yaml/v3"
@@ -29,7 +31,7 @@ func newRegistrationCmd() *cobra.Command {
 		Short:   "Query, watch and edit the service registry (registrations of stable resources)",
 	}
 	fl := cmd.PersistentFlags()
-	fl.String("context", "", "NATS context (default $NATS_CONTEXT; else $NATS_URL; else the context CCM)")
+	fl.String("context", "", contextHelp)
 	fl.StringP("registration", "R", registry.DefaultStream, "JetStream stream holding the registrations")
 	return groupOf(cmd, newRegCreateCmd(), newRegInitCmd(), newRegQueryCmd(), newRegRmCmd(), newRegWatchCmd())
 }
@@ -40,9 +42,8 @@ func openRegistry(cmd *cobra.Command) (*registry.Registry, error) {
 	if err != nil {
 		return nil, err
 	}
-	name, _ := cmd.Flags().GetString("context")
 	stream, _ := cmd.Flags().GetString("registration")
-	lazy := natsconn.NewLazy(natsconn.FromEnv(name), log)
+	lazy := natsconn.NewLazy(natsSettings(cmd, ""), log)
 	go func() {
 		<-cmd.Context().Done()
 		lazy.Close()
@@ -53,7 +54,7 @@ func openRegistry(cmd *cobra.Command) (*registry.Registry, error) {
 // userLog writes what a command did as log lines on stdout, as upstream
 // does.
 func userLog(cmd *cobra.Command) *slog.Logger {
-	return slog.New(newLineHandler(cmd.OutOrStdout(), slog.LevelInfo, false))
+	return slog.New(eventlog.NewLogHandler(cmd.OutOrStdout(), slog.LevelInfo, false))
 }
 
 // failure marks err as a failure (exit 1) rather than unusable input.
@@ -272,7 +273,7 @@ func newRegRmCmd() *cobra.Command {
 
 // confirm asks question on the terminal; without one, --force is needed.
 func confirm(cmd *cobra.Command, question string) (bool, error) {
-	if _, tty := terminalWidth(os.Stdin); !tty {
+	if _, tty := termsafe.Width(os.Stdin); !tty {
 		return false, usage(fmt.Errorf("stdin is not a terminal to confirm on: give --force"))
 	}
 	fmt.Fprintf(cmd.OutOrStdout(), "%s [y/N] ", question)

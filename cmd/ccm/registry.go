@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
-	"time"
 
 	"github.com/reactive-ccm/ccm/engine"
 	"github.com/reactive-ccm/ccm/engine/fleet/registry"
@@ -76,7 +75,7 @@ func announceTo(cmd *cobra.Command, opts *engine.Options) (*registry.Registry, b
 // syncRegistrations publishes what a one-shot run announced before it
 // exits, waiting at most 10 seconds for NATS.
 func syncRegistrations(ctx context.Context, reg *registry.Registry, log *slog.Logger) {
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	ctx, cancel := beforeExit(ctx)
 	defer cancel()
 	if err := reg.Sync(ctx); err != nil {
 		log.Warn("publishing registrations failed", "stream", reg.Stream(), "error", err)

@@ -4,11 +4,9 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"time"
 
 	"github.com/reactive-ccm/ccm/engine"
 	"github.com/reactive-ccm/ccm/engine/fleet/report"
-	"github.com/reactive-ccm/ccm/engine/fleet/source"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -34,7 +32,7 @@ func newReporter(cmd *cobra.Command, f runFlags, log *slog.Logger) (*report.Repo
 	if err != nil {
 		return nil, err
 	}
-	sources := func() ([]report.Revision, []report.Refusal) { return fleetRevisions(rem.sources.InForce()) }
+	sources := func() ([]report.Revision, []report.Refusal) { return report.FromSources(rem.sources.InForce()) }
 	rep, err := report.New(report.Options{Host: host, NATS: rem.nats, Logger: log, Sources: sources, Heartbeat: f.heartbeat, EventsOnly: f.noop})
 	if err != nil {
 		return nil, usage(err)
@@ -45,20 +43,6 @@ func newReporter(cmd *cobra.Command, f runFlags, log *slog.Logger) (*report.Repo
 	publish := rep.Refresh
 	rem.refused.Store(&publish)
 	return rep, nil
-}
-
-// fleetRevisions is how the fleet sees the sources in force: their
-// revisions and their last refusals.
-func fleetRevisions(in []source.Status) ([]report.Revision, []report.Refusal) {
-	var revs []report.Revision
-	var refused []report.Refusal
-	for _, st := range in {
-		revs = append(revs, report.Revision{Source: st.Source, Revision: st.Revision, Cached: st.Cached})
-		if r := st.Refused; r != nil {
-			refused = append(refused, report.Refusal{Source: st.Source, Revision: r.Revision, Reason: r.Reason, Time: r.Time})
-		}
-	}
-	return revs, refused
 }
 
 // reportEvents makes opts' events go to rep too.
@@ -74,7 +58,7 @@ func reportEvents(opts *engine.Options, rep *report.Reporter) {
 // waiting at most 10 seconds for NATS.
 func flushReport(ctx context.Context, rep *report.Reporter, st engine.State, log *slog.Logger) {
 	rep.Settled(st)
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	ctx, cancel := beforeExit(ctx)
 	defer cancel()
 	if err := rep.Flush(ctx); err != nil {
 		log.Warn("reporting to NATS failed", "error", err)

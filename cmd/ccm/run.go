@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"os/signal"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/reactive-ccm/ccm/engine"
+	"github.com/reactive-ccm/ccm/engine/daemon/eventlog"
 	"github.com/reactive-ccm/ccm/graph"
 	"github.com/reactive-ccm/ccm/watchers/clock"
 	"github.com/spf13/cobra"
@@ -94,21 +96,10 @@ func runManifests(cmd *cobra.Command, files []string, f runFlags) error {
 	if err != nil {
 		return err
 	}
-	if f.poll < 0 || f.every <= 0 || f.recheck < 0 || f.workers < 0 || f.health < 0 {
-		return usage(errors.New("--poll, --recheck, --health-interval and --workers must not be negative, --poll-interval must be positive"))
-	}
-	if f.monitorOnly && (f.noop || f.watch) {
-		return usage(errors.New("--monitor-only runs the health checks once: it cannot be combined with --noop or --watch"))
-	}
-	if f.watch && (f.contest.Limit < 1 || f.contest.Window <= 0 || f.contest.Gap <= 0 || f.contest.Backoff <= 0) {
-		return usage(errors.New("--contest-limit, --contest-window, --contest-gap and --contest-backoff must be positive"))
+	if err := checkRunFlags(cmd, f); err != nil {
+		return err
 	}
 	f.contest.MaxBackoff = max(10*time.Minute, 20*f.contest.Backoff)
-	for _, name := range []string{"poll", "poll-interval", "recheck", "health-interval", "contest-limit", "contest-window", "contest-gap", "contest-backoff", "socket", "metrics-listen", "metrics-resources"} {
-		if cmd.Flags().Changed(name) && !f.watch {
-			return usage(fmt.Errorf("--%s needs --watch", name))
-		}
-	}
 	defer closeSources(cmd, log)
 	// A one-shot run reads each child manifest when its apply resource
 	// runs, as upstream does; watch mode reads those that exist now and
@@ -136,20 +127,20 @@ func runManifests(cmd *cobra.Command, files []string, f runFlags) error {
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	stdout := cmd.OutOrStdout()
-	var prog *progress
+	var prog *eventlog.Progress
 	if !f.watch {
-		prog = startProgress(stdout, f, len(g.Vertices), log, clock.Real())
-		defer prog.end()
-		stdout = prog.output(stdout)
-		log = prog.logger(log, stderr)
+		prog = eventlog.StartProgress(stdout, !f.json, len(g.Vertices), log, clock.Real())
+		defer prog.End()
+		stdout = prog.Output(stdout)
+		log = prog.Logger(log, stderr)
 		slog.SetDefault(log)
 	}
 	out := newPrinter(stdout, f)
-	defer out.flush()
-	opts := engine.Options{Noop: f.noop, Watch: f.watch, Workers: f.workers, Events: out.event, Logger: log,
+	defer out.Flush()
+	opts := engine.Options{Noop: f.noop, Watch: f.watch, Workers: f.workers, Events: out.Event, Logger: log,
 		Verbose: f.verbose, Diff: f.diff, MonitorOnly: f.monitorOnly, Rollback: f.rollback, State: dir, StateKey: key, Timeouts: timeouts}
 	if prog != nil {
-		prog.hook(&opts)
+		prog.Hook(&opts)
 	}
 	rep, err := newReporter(cmd, f, log)
 	if err != nil {
@@ -163,22 +154,30 @@ func runManifests(cmd *cobra.Command, files []string, f runFlags) error {
 		return err
 	}
 	for _, m := range g.Manifests {
-		out.message(m.PreMessage)
+		out.Message(m.PreMessage)
 	}
 	if f.watch {
 		return watch(ctx, cmd, files, g, opts, f, out, rep)
 	}
+	return runOnce(ctx, g, opts, f, out, prog, func(st engine.State) {
+		if rep != nil {
+			flushReport(ctx, rep, st, log)
+		}
+		if announcing {
+			syncRegistrations(ctx, reg, log)
+		}
+	})
+}
+
+// runOnce converges g once, tells the fleet (finish), prints the summary
+// and the post messages; its error carries the exit status.
+func runOnce(ctx context.Context, g *graph.Graph, opts engine.Options, f runFlags, out printer, prog *eventlog.Progress, finish func(engine.State)) error {
 	e := engine.New(g, opts)
 	sum, err := e.Run(ctx)
-	prog.end()
-	if rep != nil {
-		flushReport(ctx, rep, e.State(), log)
-	}
-	if announcing {
-		syncRegistrations(ctx, reg, log)
-	}
+	prog.End()
+	finish(e.State())
 	if !f.noReport {
-		out.summary(sum, f.noop)
+		out.Summary(sum, f.noop)
 	}
 	if err != nil && !errors.Is(err, context.Canceled) {
 		return &exitError{code: exitFailed, err: err}
@@ -187,6 +186,25 @@ func runManifests(cmd *cobra.Command, files []string, f runFlags) error {
 		return &exitError{code: exitFailed}
 	}
 	postMessages(out, g)
+	return nil
+}
+
+// checkRunFlags refuses values and combinations of f that mean nothing.
+func checkRunFlags(cmd *cobra.Command, f runFlags) error {
+	if f.poll < 0 || f.every <= 0 || f.recheck < 0 || f.workers < 0 || f.health < 0 {
+		return usage(errors.New("--poll, --recheck, --health-interval and --workers must not be negative, --poll-interval must be positive"))
+	}
+	if f.monitorOnly && (f.noop || f.watch) {
+		return usage(errors.New("--monitor-only runs the health checks once: it cannot be combined with --noop or --watch"))
+	}
+	if f.watch && (f.contest.Limit < 1 || f.contest.Window <= 0 || f.contest.Gap <= 0 || f.contest.Backoff <= 0) {
+		return usage(errors.New("--contest-limit, --contest-window, --contest-gap and --contest-backoff must be positive"))
+	}
+	for _, name := range []string{"poll", "poll-interval", "recheck", "health-interval", "contest-limit", "contest-window", "contest-gap", "contest-backoff", "socket", "metrics-listen", "metrics-resources"} {
+		if cmd.Flags().Changed(name) && !f.watch {
+			return usage(fmt.Errorf("--%s needs --watch", name))
+		}
+	}
 	return nil
 }
 
@@ -199,8 +217,16 @@ func addOutputFlags(fl *pflag.FlagSet, f *runFlags) {
 
 // postMessages prints each manifest's post_message; like upstream, only
 // after a run without errors.
-func postMessages(out *printer, g *graph.Graph) {
+func postMessages(out printer, g *graph.Graph) {
 	for _, m := range g.Manifests {
-		out.message(m.PostMessage)
+		out.Message(m.PostMessage)
 	}
+}
+
+// printer is the event log the commands print to.
+type printer struct{ *eventlog.Printer }
+
+// newPrinter prints events to w as f asks.
+func newPrinter(w io.Writer, f runFlags) printer {
+	return printer{eventlog.NewPrinter(w, eventlog.Options{JSON: f.json, Watch: f.watch, Verbose: f.verbose})}
 }

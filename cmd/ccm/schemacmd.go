@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/reactive-ccm/ccm/engine/daemon/ensure"
 	"github.com/reactive-ccm/ccm/graph/schema"
 	"github.com/spf13/cobra"
 )
@@ -9,7 +10,7 @@ import (
 var schemas = map[string]func() map[string]any{
 	"manifest": schema.Manifest,
 	"request":  schema.Request,
-	"response": responseSchema,
+	"response": ensure.ResponseSchema,
 }
 
 // newSchemaCmd prints the JSON Schemas generated from the resource types'

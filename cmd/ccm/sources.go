@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/ed25519"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -54,10 +55,7 @@ func remoteOf(cmd *cobra.Command) (*remote, error) {
 	if err != nil {
 		return nil, err
 	}
-	name, _ := cmd.Flags().GetString("context")
-	settings := natsconn.FromEnv(name)
-	settings.Name = "ccm " + hostName(cmd)
-	r := &remote{nats: natsconn.NewLazy(settings, log)}
+	r := &remote{nats: natsconn.NewLazy(natsSettings(cmd, "ccm "+hostName(cmd)), log)}
 	opts := source.Options{NATS: r.nats, Logger: log, Host: hostName(cmd)}
 	opts.OnRefused = func() {
 		if f := r.refused.Load(); f != nil {
@@ -70,17 +68,24 @@ func remoteOf(cmd *cobra.Command) (*remote, error) {
 	// A noop run reads the cache and writes nothing under it.
 	opts.ReadOnly = boolFlag(cmd, "noop")
 	opts.Cache = sync.OnceValues(func() (*state.Dir, error) { return sourceCache(cmd, opts.ReadOnly) })
-	if trust, _ := cmd.Flags().GetString("trust"); trust != "" {
-		if opts.AllowUnsigned {
-			return nil, usage(errors.New("--allow-unsigned contradicts --trust, which requires signed bundles; for kv:// data under --trust, use --allow-unsigned-data"))
-		}
-		if opts.Trust, err = bundle.ReadPublicKeys(trust); err != nil {
-			return nil, usage(err)
-		}
+	if trust, _ := cmd.Flags().GetString("trust"); trust != "" && opts.AllowUnsigned {
+		return nil, usage(errors.New("--allow-unsigned contradicts --trust, which requires signed bundles; for kv:// data under --trust, use --allow-unsigned-data"))
+	}
+	if opts.Trust, err = trustKeys(cmd); err != nil {
+		return nil, usage(err)
 	}
 	r.sources = source.NewSet(cmd.Context(), opts)
 	cmd.SetContext(context.WithValue(cmd.Context(), remoteKey{}, r))
 	return r, nil
+}
+
+// trustKeys reads the public keys --trust names; none without it.
+func trustKeys(cmd *cobra.Command) ([]ed25519.PublicKey, error) {
+	file, _ := cmd.Flags().GetString("trust")
+	if file == "" {
+		return nil, nil
+	}
+	return bundle.ReadPublicKeys(file)
 }
 
 // hostName is the host's name in reports and to the NATS server:
@@ -108,7 +113,7 @@ func sourceCache(cmd *cobra.Command, readOnly bool) (*state.Dir, error) {
 		return d, nil
 	}
 	flag, _ := cmd.Flags().GetString("state-dir")
-	path, _ := statePath(flag)
+	path, _ := state.Resolve(flag)
 	d, err := open(path)
 	if err != nil {
 		return nil, fmt.Errorf("--state-dir: %w", err)
@@ -154,37 +159,16 @@ func sourceError(err error) error {
 	return &exitError{code: exitFailed, err: err}
 }
 
-// localOnly drops the remote addresses from paths, leaving what inotify
-// can watch.
-func localOnly(paths []string) []string {
-	var out []string
-	for _, p := range paths {
-		if loc, err := source.Parse(p, true); err == nil && !loc.Remote() {
-			out = append(out, loc.Path)
-		}
-	}
-	return out
-}
-
-// loadOrFallBack compiles the manifests; when they do not compile and a
-// remote bundle has an older revision that did, it starts on that one,
-// reporting why. A compiled graph's bundles are kept as the good ones.
+// loadOrFallBack compiles the manifests, on the last remote bundles that
+// compiled when the newest do not (source.Compile), reporting why.
 func loadOrFallBack(cmd *cobra.Command, args []string, children graph.ChildLoading, log *slog.Logger) (*graph.Graph, error) {
-	g, err := loadAs(cmd, args, children)
-	r, rerr := remoteOf(cmd)
-	if rerr != nil {
-		return nil, rerr
-	}
+	r, err := remoteOf(cmd)
 	if err != nil {
-		if !r.sources.FallBack() {
-			return nil, err
-		}
-		var gerr error
-		if g, gerr = loadAs(cmd, args, children); gerr != nil {
-			return nil, err
-		}
-		log.Error("the newest manifests do not compile; running the last bundles that did until a fixed one is published", "error", err)
+		return nil, err
 	}
-	r.sources.MarkGood()
-	return g, nil
+	g, why, err := source.Compile(r.sources, func() (*graph.Graph, error) { return loadAs(cmd, args, children) })
+	if why != nil {
+		log.Error("the newest manifests do not compile; running the last bundles that did until a fixed one is published", "error", why)
+	}
+	return g, err
 }

@@ -5,20 +5,14 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
-	"os"
-	"path/filepath"
 
 	"github.com/reactive-ccm/ccm/engine/daemon/state"
 	"github.com/spf13/pflag"
 )
 
-// stateDirEnv overrides the default state directory, for hosts and test
-// suites that must not use /var/lib/ccm.
-const stateDirEnv = "CCM_STATE_DIR"
-
 // addStateFlag adds --state-dir to fl.
 func addStateFlag(fl *pflag.FlagSet, dir *string) {
-	fl.StringVar(dir, "state-dir", "", "directory for what must survive a restart, such as pending refreshes (default $"+stateDirEnv+", else "+state.DefaultPath+")")
+	fl.StringVar(dir, "state-dir", "", "directory for what must survive a restart, such as pending refreshes (default $"+state.PathEnv+", else "+state.DefaultPath+")")
 }
 
 // openState opens the state directory and names this run's graph in it.
@@ -42,32 +36,9 @@ func openState(log *slog.Logger, flag string, noop bool, files []string) (*state
 		log.Warn("no state directory; pending refreshes will not survive a restart (set --state-dir)", "error", err)
 		return nil, "", nil
 	}
-	return d, graphKey(files), nil
+	return d, state.GraphKey(files...), nil
 }
 
 // statePath is the state directory --state-dir names (flag), else
 // $CCM_STATE_DIR's, else the default; explicit is set when one was named.
-func statePath(flag string) (path string, explicit bool) {
-	path, explicit = flag, flag != ""
-	if !explicit {
-		path = os.Getenv(stateDirEnv)
-		explicit = path != ""
-	}
-	if path == "" {
-		path = state.DefaultPath
-	}
-	return path, explicit
-}
-
-// graphKey names the graph by its manifest files' absolute paths, so the
-// same manifests find their state whatever the working directory.
-func graphKey(files []string) string {
-	abs := make([]string, len(files))
-	for i, f := range files {
-		if a, err := filepath.Abs(f); err == nil {
-			f = a
-		}
-		abs[i] = f
-	}
-	return state.Key(abs...)
-}
+func statePath(flag string) (path string, explicit bool) { return state.Resolve(flag) }

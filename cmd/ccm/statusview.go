@@ -7,6 +7,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/reactive-ccm/ccm/engine/daemon/eventlog"
 	"github.com/reactive-ccm/ccm/engine/daemon/status"
 )
 
@@ -17,9 +18,9 @@ func printStatus(w io.Writer, r status.Report, now time.Time) error {
 	fmt.Fprintf(w, "ccm %s, pid %d, up %s; inotify: %d watches, %d polled paths, %d overflows; reloads: %d (%d failed)\n",
 		d.Version, d.PID, time.Duration(d.Uptime*float64(time.Second)).Round(time.Second),
 		d.Watches, d.Polled, d.Overflows, d.Reloads, d.ReloadFailures)
-	fmt.Fprintln(w, countsLine(r.Counts, d.LastConverged, now))
+	fmt.Fprintln(w, eventlog.CountsLine(r.Counts, d.LastConverged, now))
 	if p := r.PausedAll; p != nil {
-		fmt.Fprintf(w, "every resource paused by %s %s\n", p.By, untilWords(p.Until, now))
+		fmt.Fprintf(w, "every resource paused by %s %s\n", p.By, eventlog.Until(p.Until, now))
 	}
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
@@ -30,31 +31,12 @@ func printStatus(w io.Writer, r status.Report, now time.Time) error {
 	return tw.Flush()
 }
 
-// countsLine is "12 resources: 10 converged, 1 failed, 1 paused; all
-// converged at 12:00:01".
-func countsLine(c status.Counts, lastConverged, now time.Time) string {
-	line := fmt.Sprintf("%d resources: %d converged", c.Resources, c.Converged)
-	for _, x := range []struct {
-		n    int
-		what string
-	}{{c.Failed, "failed"}, {c.Unhealthy, "unhealthy"}, {c.RolledBack, "rolled back"}, {c.Blocked, "blocked"},
-		{c.Contested, "contested"}, {c.Paused, "paused"}, {c.Pending, "pending"}} {
-		if x.n > 0 {
-			line += fmt.Sprintf(", %d %s", x.n, x.what)
-		}
-	}
-	if !lastConverged.IsZero() {
-		line += fmt.Sprintf("; last all converged %s ago", now.Sub(lastConverged).Round(time.Second))
-	}
-	return line
-}
-
 // lastChange is "12:00:01 drift: mode 0600 → 0644", or "-".
 func lastChange(c *status.Change) string {
 	if c == nil {
 		return "-"
 	}
-	what := describe(c.Changes)
+	what := eventlog.Describe(c.Changes)
 	if what == "" && c.Refreshed {
 		what = "refreshed"
 	}
@@ -65,10 +47,10 @@ func lastChange(c *status.Change) string {
 func note(res status.Resource, now time.Time) string {
 	var parts []string
 	if p := res.Paused; p != nil {
-		parts = append(parts, fmt.Sprintf("paused by %s %s", p.By, untilWords(p.Until, now)))
+		parts = append(parts, fmt.Sprintf("paused by %s %s", p.By, eventlog.Until(p.Until, now)))
 	}
 	if len(res.Drift) > 0 {
-		parts = append(parts, "would repair "+describe(res.Drift))
+		parts = append(parts, "would repair "+eventlog.Describe(res.Drift))
 	}
 	if res.LastError != "" {
 		parts = append(parts, res.LastError)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/reactive-ccm/ccm/engine"
 	"github.com/reactive-ccm/ccm/engine/daemon/control"
+	"github.com/reactive-ccm/ccm/engine/daemon/eventlog"
 	"github.com/reactive-ccm/ccm/engine/daemon/hubs"
 	"github.com/reactive-ccm/ccm/engine/daemon/reload"
 	"github.com/reactive-ccm/ccm/engine/daemon/sdnotify"
@@ -28,22 +29,11 @@ const defaultPoll = 10 * time.Second
 // watch runs the engine in watch mode until ctx ends: manifests are
 // watched and reloaded on change or SIGHUP, SIGUSR1 forces a full
 // re-check.
-func watch(ctx context.Context, cmd *cobra.Command, files []string, g *graph.Graph, opts engine.Options, f runFlags, out *printer, rep *report.Reporter) error {
+func watch(ctx context.Context, cmd *cobra.Command, files []string, g *graph.Graph, opts engine.Options, f runFlags, out printer, rep *report.Reporter) error {
 	started := time.Now()
 	log := opts.Logger
 	h := hubs.Open(ctx, log, f.poll, f.every)
-	opts.Watchers = h.Watchers()
-	opts.PollInterval = h.Interval
-	opts.ForcePoll = f.poll > 0
-	opts.Recheck = f.recheck
-	opts.Contest = f.contest
-	if f.recheck == 0 {
-		opts.Recheck = -1
-	}
-	opts.HealthInterval = f.health
-	if f.health == 0 {
-		opts.HealthInterval = -1
-	}
+	watchOptions(&opts, f, h)
 	sdn := sdnotify.New(log, statusLine)
 	opts.OnSettled = settled(ctx, log, sdn, rep)
 	var srv *control.Server
@@ -85,35 +75,10 @@ func watch(ctx context.Context, cmd *cobra.Command, files []string, g *graph.Gra
 	if err != nil {
 		return err
 	}
-	var reported func(error)
 	if rep != nil {
-		reported = rep.Reloaded
 		go rep.Run(ctx)
 	}
-	r = reload.New(inputsOf(cmd, paths, g, rem.sources.Sum), reload.Options{
-		Load: func(context.Context) (*graph.Graph, reload.Inputs, error) {
-			paths, err := manifestPaths(cmd, files)
-			if err != nil {
-				return nil, reload.Inputs{}, err
-			}
-			g, err := graph.Load(paths, loadOptions(cmd))
-			if err != nil {
-				return nil, reload.Inputs{}, err
-			}
-			return g, inputsOf(cmd, paths, g, rem.sources.Sum), nil
-		},
-		Swap: e.Swap, Watcher: h, Around: sdn.Reloading, Reported: reported, Logger: log,
-		Begin: func() func() {
-			loading := rem.sources.InForce()
-			return func() {
-				if rep != nil {
-					revs, _ := fleetRevisions(loading)
-					rep.Applied(revs)
-				}
-				rem.sources.MarkGood()
-			}
-		},
-	})
+	r = newReloader(cmd, files, paths, g, rem, reload.Options{Swap: e.Swap, Watcher: h, Around: sdn.Reloading, Logger: log}, rep)
 	d.Engine, d.reload = e, r
 	startMetrics()
 	srv, err = serveControl(ctx, cmd, d, log)
@@ -126,12 +91,61 @@ func watch(ctx context.Context, cmd *cobra.Command, files []string, g *graph.Gra
 	rem.sources.Watch(ctx, r.RequestNow)
 	go handleSignals(ctx, log, r, e)
 	_, err = e.Run(ctx)
-	out.session(time.Since(started), r.Stats().Reloads, e.State())
+	st := e.State()
+	out.Session(time.Since(started), r.Stats().Reloads, st, statusLine(st))
 	if errors.Is(err, context.Canceled) {
 		log.Info("stopped")
 		return nil
 	}
 	return err
+}
+
+// watchOptions sets what watch mode adds to opts: the hubs, and the
+// periods f gives (0 disables the re-check and the health checks).
+func watchOptions(opts *engine.Options, f runFlags, h *hubs.Hubs) {
+	opts.Watchers = h.Watchers()
+	opts.PollInterval = h.Interval
+	opts.ForcePoll = f.poll > 0
+	opts.Recheck = f.recheck
+	opts.Contest = f.contest
+	if f.recheck == 0 {
+		opts.Recheck = -1
+	}
+	opts.HealthInterval = f.health
+	if f.health == 0 {
+		opts.HealthInterval = -1
+	}
+}
+
+// newReloader reloads the manifests files name (paths, as found now,
+// compiled to g) into the engine opts swaps into: local and remote
+// inputs alike, each reload reported to rep when there is one.
+func newReloader(cmd *cobra.Command, files, paths []string, g *graph.Graph, rem *remote, opts reload.Options, rep *report.Reporter) *reload.Reloader {
+	opts.Load = func(context.Context) (*graph.Graph, reload.Inputs, error) {
+		paths, err := manifestPaths(cmd, files)
+		if err != nil {
+			return nil, reload.Inputs{}, err
+		}
+		g, err := graph.Load(paths, loadOptions(cmd))
+		if err != nil {
+			return nil, reload.Inputs{}, err
+		}
+		return g, inputsOf(cmd, paths, g, rem.sources.Sum), nil
+	}
+	opts.Begin = func() func() {
+		loading := rem.sources.InForce()
+		return func() {
+			if rep != nil {
+				revs, _ := report.FromSources(loading)
+				rep.Applied(revs)
+			}
+			rem.sources.MarkGood()
+		}
+	}
+	if rep != nil {
+		opts.Reported = rep.Reloaded
+	}
+	return reload.New(inputsOf(cmd, paths, g, rem.sources.Sum), opts)
 }
 
 // settled is what the engine calls each time it settles: systemd hears
@@ -155,7 +169,9 @@ func settled(ctx context.Context, log *slog.Logger, sdn *sdnotify.Notifier, rep 
 
 // statusLine is what `systemctl status ccm` shows: "12 resources: 11
 // converged, 1 failed".
-func statusLine(st engine.State) string { return countsLine(st.Counts(), time.Time{}, time.Time{}) }
+func statusLine(st engine.State) string {
+	return eventlog.CountsLine(st.Counts(), time.Time{}, time.Time{})
+}
 
 // handleSignals maps SIGHUP to a reload, SIGUSR1 to a full re-check and
 // SIGUSR2 to releasing every rolled-back resource.

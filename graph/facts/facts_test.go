@@ -12,6 +12,7 @@ import (
 
 	"github.com/shirou/gopsutil/v4/host"
 
+	"github.com/reactive-ccm/ccm/resources/resourcetest"
 	"github.com/reactive-ccm/ccm/resources/template"
 )
 
@@ -125,23 +126,9 @@ func TestDefaultInterfaceFromRouteTables(t *testing.T) {
 	})
 }
 
-// writeFiles creates files (path → content) under dir.
-func writeFiles(t *testing.T, dir string, files map[string]string) {
-	t.Helper()
-	for name, body := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
 func TestOverlaysMergeInOrder(t *testing.T) {
 	sys, user, extra := t.TempDir(), t.TempDir(), t.TempDir()
-	writeFiles(t, sys, map[string]string{
+	resourcetest.WriteTree(t, sys, map[string]string{
 		"facts.json":          `{"role": "json", "roles": ["a"], "site": {"dc": "one", "rack": 1}}`,
 		"facts.yaml":          "role: yaml\nroles: [b]\n",
 		"facts.d/20-b.yaml":   "role: d20\n",
@@ -150,11 +137,11 @@ func TestOverlaysMergeInOrder(t *testing.T) {
 		"facts.d/notes.txt":   "role: txt\n",
 		"facts.d/sub/x.yaml":  "role: sub\n",
 	})
-	writeFiles(t, user, map[string]string{"target.yml": "env: user\n"})
+	resourcetest.WriteTree(t, user, map[string]string{"target.yml": "env: user\n"})
 	if err := os.Symlink(filepath.Join(user, "target.yml"), filepath.Join(user, "facts.yml")); err != nil {
 		t.Fatal(err)
 	}
-	writeFiles(t, extra, map[string]string{"cli.yaml": "env: file\nrole: file\n"})
+	resourcetest.WriteTree(t, extra, map[string]string{"cli.yaml": "env: file\nrole: file\n"})
 	o := Options{
 		Dirs:  []string{sys, user},
 		Files: []string{filepath.Join(extra, "cli.yaml")},
@@ -193,7 +180,7 @@ func TestOverlaysMergeInOrder(t *testing.T) {
 
 func TestOverlayErrors(t *testing.T) {
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{
+	resourcetest.WriteTree(t, dir, map[string]string{
 		"bad.yaml":  "a: 1\na: 2\n",
 		"list.yaml": "- a\n",
 		"syn.json":  `{"a": `,
@@ -255,5 +242,50 @@ func TestHostInfoIsGopsutils(t *testing.T) {
 	got.Procs, want.Procs = 0, 0
 	if *got != *want {
 		t.Errorf("host info differs from gopsutil's:\n got %+v\nwant %+v", *got, *want)
+	}
+}
+
+func TestMergeOver(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "over.yaml")
+	if err := os.WriteFile(file, []byte("web: {port: 8080}\nname: file\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	data := map[string]any{"web": map[string]any{"port": 80, "host": "a"}, "name": "data"}
+	got, err := MergeOver(data, file, []string{"name=flag", "web.tls=on"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{"web": map[string]any{"port": 8080, "host": "a", "tls": "on"}, "name": "flag"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %v, want %v", got, want)
+	}
+	if _, err := MergeOver(data, "", []string{"novalue"}); !errors.Is(err, ErrBadFact) || !strings.HasPrefix(err.Error(), "--data: ") {
+		t.Errorf("a bad --data gave %v", err)
+	}
+	if _, err := MergeOver(data, filepath.Join(t.TempDir(), "absent"), nil); err == nil {
+		t.Error("a missing file gave no error")
+	}
+}
+
+func TestLayered(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "facts.yaml")
+	if err := os.WriteFile(file, []byte("role: file\nos: {family: debian}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	sys := map[string]any{"role": "sys", "os": map[string]any{"family": "redhat", "name": "x"}, "HOME": "sys"}
+	got, err := Layered(sys, map[string]string{"HOME": "/root", "role": "env"}, file, []string{"os.name=set"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{"role": "file", "HOME": "/root", "os": map[string]any{"family": "debian", "name": "set"}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %v, want %v", got, want)
+	}
+	if sys["role"] != "sys" {
+		t.Error("the host's facts were changed in place")
+	}
+	got, err = Layered(nil, nil, "", []string{"a=1"})
+	if err != nil || !reflect.DeepEqual(got, map[string]any{"a": "1"}) {
+		t.Errorf("without the host's facts: %v, %v", got, err)
 	}
 }

@@ -143,3 +143,26 @@ func WithAliases(facts map[string]any) map[string]any {
 	}
 	return out
 }
+
+// Layered is what `ccm hiera` resolves against: sys (the host's facts;
+// nil leaves them and the facts.d directories out), then env's variables
+// as facts, then the facts file (when named), then set's KEY=VALUE
+// facts, each over the ones before.
+func Layered(sys map[string]any, env map[string]string, file string, set []string) (map[string]any, error) {
+	base := map[string]any{}
+	o := Options{Set: set, Dirs: []string{}}
+	if sys != nil {
+		base, o.Dirs = sys, nil
+	}
+	if len(env) > 0 {
+		vars := make(map[string]any, len(env))
+		for k, v := range env {
+			vars[k] = v
+		}
+		base = hiera.Merge(base, vars)
+	}
+	if file != "" {
+		o.Files = []string{file}
+	}
+	return Overlay(base, o)
+}

@@ -134,3 +134,21 @@ func Set(pairs []string) (map[string]any, error) {
 	}
 	return out, nil
 }
+
+// MergeOver deep-merges the map in file (when named), then each
+// KEY=VALUE of set (as Set parses them), over data: `ccm hiera parse
+// --data-file FILE --data KEY=VALUE`.
+func MergeOver(data map[string]any, file string, set []string) (map[string]any, error) {
+	if file != "" {
+		over, err := ReadFile(file)
+		if err != nil {
+			return nil, err
+		}
+		data = hiera.Merge(data, over)
+	}
+	values, err := Set(set)
+	if err != nil {
+		return nil, fmt.Errorf("--data: %w", err)
+	}
+	return hiera.Merge(data, values), nil
+}

@@ -27,9 +27,7 @@ type props struct {
 
 // New builds an apply resource; the graph reads its child manifest.
 func New(spec *resources.Spec) (resources.Instance, error) {
-	var p props
-	var errs resources.ErrorList
-	errs.Add(spec.Pos, spec.Decode(&p))
+	p, errs := resources.DecodeProps[props](spec)
 	if p.Ensure != "" && p.Ensure != "present" {
 		errs.Addf(spec.KeyPos("ensure"), "%s: ensure: %q is not supported; apply only has ensure: present", spec.ID(), p.Ensure)
 	}

@@ -62,9 +62,11 @@ type archive struct {
 	// links says which symlinks on the way to its paths may be followed
 	// besides root's own.
 	links safepath.Policy
-	// Timeouts are fields so tests can shorten them.
+	// Timeouts are fields so tests can shorten them, and limits so they
+	// can lower the bounds.
 	extractTimeout time.Duration
 	stallTimeout   time.Duration
+	limits         func(dir string) (limits, error)
 }
 
 var _ resources.Resource = (*archive)(nil)
@@ -113,6 +115,7 @@ func newArchive(spec *resources.Spec, p props, errs *resources.ErrorList) *archi
 		secrets:        newRedactor(u, p.Password, p.Headers),
 		extractTimeout: extractTimeout,
 		stallTimeout:   stallTimeout,
+		limits:         limitsFor,
 	}
 	a.url, a.user, a.pass, a.auth = credentials(u, p.Username, p.Password)
 	var err error

@@ -15,6 +15,14 @@
 //   - An archive whose owner is not root never yields a file owned by root,
 //     setuid or setgid: what it unpacks is given to the owner and group,
 //     and a device, FIFO or socket in it is refused, nothing extracted.
+//   - What is written is bounded by what it really holds, not by what
+//     headers declare (limits.go): a download by the free space of its
+//     filesystem; an extraction by that of extract_parent's, by a size
+//     per member and by a number of members. tar is fed only bytes
+//     already counted; a zip is counted, decompressed, before unzip runs.
+//     While writing, the free space is read again, so writers at once
+//     cannot together fill the filesystem. Past a bound nothing is
+//     extracted.
 //   - Extraction runs tar or unzip without a shell, under a timeout that
 //     stops the tool's whole process group (SIGTERM, then SIGKILL).
 //   - Credentials (the password, header values, the URL's userinfo and

@@ -53,7 +53,7 @@ func (a *archive) download(ctx context.Context) (err error) {
 	})
 	defer stall.Stop()
 
-	body, err := a.get(ctx, stall)
+	body, length, err := a.get(ctx, stall)
 	if err != nil {
 		return err
 	}
@@ -66,6 +66,13 @@ func (a *archive) download(ctx context.Context) (err error) {
 		return err
 	}
 	defer dir.Close()
+	lim, err := a.limits(dir.FdPath())
+	if err != nil {
+		return fmt.Errorf("%w: %s: %w", ErrDownload, a.name, err)
+	}
+	if length > lim.total {
+		return a.tooLarge(lim, fmt.Sprintf("the response (Content-Length %d)", length))
+	}
 	stage, err := dir.MkdirStage()
 	if err != nil {
 		return err
@@ -75,7 +82,7 @@ func (a *archive) download(ctx context.Context) (err error) {
 	if err != nil {
 		return err
 	}
-	if err := a.fill(ctx, tmp, body); err != nil {
+	if err := a.fill(ctx, tmp, body, lim); err != nil {
 		return errors.Join(err, tmp.Abort())
 	}
 	if err := tmp.Chown(uid, gid); err != nil {
@@ -88,9 +95,18 @@ func (a *archive) download(ctx context.Context) (err error) {
 }
 
 // fill writes the body into the temporary file, synced, and verifies the
-// checksum of what it wrote.
-func (a *archive) fill(ctx context.Context, tmp *safepath.Temp, body io.Reader) error {
-	sum, err := copyAndHash(tmp, body)
+// checksum of what it wrote. It stops one byte past lim.total, whatever
+// the response's Content-Length said (or when it said nothing), or when
+// the filesystem's free space falls under lim.floor.
+func (a *archive) fill(ctx context.Context, tmp *safepath.Temp, body io.Reader, lim limits) error {
+	sum, n, err := copyAndHash(&roomWriter{w: tmp, l: lim}, io.LimitReader(body, lim.total+1))
+	if err == nil && n > lim.total {
+		return a.tooLarge(lim, "the response")
+	}
+	var low *lowSpace
+	if errors.As(err, &low) {
+		return fmt.Errorf("%w: GET %s: %w; nothing was written to %s", ErrDownload, displayURL(a.url), low, a.name)
+	}
 	if err == nil {
 		err = tmp.Sync()
 	}
@@ -106,12 +122,20 @@ func (a *archive) fill(ctx context.Context, tmp *safepath.Temp, body io.Reader) 
 	return nil
 }
 
-// get sends the request and returns the body of a 200 response. Each read
-// of the body pushes the stall timer back.
-func (a *archive) get(ctx context.Context, stall *time.Timer) (io.ReadCloser, error) {
+// tooLarge is the error for a download over lim.total.
+func (a *archive) tooLarge(lim limits, what string) error {
+	over := &overLimit{what: what, limit: lim.total, unit: "bytes"}
+	return fmt.Errorf("%w: GET %s: %w; nothing was written to %s (if the archive is the one you meant, make room on the filesystem of %s)",
+		ErrDownload, displayURL(a.url), over, a.name, filepath.Dir(a.name))
+}
+
+// get sends the request and returns the body of a 200 response and its
+// Content-Length (-1 when unknown). Each read of the body pushes the
+// stall timer back.
+func (a *archive) get(ctx context.Context, stall *time.Timer) (io.ReadCloser, int64, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, a.url.String(), nil)
 	if err != nil {
-		return nil, fmt.Errorf("%w: building the request for %s", ErrDownload, displayURL(a.url))
+		return nil, 0, fmt.Errorf("%w: building the request for %s", ErrDownload, displayURL(a.url))
 	}
 	for k, v := range a.p.Headers {
 		req.Header.Add(k, v)
@@ -128,20 +152,21 @@ func (a *archive) get(ctx context.Context, stall *time.Timer) (io.ReadCloser, er
 		if errors.As(err, &ue) {
 			err = ue.Err // its message repeats the URL
 		}
-		return nil, fmt.Errorf("%w: GET %s: %w", ErrDownload, displayURL(a.url), err)
+		return nil, 0, fmt.Errorf("%w: GET %s: %w", ErrDownload, displayURL(a.url), err)
 	}
 	if resp.StatusCode != http.StatusOK {
 		resp.Body.Close()
-		return nil, fmt.Errorf("%w: GET %s: HTTP %s", ErrDownload, displayURL(a.url), resp.Status)
+		return nil, 0, fmt.Errorf("%w: GET %s: HTTP %s", ErrDownload, displayURL(a.url), resp.Status)
 	}
-	return progressReader{resp.Body, stall, a.stallTimeout}, nil
+	return progressReader{resp.Body, stall, a.stallTimeout}, resp.ContentLength, nil
 }
 
-// copyAndHash writes r to w and returns the SHA-256 of what was written.
-func copyAndHash(w io.Writer, r io.Reader) (string, error) {
+// copyAndHash writes r to w and returns the SHA-256 of what was written
+// and its length.
+func copyAndHash(w io.Writer, r io.Reader) (string, int64, error) {
 	h := sha256.New()
-	_, err := io.Copy(io.MultiWriter(w, h), r)
-	return hex.EncodeToString(h.Sum(nil)), err
+	n, err := io.Copy(io.MultiWriter(w, h), r)
+	return hex.EncodeToString(h.Sum(nil)), n, err
 }
 
 // progressReader resets the stall timer whenever data arrives.

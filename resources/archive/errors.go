@@ -13,4 +13,9 @@ var (
 	ErrStalled = errors.New("archive: download stalled")
 	// ErrExtract is returned when tar or unzip fails.
 	ErrExtract = errors.New("archive: extraction failed")
+	// ErrTooLarge is returned when a download or an extraction would
+	// exceed a bound on its size or its number of members (see
+	// limits.go); nothing is left at the archive's path or in
+	// extract_parent.
+	ErrTooLarge = errors.New("archive: too large")
 )

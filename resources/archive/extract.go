@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 
@@ -36,7 +37,14 @@ func (a *archive) extract(ctx context.Context) (err error) {
 		return fmt.Errorf("%w: creating %s: %w", ErrExtract, a.p.ExtractParent, err)
 	}
 	defer dir.Close()
-	src, err := a.privateCopy(ctx, dir)
+	lim, err := a.limits(dir.FdPath())
+	if err != nil {
+		return fmt.Errorf("%w: %s: %w", ErrExtract, a.p.ExtractParent, err)
+	}
+	src, err := a.privateCopy(ctx, dir, lim)
+	if errors.Is(err, ErrTooLarge) {
+		return a.refused(err)
+	}
 	if err != nil {
 		return fmt.Errorf("%w: %w", ErrExtract, err)
 	}
@@ -46,7 +54,8 @@ func (a *archive) extract(ctx context.Context) (err error) {
 		return fmt.Errorf("%w: %w", ErrExtract, err)
 	}
 	defer func() { err = errors.Join(err, stage.Remove()) }()
-	if err := a.unpack(ctx, stage.FdPath(), src.File); err != nil {
+	// The private copy takes room too.
+	if err := a.unpack(ctx, stage.FdPath(), src.File, lim.less(src.size)); err != nil {
 		return err
 	}
 	if uid != 0 {
@@ -60,15 +69,80 @@ func (a *archive) extract(ctx context.Context) (err error) {
 	return nil
 }
 
-// unpack runs the extraction tool in dir on src.
-func (a *archive) unpack(ctx context.Context, dir string, src *os.File) error {
-	res, err := command.Run(ctx, command.Cmd{
-		Name:       a.format.tool,
-		Args:       a.format.args("/dev/fd/3", "."),
-		Dir:        dir,
-		ExtraFiles: []*os.File{src},
-		Timeout:    a.extractTimeout,
-	})
+// unpack runs the extraction tool in dir on src, within the bounds of
+// what dir's filesystem can take (limits.go): a tar is fed to the tool
+// through a pipe, counted as it goes; a zip is read whole and counted
+// before the tool runs. Past a bound the tool gets nothing more and the
+// extraction fails.
+func (a *archive) unpack(ctx context.Context, dir string, src *os.File, lim limits) error {
+	m := &meter{limits: lim}
+	var err error
+	if a.format.feed != nil {
+		err = a.untar(ctx, dir, src, m)
+	} else {
+		err = a.unzip(ctx, dir, src, m)
+	}
+	if err == nil || errors.Is(err, ErrExtract) {
+		return err
+	}
+	return a.refused(err)
+}
+
+// refused is the error for an archive refused before or while it was
+// extracted, for a reason of its own (err): what to do when it is a bound.
+func (a *archive) refused(err error) error {
+	advice := "; nothing was extracted"
+	if errors.Is(err, ErrTooLarge) {
+		advice += fmt.Sprintf(" (if the archive is the one you meant, make room on the filesystem of %s; docs/resources/archive.md gives the limits)", a.p.ExtractParent)
+	}
+	return fmt.Errorf("%w: %s into %s: %w%s", ErrExtract, a.name, a.p.ExtractParent, err, advice)
+}
+
+// untar feeds the tar in src to the tool through a pipe. The feeder's
+// error, returned as it is, wins over the tool's, which is then only the
+// echo of its input ending early; a broken pipe means the tool stopped
+// reading, and its own error says why.
+func (a *archive) untar(ctx context.Context, dir string, src *os.File, m *meter) error {
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		return fmt.Errorf("%w: %w", ErrExtract, err)
+	}
+	fed := make(chan error, 1)
+	go func() {
+		err := a.format.feed(m, src, pw)
+		fed <- errors.Join(err, pw.Close())
+	}()
+	ran := a.runTool(ctx, dir, command.Cmd{Args: a.format.args("-", "."), Stdin: pr})
+	// Closed, so a feeder still writing to a tool that exited stops.
+	pr.Close()
+	if err := <-fed; err != nil && !errors.Is(err, unix.EPIPE) {
+		return err
+	}
+	return ran
+}
+
+// unzip counts the zip in src, sets aside what it counted (pledge), then
+// lets the tool extract it. The scan's error is returned as it is.
+func (a *archive) unzip(ctx context.Context, dir string, src *os.File, m *meter) error {
+	st, err := src.Stat()
+	if err == nil {
+		err = a.format.scan(m, src, st.Size())
+	}
+	if err != nil {
+		return err
+	}
+	release, err := m.pledge(m.written)
+	if err != nil {
+		return err
+	}
+	defer release()
+	return a.runTool(ctx, dir, command.Cmd{Args: a.format.args("/dev/fd/3", "."), ExtraFiles: []*os.File{src}})
+}
+
+// runTool runs the extraction tool in dir with c's arguments and input.
+func (a *archive) runTool(ctx context.Context, dir string, c command.Cmd) error {
+	c.Name, c.Dir, c.Timeout = a.format.tool, dir, a.extractTimeout
+	res, err := command.Run(ctx, c)
 	if err != nil {
 		return fmt.Errorf("%w: %s into %s: %w", ErrExtract, a.name, a.p.ExtractParent, err)
 	}
@@ -83,6 +157,7 @@ func (a *archive) unpack(ctx context.Context, dir string, src *os.File) error {
 // from the start; close removes it.
 type copied struct {
 	*os.File
+	size int64
 	tmp  *safepath.Temp
 	hold *safepath.Stage
 }
@@ -95,8 +170,9 @@ func (c copied) close() error {
 // dir only root can enter, hashing the bytes as it copies them, and checks
 // them against the checksum. No one but root can change the copy, so the
 // bytes verified are the bytes extracted, even when the archive's owner
-// rewrites the archive in place meanwhile.
-func (a *archive) privateCopy(ctx context.Context, dir *safepath.Dir) (_ copied, err error) {
+// rewrites the archive in place meanwhile. An archive larger than
+// lim.total (a file its owner may have grown at will) is refused.
+func (a *archive) privateCopy(ctx context.Context, dir *safepath.Dir, lim limits) (_ copied, err error) {
 	from, err := a.openArchive()
 	if err != nil {
 		return copied{}, err
@@ -115,10 +191,17 @@ func (a *archive) privateCopy(ctx context.Context, dir *safepath.Dir) (_ copied,
 			err = errors.Join(err, c.tmp.Abort(), hold.Remove())
 		}
 	}()
-	sum, err := copyAndHash(c.tmp, ctxReader{ctx, from})
+	sum, n, err := copyAndHash(&roomWriter{w: c.tmp, l: lim}, io.LimitReader(ctxReader{ctx, from}, lim.total+1))
+	if errors.Is(err, ErrTooLarge) {
+		return copied{}, err
+	}
 	if err != nil {
 		return copied{}, fmt.Errorf("copying %s: %w", a.name, err)
 	}
+	if n > lim.total {
+		return copied{}, &overLimit{what: "the archive file", limit: lim.total, unit: "bytes"}
+	}
+	c.size = n
 	if a.p.Checksum != "" && sum != a.p.Checksum {
 		return copied{}, fmt.Errorf("%w: %s does not hold what its checksum says (it changed since it was checked): expected %q got %q; nothing was extracted",
 			ErrChecksumMismatch, a.name, a.p.Checksum, sum)

@@ -1,6 +1,7 @@
 package archive
 
 import (
+	"bytes"
 	"errors"
 	"os"
 	"path/filepath"
@@ -47,16 +48,30 @@ func TestExtractionRefusesAFIFO(t *testing.T) {
 	}
 }
 
-func TestExtractionFailureGivesTheToolsError(t *testing.T) {
-	dir := t.TempDir()
-	name := filepath.Join(dir, "app.zip")
-	if err := os.WriteFile(name, []byte("not a zip"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	a := buildArchive(t, name, "url: http://127.0.0.1:1/app.zip\nextract_parent: "+filepath.Join(dir, "out"))
-	err := a.extract(t.Context())
-	if !errors.Is(err, ErrExtract) || !strings.Contains(err.Error(), "unzip exited with code") {
-		t.Errorf("got %v", err)
+func TestExtractionFailureSaysWhy(t *testing.T) {
+	for _, tc := range []struct {
+		name, kind string
+		body       []byte
+		want       string
+	}{
+		{"not a zip", "zip", []byte("not a zip"), "reading the zip archive: zip: not a valid zip file; nothing was extracted"},
+		{"not gzip", "tar.gz", []byte("not a gzip stream at all"), "reading the tar archive: gzip: invalid header"},
+		{"not a tar", "tar", bytes.Repeat([]byte("not a tar "), 100), "reading the tar archive: not a tar archive (uncompressed, gzip or bzip2)"},
+		// archive/tar reads it, tar refuses the member: the tool's error.
+		{"member tar refuses", "tar", craft(t, "tar", []member{file("../escape", 0o644, "x")}), "tar exited with code 2"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			name := filepath.Join(dir, "app."+tc.kind)
+			if err := os.WriteFile(name, tc.body, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			a := buildArchive(t, name, "url: http://127.0.0.1:1/app."+tc.kind+"\nextract_parent: "+filepath.Join(dir, "out"))
+			err := a.extract(t.Context())
+			if !errors.Is(err, ErrExtract) || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("got %v, want %q", err, tc.want)
+			}
+		})
 	}
 }
 
@@ -75,4 +90,19 @@ func processesUsing(t *testing.T, text string) []string {
 		}
 	}
 	return pids
+}
+
+// tar -xf recognises a gzip-compressed .tar; so does ccm, which now reads
+// the archive before tar does.
+func TestGzippedTarNamedTarIsExtracted(t *testing.T) {
+	dir := t.TempDir()
+	name, parent := filepath.Join(dir, "app.tar"), filepath.Join(dir, "out")
+	if err := os.WriteFile(name, fixture(t, "tar.gz", fixtureFiles), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	a := buildArchive(t, name, "url: http://127.0.0.1:1/app.tar\nextract_parent: "+parent)
+	if err := a.extract(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	assertExtracted(t, parent)
 }

@@ -30,10 +30,8 @@ var _ resources.Resource = (*key)(nil)
 
 // New builds an authorized_key resource from its manifest properties.
 func New(spec *resources.Spec) (resources.Instance, error) {
-	var p props
-	var errs resources.ErrorList
-	errs.Add(spec.Pos, spec.Decode(&p))
-	want := validate(spec, &p, &errs)
+	p, errs := resources.DecodeProps[props](spec)
+	want := validate(spec, p, errs)
 	if err := errs.Err(); err != nil {
 		return resources.Instance{}, err
 	}

@@ -109,19 +109,12 @@ func TestNoopAndMissingUser(t *testing.T) {
 }
 
 func TestValidation(t *testing.T) {
-	tests := []struct{ name, props, want string }{
-		{"user required", "type: ssh-ed25519\nkey: " + pubKey(1), "user is required"},
-		{"bad user", "user: \"a b\"\ntype: ssh-ed25519\nkey: " + pubKey(1), "is not a user name"},
-		{"bad type", "user: a\ntype: ssh-foo\nkey: " + pubKey(1), "not a key type"},
-		{"not base64", "user: a\ntype: ssh-ed25519\nkey: \"#!\"", "not base64"},
-		{"type mismatch", "user: a\ntype: ssh-rsa\nkey: " + pubKey(1), `holds a "ssh-ed25519" key, not "ssh-rsa"`},
-		{"option with space", "user: a\ntype: ssh-ed25519\nkey: " + pubKey(1) + "\noptions: [\"no-pty x\"]", "is not one option"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := resourcetest.BuildError(t, "authorized_key", "k", tt.props, t.TempDir()); !strings.Contains(got, tt.want) {
-				t.Errorf("error %q, want it to contain %q", got, tt.want)
-			}
-		})
-	}
+	resourcetest.Rejects(t, "authorized_key", []resourcetest.Rejected{
+		{Case: "user required", Name: "k", Props: "type: ssh-ed25519\nkey: " + pubKey(1), Want: "user is required"},
+		{Case: "bad user", Name: "k", Props: "user: \"a b\"\ntype: ssh-ed25519\nkey: " + pubKey(1), Want: "is not a user name"},
+		{Case: "bad type", Name: "k", Props: "user: a\ntype: ssh-foo\nkey: " + pubKey(1), Want: "not a key type"},
+		{Case: "not base64", Name: "k", Props: "user: a\ntype: ssh-ed25519\nkey: \"#!\"", Want: "not base64"},
+		{Case: "type mismatch", Name: "k", Props: "user: a\ntype: ssh-rsa\nkey: " + pubKey(1), Want: `holds a "ssh-ed25519" key, not "ssh-rsa"`},
+		{Case: "option with space", Name: "k", Props: "user: a\ntype: ssh-ed25519\nkey: " + pubKey(1) + "\noptions: [\"no-pty x\"]", Want: "is not one option"},
+	})
 }

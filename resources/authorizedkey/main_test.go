@@ -3,7 +3,6 @@ package authorizedkey_test
 import (
 	"encoding/base64"
 	"encoding/binary"
-	"os/exec"
 	"testing"
 
 	"github.com/reactive-ccm/ccm/resources/resourcetest/sandbox"
@@ -18,15 +17,8 @@ func TestMain(m *testing.M) {
 // addUser creates a user with a home in the sandbox.
 func addUser(t *testing.T, name string) {
 	t.Helper()
-	sandbox.Require(t)
-	if out, err := exec.Command("useradd", "--create-home", "--shell", "/bin/sh", name).CombinedOutput(); err != nil {
-		t.Fatalf("useradd %s: %v: %s", name, err, out)
-	}
-	t.Cleanup(func() {
-		if out, err := exec.Command("userdel", "--remove", name).CombinedOutput(); err != nil {
-			t.Errorf("userdel %s: %v: %s", name, err, out)
-		}
-	})
+	sandbox.Command(t, "useradd", "--create-home", "--shell", "/bin/sh", name)
+	t.Cleanup(func() { sandbox.Command(t, "userdel", "--remove", name) })
 }
 
 // pubKey is an ed25519 public key's base64 blob, made of seed.

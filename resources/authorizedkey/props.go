@@ -32,9 +32,7 @@ var validUser = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.-]*\$?$`)
 // validate reports every problem with the properties and returns the
 // wanted entry.
 func validate(spec *resources.Spec, p *props, errs *resources.ErrorList) entry {
-	if spec.Has("ensure") && p.Ensure != Present && p.Ensure != Absent {
-		errs.Addf(spec.KeyPos("ensure"), "ensure: %q is not one of present, absent", p.Ensure)
-	}
+	spec.CheckOneOf(errs, "ensure", p.Ensure, Present, Absent)
 	switch {
 	case !spec.Has("user"):
 		errs.Addf(spec.Pos, "%s: user is required", spec.ID())

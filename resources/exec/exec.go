@@ -60,10 +60,8 @@ var (
 
 // New builds an exec resource from its manifest properties.
 func New(spec *resources.Spec) (resources.Instance, error) {
-	var p props
-	var errs resources.ErrorList
-	errs.Add(spec.Pos, spec.Decode(&p))
-	validate(spec, &p, &errs)
+	p, errs := resources.DecodeProps[props](spec)
+	validate(spec, p, errs)
 	provider, unusable := resources.SelectProvider(p.Provider, providers)
 	e := &exec{
 		id: spec.ID(), argv: argvs[provider],
@@ -73,7 +71,7 @@ func New(spec *resources.Spec) (resources.Instance, error) {
 	if e.argv == nil {
 		e.argv = posixArgv
 	}
-	e.deferreds(spec, &p, &errs)
+	e.deferreds(spec, p, errs)
 	var err error
 	if e.links, err = safepath.Allow(p.FollowSymlinks...); err != nil {
 		errs.Addf(spec.KeyPos("follow_symlinks"), "follow_symlinks: %v", err)

@@ -38,12 +38,8 @@ type props struct {
 // deferred ones are checked by their deferred value, at build time when
 // they hold no template.
 func validate(spec *resources.Spec, p *props, errs *resources.ErrorList) {
-	if spec.Has("ensure") && p.Ensure != "present" && p.Ensure != "absent" {
-		errs.Addf(spec.KeyPos("ensure"), "ensure: %q is not one of present, absent", p.Ensure)
-	}
-	if err := resources.KnownProvider(p.Provider, providers); err != nil {
-		errs.Addf(spec.KeyPos("provider"), "provider: %v", err)
-	}
+	spec.CheckOneOf(errs, "ensure", p.Ensure, "present", "absent")
+	spec.CheckProvider(errs, p.Provider, providers)
 	if spec.Has("path") {
 		if err := checkPath(p.Path); err != nil {
 			errs.Addf(spec.KeyPos("path"), "path: %v", err)

@@ -68,7 +68,7 @@ func (f *file) plan(o observed, d drift) (string, error) {
 	case d.kind || d.content:
 		return msgCreateFile, nil
 	}
-	return msgAttrs + joinAnd(d.attrs), nil
+	return msgAttrs + resources.JoinAnd(d.attrs), nil
 }
 
 // act changes the host as plan described, relative to the parent
@@ -120,12 +120,4 @@ func (f *file) write(ctx context.Context, v *view, uid, gid int) error {
 		f.mine.set(w.stamp, dr.digest())
 	}
 	return nil
-}
-
-// joinAnd lists words as "owner", "owner and mode", "owner, group and mode".
-func joinAnd(words []string) string {
-	if len(words) < 2 {
-		return strings.Join(words, "")
-	}
-	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
 }

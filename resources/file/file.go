@@ -49,10 +49,8 @@ var (
 
 // New builds a file resource from its manifest properties.
 func New(spec *resources.Spec) (resources.Instance, error) {
-	var p props
-	var errs resources.ErrorList
-	errs.Add(spec.Pos, spec.Decode(&p))
-	validate(spec, &p, &errs)
+	p, errs := resources.DecodeProps[props](spec)
+	validate(spec, p, errs)
 	links, err := safepath.Allow(p.FollowSymlinks...)
 	if err != nil {
 		errs.Addf(spec.KeyPos("follow_symlinks"), "follow_symlinks: %v", err)

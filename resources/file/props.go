@@ -36,12 +36,10 @@ type props struct {
 // also reported as missing.
 func validate(spec *resources.Spec, p *props, errs *resources.ErrorList) {
 	validatePath(spec, errs)
-	switch {
-	case !spec.Has("ensure"):
+	if !spec.Has("ensure") {
 		errs.Addf(spec.Pos, "%s: ensure is required: present, absent or directory", spec.ID())
-	case p.Ensure != Present && p.Ensure != Absent && p.Ensure != Directory:
-		errs.Addf(spec.KeyPos("ensure"), "ensure: %q is not one of present, absent, directory", p.Ensure)
 	}
+	spec.CheckOneOf(errs, "ensure", p.Ensure, Present, Absent, Directory)
 	validateContent(spec, p, errs)
 	if p.Ensure != Absent {
 		for _, key := range []string{"owner", "group", "mode"} {
@@ -53,9 +51,7 @@ func validate(spec *resources.Spec, p *props, errs *resources.ErrorList) {
 	if p.Force && p.Ensure != Absent {
 		errs.Addf(spec.KeyPos("force"), "force: only valid with ensure: absent")
 	}
-	if err := resources.KnownProvider(p.Provider, providers); err != nil {
-		errs.Addf(spec.KeyPos("provider"), "provider: %v", err)
-	}
+	spec.CheckProvider(errs, p.Provider, providers)
 }
 
 func validatePath(spec *resources.Spec, errs *resources.ErrorList) {
@@ -73,13 +69,11 @@ func validateContent(spec *resources.Spec, p *props, errs *resources.ErrorList) 
 	if spec.Has("content") && spec.Has("source") {
 		errs.Addf(spec.KeyPos("source"), "source: content and source cannot both be set")
 	}
-	for _, key := range []string{"content", "source"} {
-		if spec.Has(key) && (p.Ensure == Absent || p.Ensure == Directory) {
-			errs.Addf(spec.KeyPos(key), "%s: only valid with ensure: present", key)
-		}
+	if p.Ensure == Absent || p.Ensure == Directory {
+		spec.CheckOnlyWith(errs, "ensure: present", "content", "source")
 	}
-	if spec.Has("validate") && !spec.Has("content") && !spec.Has("source") {
-		errs.Addf(spec.KeyPos("validate"), "validate: only valid with content or source")
+	if !spec.Has("content") && !spec.Has("source") {
+		spec.CheckOnlyWith(errs, "content or source", "validate")
 	}
 	if spec.Has("source") && p.Source == "" {
 		errs.Addf(spec.KeyPos("source"), "source: must not be empty")

@@ -29,10 +29,8 @@ var _ resources.Resource = (*fileLine)(nil)
 
 // New builds a file_line resource from its manifest properties.
 func New(spec *resources.Spec) (resources.Instance, error) {
-	var p props
-	var errs resources.ErrorList
-	errs.Add(spec.Pos, spec.Decode(&p))
-	e := validate(spec, &p, &errs)
+	p, errs := resources.DecodeProps[props](spec)
+	e := validate(spec, p, errs)
 	if err := errs.Err(); err != nil {
 		return resources.Instance{}, err
 	}

@@ -34,10 +34,8 @@ func validate(spec *resources.Spec, p *props, errs *resources.ErrorList) *edit {
 	e := &edit{ensure: Present, line: p.Line, replace: p.Replace == nil || *p.Replace}
 	if spec.Has("ensure") {
 		e.ensure = p.Ensure
-		if p.Ensure != Present && p.Ensure != Absent {
-			errs.Addf(spec.KeyPos("ensure"), "ensure: %q is not one of present, absent", p.Ensure)
-		}
 	}
+	spec.CheckOneOf(errs, "ensure", p.Ensure, Present, Absent)
 	validatePath(spec, p.Path, errs)
 	e.match = compile(spec, "match", p.Match, errs)
 	e.after = compile(spec, "after", p.After, errs)
@@ -50,10 +48,8 @@ func validate(spec *resources.Spec, p *props, errs *resources.ErrorList) *edit {
 	if spec.Has("after") && spec.Has("before") {
 		errs.Addf(spec.KeyPos("before"), "before: after and before cannot both be set")
 	}
-	for _, key := range []string{"after", "before", "replace"} {
-		if spec.Has(key) && e.ensure == Absent {
-			errs.Addf(spec.KeyPos(key), "%s: only valid with ensure: present", key)
-		}
+	if e.ensure == Absent {
+		spec.CheckOnlyWith(errs, "ensure: present", "after", "before", "replace")
 	}
 	return e
 }
@@ -82,11 +78,7 @@ func compile(spec *resources.Spec, key, expr string, errs *resources.ErrorList) 
 }
 
 func validateLine(spec *resources.Spec, p *props, e *edit, errs *resources.ErrorList) {
-	for _, key := range []string{"marker_begin", "marker_end"} {
-		if spec.Has(key) {
-			errs.Addf(spec.KeyPos(key), "%s: only valid with block", key)
-		}
-	}
+	spec.CheckOnlyWith(errs, "block", "marker_begin", "marker_end")
 	switch {
 	case !spec.Has("line") && (e.ensure == Present || !spec.Has("match")):
 		errs.Addf(spec.Pos, "%s: line or block is required (ensure: absent may give match alone)", spec.ID())

@@ -1,7 +1,6 @@
 package fileline_test
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/reactive-ccm/ccm/resources/resourcetest"
@@ -10,33 +9,24 @@ import (
 )
 
 func TestValidation(t *testing.T) {
-	tests := []struct {
-		name, props, want string
-	}{
-		{"path required", `line: x`, "path is required"},
-		{"path relative", "path: etc/x\nline: x", "not the absolute path"},
-		{"path unclean", "path: /etc//x\nline: x", "must be clean"},
-		{"line or block", "path: /etc/x", "line or block is required"},
-		{"bad ensure", "path: /etc/x\nline: x\nensure: gone", `"gone" is not one of present, absent`},
-		{"two lines", "path: /etc/x\nline: \"a\\nb\"", "must be one line"},
-		{"bad regexp", "path: /etc/x\nline: x\nmatch: \"(\"", "match: error parsing regexp"},
-		{"match misses line", "path: /etc/x\nline: a=1\nmatch: ^b=", "does not match line"},
-		{"both anchors", "path: /etc/x\nline: x\nafter: a\nbefore: b", "after and before cannot both be set"},
-		{"anchor when absent", "path: /etc/x\nline: x\nensure: absent\nafter: a", "after: only valid with ensure: present"},
-		{"replace without match", "path: /etc/x\nline: x\nreplace: false", "replace: false needs match"},
-		{"block and line", "path: /etc/x\nline: x\nblock: y", "line: block and line cannot both be set"},
-		{"markers on a line", "path: /etc/x\nline: x\nmarker_begin: b", "marker_begin: only valid with block"},
-		{"same markers", "path: /etc/x\nblock: y\nmarker_begin: m\nmarker_end: m", "must differ from marker_begin"},
-		{"marker in block", "path: /etc/x\nblock: \"y\\n# END CCM l\\n\"", "line 2 is a marker line"},
-		{"unknown key", "path: /etc/x\nline: x\nlines: y", `unknown property "lines"`},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := resourcetest.BuildError(t, "file_line", "l", tt.props, t.TempDir()); !strings.Contains(got, tt.want) {
-				t.Errorf("error %q, want it to contain %q", got, tt.want)
-			}
-		})
-	}
+	resourcetest.Rejects(t, "file_line", []resourcetest.Rejected{
+		{Case: "path required", Name: "l", Props: `line: x`, Want: "path is required"},
+		{Case: "path relative", Name: "l", Props: "path: etc/x\nline: x", Want: "not the absolute path"},
+		{Case: "path unclean", Name: "l", Props: "path: /etc//x\nline: x", Want: "must be clean"},
+		{Case: "line or block", Name: "l", Props: "path: /etc/x", Want: "line or block is required"},
+		{Case: "bad ensure", Name: "l", Props: "path: /etc/x\nline: x\nensure: gone", Want: `"gone" is not one of present, absent`},
+		{Case: "two lines", Name: "l", Props: "path: /etc/x\nline: \"a\\nb\"", Want: "must be one line"},
+		{Case: "bad regexp", Name: "l", Props: "path: /etc/x\nline: x\nmatch: \"(\"", Want: "match: error parsing regexp"},
+		{Case: "match misses line", Name: "l", Props: "path: /etc/x\nline: a=1\nmatch: ^b=", Want: "does not match line"},
+		{Case: "both anchors", Name: "l", Props: "path: /etc/x\nline: x\nafter: a\nbefore: b", Want: "after and before cannot both be set"},
+		{Case: "anchor when absent", Name: "l", Props: "path: /etc/x\nline: x\nensure: absent\nafter: a", Want: "after: only valid with ensure: present"},
+		{Case: "replace without match", Name: "l", Props: "path: /etc/x\nline: x\nreplace: false", Want: "replace: false needs match"},
+		{Case: "block and line", Name: "l", Props: "path: /etc/x\nline: x\nblock: y", Want: "line: block and line cannot both be set"},
+		{Case: "markers on a line", Name: "l", Props: "path: /etc/x\nline: x\nmarker_begin: b", Want: "marker_begin: only valid with block"},
+		{Case: "same markers", Name: "l", Props: "path: /etc/x\nblock: y\nmarker_begin: m\nmarker_end: m", Want: "must differ from marker_begin"},
+		{Case: "marker in block", Name: "l", Props: "path: /etc/x\nblock: \"y\\n# END CCM l\\n\"", Want: "line 2 is a marker line"},
+		{Case: "unknown key", Name: "l", Props: "path: /etc/x\nline: x\nlines: y", Want: `unknown property "lines"`},
+	})
 }
 
 func TestValidAbsentByMatchAlone(t *testing.T) {

@@ -2,7 +2,6 @@ package group
 
 import (
 	"context"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -35,10 +34,8 @@ var _ resources.Resource = (*group)(nil)
 
 // New builds a group resource from its manifest properties.
 func New(spec *resources.Spec) (resources.Instance, error) {
-	var p props
-	var errs resources.ErrorList
-	errs.Add(spec.Pos, spec.Decode(&p))
-	validate(spec, &p, &errs)
+	p, errs := resources.DecodeProps[props](spec)
+	validate(spec, p, errs)
 	if err := errs.Err(); err != nil {
 		return resources.Instance{}, err
 	}
@@ -80,16 +77,7 @@ func (g *group) look() (drift, error) {
 	}
 	d := drift{have: have, gid: g.gid != nil && *g.gid != have.GID}
 	if g.members != nil {
-		for _, m := range g.members {
-			if !slices.Contains(have.Members, m) {
-				d.add = append(d.add, m)
-			}
-		}
-		for _, m := range have.Members {
-			if g.exact && !slices.Contains(g.members, m) {
-				d.extra = append(d.extra, m)
-			}
-		}
+		d.add, d.extra = accounts.Membership(have.Members, g.members, g.exact)
 	}
 	return d, nil
 }
@@ -113,24 +101,9 @@ func (g *group) Check(context.Context) (resources.Status, error) {
 		st.Differences = append(st.Differences, resources.Differs("gid", strconv.Itoa(d.have.GID), strconv.Itoa(*g.gid)))
 	}
 	if len(d.add) > 0 || len(d.extra) > 0 {
-		st.Differences = append(st.Differences, membersDifference(d.have.Members, d.add, d.extra))
+		st.Differences = append(st.Differences, accounts.MembershipDifference("members", d.have.Members, d.add, d.extra))
 	}
 	return st, nil
-}
-
-// membersDifference shows the members found and wanted.
-func membersDifference(have, add, extra []string) resources.Difference {
-	want := slices.DeleteFunc(slices.Clone(have), func(m string) bool { return slices.Contains(extra, m) })
-	d := resources.Differs("members", strings.Join(have, ","), strings.Join(append(want, add...), ","))
-	var note []string
-	if len(add) > 0 {
-		note = append(note, "+"+strings.Join(add, ",+"))
-	}
-	if len(extra) > 0 {
-		note = append(note, "-"+strings.Join(extra, ",-"))
-	}
-	d.Note = strings.Join(note, " ")
-	return d
 }
 
 // Apply creates, changes or removes the group with the tools.

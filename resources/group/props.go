@@ -25,39 +25,16 @@ type props struct {
 
 // validate reports every problem with the properties.
 func validate(spec *resources.Spec, p *props, errs *resources.ErrorList) {
-	if !accounts.ValidName.MatchString(spec.Name) {
-		errs.Addf(spec.Pos, "%s: %q is not a group name (letters, digits, _ . -, at most 32)", spec.ID(), spec.Name)
+	accounts.CheckName(spec, errs, "group")
+	spec.CheckOneOf(errs, "ensure", p.Ensure, Present, Absent)
+	accounts.CheckID(spec, errs, "gid", p.GID)
+	spec.CheckOneOf(errs, "membership", p.Membership, Exact, Minimum)
+	if !spec.Has("members") {
+		spec.CheckOnlyWith(errs, "members", "membership")
 	}
-	if spec.Has("ensure") && p.Ensure != Present && p.Ensure != Absent {
-		errs.Addf(spec.KeyPos("ensure"), "ensure: %q is not one of present, absent", p.Ensure)
-	}
-	if p.GID != nil && (*p.GID < 0 || int64(*p.GID) >= 1<<32-1) {
-		errs.Addf(spec.KeyPos("gid"), "gid: %d is out of range", *p.GID)
-	}
-	if spec.Has("membership") && p.Membership != Exact && p.Membership != Minimum {
-		errs.Addf(spec.KeyPos("membership"), "membership: %q is not one of exact, minimum", p.Membership)
-	}
-	if spec.Has("membership") && !spec.Has("members") {
-		errs.Addf(spec.KeyPos("membership"), "membership: only valid with members")
-	}
-	seen := map[string]bool{}
-	for i, m := range p.Members {
-		switch {
-		case !accounts.ValidName.MatchString(m):
-			errs.Addf(spec.KeyPos("members"), "members: item %d, %q, is not a user name", i+1, m)
-		case seen[m]:
-			errs.Addf(spec.KeyPos("members"), "members: %q is listed twice", m)
-		}
-		seen[m] = true
-	}
+	accounts.CheckNames(spec, errs, "members", p.Members, "user")
 	if p.Ensure == Absent {
-		for _, key := range []string{"gid", "system", "members"} {
-			if spec.Has(key) {
-				errs.Addf(spec.KeyPos(key), "%s: only valid with ensure: present", key)
-			}
-		}
+		spec.CheckOnlyWith(errs, "ensure: present", "gid", "system", "members")
 	}
-	if err := resources.KnownProvider(p.Provider, providers); err != nil {
-		errs.Addf(spec.KeyPos("provider"), "provider: %v", err)
-	}
+	spec.CheckProvider(errs, p.Provider, providers)
 }

@@ -25,7 +25,7 @@ func TestWatchRepairsDrift(t *testing.T) {
 `, enginetest.Options{})
 	w.Changed(t, id)
 	w.Settle(t)
-	t.Cleanup(func() { run(t, "groupdel", "ccmwatch") })
+	t.Cleanup(func() { sandbox.Command(t, "groupdel", "ccmwatch") })
 	tamper := []struct {
 		name string
 		args []string
@@ -37,7 +37,7 @@ func TestWatchRepairsDrift(t *testing.T) {
 	for _, tt := range tamper {
 		t.Run(tt.name, func(t *testing.T) {
 			start := time.Now()
-			run(t, tt.args[0], tt.args[1:]...)
+			sandbox.Command(t, tt.args[0], tt.args[1:]...)
 			ran := time.Since(start)
 			if ev := w.Changed(t, id); ev.Trigger != engine.TriggerDrift {
 				t.Errorf("repair %+v, want a drift", ev)

@@ -50,24 +50,7 @@ type settings struct {
 // Parse reads the health_checks list n of the resource spec describes.
 // Every problem is reported with its position, all together.
 func Parse(spec *resources.Spec, n *yaml.Node) ([]resources.HealthCheck, error) {
-	if n == nil || (n.Kind == yaml.ScalarNode && n.Tag == "!!null") {
-		return nil, nil
-	}
-	var errs resources.ErrorList
-	if n.Kind != yaml.SequenceNode {
-		errs.Addf(spec.NodePos(n), "%s: health_checks: expected a list of checks", spec.ID())
-		return nil, errs.Err()
-	}
-	checks := make([]resources.HealthCheck, 0, len(n.Content))
-	for i, item := range n.Content {
-		c, err := parseOne(spec, item)
-		if err != nil {
-			errs.Add(spec.NodePos(item), fmt.Errorf("%s: health_checks: item %d: %w", spec.ID(), i+1, err))
-			continue
-		}
-		checks = append(checks, c)
-	}
-	return checks, errs.Err()
+	return resources.ParseList(spec, n, "health_checks", "checks", parseOne)
 }
 
 // parseOne decodes and validates one entry through the strict decoder

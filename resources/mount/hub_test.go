@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/reactive-ccm/ccm/resources/resourcetest/sandbox"
 	"github.com/reactive-ccm/ccm/watchers/mountinfo"
 )
 
@@ -15,18 +16,18 @@ import (
 // change: Go's poller consumed the kernel's event.)
 func TestMountTableHubSeesEveryChange(t *testing.T) {
 	p := point(t)
-	run(t, "mkdir", "-p", p)
+	sandbox.Command(t, "mkdir", "-p", p)
 	other := point(t)
-	run(t, "mkdir", "-p", other)
+	sandbox.Command(t, "mkdir", "-p", other)
 	h := mountinfo.New(t.Context(), slog.Default(), nil)
 	seen := make(chan struct{}, 100)
 	cancel := h.Watch(p, func() { seen <- struct{}{} })
 	defer cancel()
 	// A mount elsewhere notifies no one watching p.
-	run(t, "mount", "-t", "tmpfs", "elsewhere", other)
+	sandbox.Command(t, "mount", "-t", "tmpfs", "elsewhere", other)
 	for i := range 20 {
 		for _, args := range [][]string{{"mount", "-t", "tmpfs", "x", p}, {"umount", p}} {
-			run(t, args[0], args[1:]...)
+			sandbox.Command(t, args[0], args[1:]...)
 			select {
 			case <-seen:
 			case <-time.After(time.Minute):

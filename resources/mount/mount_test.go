@@ -71,7 +71,7 @@ func TestWrongMountOnTopAndReadOnly(t *testing.T) {
 	p := point(t)
 	r := build(t, p, "device: ccm-data\nfstype: tmpfs\noptions: [ro]")
 	resourcetest.Converge(t.Context(), t, r, false, false)
-	run(t, "mount", "-t", "tmpfs", "intruder", p)
+	sandbox.Command(t, "mount", "-t", "tmpfs", "intruder", p)
 	out := resourcetest.Converge(t.Context(), t, r, false, false)
 	if out.Before.Reason() != "device tmpfs intruder → tmpfs ccm-data" {
 		t.Errorf("drift %q", out.Before.Reason())
@@ -79,7 +79,7 @@ func TestWrongMountOnTopAndReadOnly(t *testing.T) {
 	if e := top(t, p); e == nil || e.Source != "ccm-data" {
 		t.Fatalf("after the repair %+v", e)
 	}
-	run(t, "mount", "-o", "remount,rw", p)
+	sandbox.Command(t, "mount", "-o", "remount,rw", p)
 	out = resourcetest.Converge(t.Context(), t, r, false, false)
 	if out.Before.Reason() != "options rw → ro" {
 		t.Errorf("drift %q", out.Before.Reason())
@@ -114,15 +114,15 @@ func TestPersist(t *testing.T) {
 func TestBlockDeviceByUUIDAndLabel(t *testing.T) {
 	p := point(t)
 	img := filepath.Join(t.TempDir(), "fs.img")
-	run(t, "truncate", "--size", "8M", img)
+	sandbox.Command(t, "truncate", "--size", "8M", img)
 	const uuid = "0c3c4d6e-2b1a-4c8e-9f00-ccc0ccc0ccc0"
-	run(t, "mkfs.ext4", "-q", "-L", "ccmtest", "-U", uuid, img)
+	sandbox.Command(t, "mkfs.ext4", "-q", "-L", "ccmtest", "-U", uuid, img)
 	out, err := exec.Command("losetup", "--find", "--show", img).CombinedOutput()
 	if err != nil {
 		t.Skipf("no loop device: %v: %s", err, out)
 	}
 	loop := strings.TrimSpace(string(out))
-	t.Cleanup(func() { run(t, "losetup", "--detach", loop) })
+	t.Cleanup(func() { sandbox.Command(t, "losetup", "--detach", loop) })
 	for _, device := range []string{"UUID=" + uuid, "LABEL=ccmtest", loop} {
 		t.Run(device, func(t *testing.T) {
 			r := build(t, p, "device: "+device+"\nfstype: ext4")
@@ -139,19 +139,12 @@ func TestBlockDeviceByUUIDAndLabel(t *testing.T) {
 }
 
 func TestValidation(t *testing.T) {
-	tests := []struct{ name, point, props, want string }{
-		{"relative", "mnt", "device: d\nfstype: tmpfs", "must be an absolute path"},
-		{"root", "/", "device: d\nfstype: tmpfs", "must be an absolute path other than /"},
-		{"device required", "/mnt/x", "fstype: tmpfs", "device is required with ensure: mounted"},
-		{"fstype for fstab", "/mnt/x", "ensure: unmounted\npersist: true\ndevice: d", "fstype is required with ensure: unmounted"},
-		{"comma in option", "/mnt/x", "device: d\nfstype: tmpfs\noptions: [\"ro,noexec\"]", "is not one option"},
-		{"bind", "/mnt/x", "device: /srv\nfstype: none\noptions: [bind]", "bind is not supported"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := resourcetest.BuildError(t, "mount", tt.point, tt.props, t.TempDir()); !strings.Contains(got, tt.want) {
-				t.Errorf("error %q, want it to contain %q", got, tt.want)
-			}
-		})
-	}
+	resourcetest.Rejects(t, "mount", []resourcetest.Rejected{
+		{Case: "relative", Name: "mnt", Props: "device: d\nfstype: tmpfs", Want: "must be an absolute path"},
+		{Case: "root", Name: "/", Props: "device: d\nfstype: tmpfs", Want: "must be an absolute path other than /"},
+		{Case: "device required", Name: "/mnt/x", Props: "fstype: tmpfs", Want: "device is required with ensure: mounted"},
+		{Case: "fstype for fstab", Name: "/mnt/x", Props: "ensure: unmounted\npersist: true\ndevice: d", Want: "fstype is required with ensure: unmounted"},
+		{Case: "comma in option", Name: "/mnt/x", Props: "device: d\nfstype: tmpfs\noptions: [\"ro,noexec\"]", Want: "is not one option"},
+		{Case: "bind", Name: "/mnt/x", Props: "device: /srv\nfstype: none\noptions: [bind]", Want: "bind is not supported"},
+	})
 }

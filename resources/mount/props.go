@@ -28,10 +28,8 @@ func validate(spec *resources.Spec, p *props, errs *resources.ErrorList) string 
 	ensure := Mounted
 	if spec.Has("ensure") {
 		ensure = p.Ensure
-		if ensure != Mounted && ensure != Unmounted && ensure != Absent {
-			errs.Addf(spec.KeyPos("ensure"), "ensure: %q is not one of mounted, unmounted, absent", p.Ensure)
-		}
 	}
+	spec.CheckOneOf(errs, "ensure", p.Ensure, Mounted, Unmounted, Absent)
 	switch {
 	case !filepath.IsAbs(spec.Name) || spec.Name == "/":
 		errs.Addf(spec.Pos, "%s: the mount point must be an absolute path other than /", spec.ID())

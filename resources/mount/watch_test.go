@@ -8,6 +8,7 @@ import (
 	"github.com/reactive-ccm/ccm/engine"
 	"github.com/reactive-ccm/ccm/engine/enginetest"
 	"github.com/reactive-ccm/ccm/resources/resourcetest"
+	"github.com/reactive-ccm/ccm/resources/resourcetest/sandbox"
 )
 
 // TestWatchRepairsDrift: an unmount by hand, another filesystem mounted
@@ -33,8 +34,8 @@ func TestWatchRepairsDrift(t *testing.T) {
 		name string
 		do   func(t *testing.T)
 	}{
-		{"unmounted", func(t *testing.T) { run(t, "umount", p) }},
-		{"mounted over", func(t *testing.T) { run(t, "mount", "-t", "tmpfs", "intruder", p) }},
+		{"unmounted", func(t *testing.T) { sandbox.Command(t, "umount", p) }},
+		{"mounted over", func(t *testing.T) { sandbox.Command(t, "mount", "-t", "tmpfs", "intruder", p) }},
 		{"fstab line edited", func(t *testing.T) {
 			resourcetest.WriteFile(t, "/etc/fstab", strings.Replace(resourcetest.ReadFile(t, "/etc/fstab"), "size=1m", "size=2m", 1), 0o644)
 		}},

@@ -1,6 +1,7 @@
 package registration
 
 import (
+	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -36,6 +37,17 @@ type Entry struct {
 
 // Entries is the result of a lookup, sorted by address, then port.
 type Entries []*Entry
+
+// Digest identifies the entries, in their order: what a lookup found.
+func (es Entries) Digest() string {
+	h := sha256.New()
+	for _, e := range es {
+		b, _ := e.Payload()
+		h.Write(b)
+		h.Write([]byte{0})
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
 
 // PortNumber returns the port, 0 when the entry has none.
 func (e *Entry) PortNumber() int64 {

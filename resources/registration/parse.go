@@ -11,24 +11,7 @@ import (
 // describes, its templates resolved through the spec's. Every problem is
 // reported with its position, all together.
 func Parse(spec *resources.Spec, n *yaml.Node) ([]Entry, error) {
-	if n == nil || (n.Kind == yaml.ScalarNode && n.Tag == "!!null") {
-		return nil, nil
-	}
-	var errs resources.ErrorList
-	if n.Kind != yaml.SequenceNode {
-		errs.Addf(spec.NodePos(n), "%s: register_when_stable: expected a list of entries", spec.ID())
-		return nil, errs.Err()
-	}
-	out := make([]Entry, 0, len(n.Content))
-	for i, item := range n.Content {
-		e, err := parseOne(spec, item)
-		if err != nil {
-			errs.Add(spec.NodePos(item), fmt.Errorf("%s: register_when_stable: item %d: %w", spec.ID(), i+1, err))
-			continue
-		}
-		out = append(out, e)
-	}
-	return out, errs.Err()
+	return resources.ParseList(spec, n, "register_when_stable", "entries", parseOne)
 }
 
 // parseOne decodes and validates one entry through the strict decoder

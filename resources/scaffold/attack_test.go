@@ -19,7 +19,7 @@ func TestMain(m *testing.M) { os.Exit(resourcetest.Main(m)) }
 func victimTree(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{"precious": "root's\n"})
+	resourcetest.WriteTree(t, dir, map[string]string{"precious": "root's\n"})
 	return dir
 }
 

@@ -16,20 +16,6 @@ var testVars = resourcetest.Vars{
 	"data":  map[string]any{"name": "shop", "port": 8080},
 }
 
-// writeTree writes files (relative path → content) under dir.
-func writeTree(t testing.TB, dir string, files map[string]string) {
-	t.Helper()
-	for rel, body := range files {
-		p := filepath.Join(dir, rel)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
 // readTree returns every file under dir (relative path → content); nil
 // when dir does not exist.
 func readTree(t testing.TB, dir string) map[string]string {
@@ -65,7 +51,7 @@ func newLayout(t testing.TB, templates map[string]string) layout {
 	if err := os.MkdirAll(l.source, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	writeTree(t, l.source, templates)
+	resourcetest.WriteTree(t, l.source, templates)
 	return l
 }
 

@@ -31,7 +31,7 @@ func newRollbackStory(t *testing.T) *rollbackStory {
 	t.Helper()
 	dir := t.TempDir()
 	s := &rollbackStory{dir: dir, target: filepath.Join(dir, "etc", "app"), manifest: filepath.Join(dir, "manifest.yaml")}
-	writeTree(t, dir, map[string]string{
+	resourcetest.WriteTree(t, dir, map[string]string{
 		"templates/app.conf":   "port = [[ data.port ]]\n",
 		"templates/motd":       "welcome\n",
 		"templates/conf.d/log": "level = info\n",

@@ -67,11 +67,9 @@ var _ resources.Resource = (*scaffold)(nil)
 // New builds a scaffold resource from its manifest properties. Every
 // problem with them is reported at once.
 func New(spec *resources.Spec) (resources.Instance, error) {
-	var p props
-	var errs resources.ErrorList
-	errs.Add(spec.Pos, spec.Decode(&p))
-	s := newScaffold(spec, p)
-	s.validate(spec, &errs)
+	p, errs := resources.DecodeProps[props](spec)
+	s := newScaffold(spec, *p)
+	s.validate(spec, errs)
 	var err error
 	if s.links, err = safepath.Allow(p.FollowSymlinks...); err != nil {
 		errs.Addf(spec.KeyPos("follow_symlinks"), "follow_symlinks: %v", err)

@@ -39,7 +39,7 @@ func TestPurgeRemovesStrayFilesOnlyWhenSet(t *testing.T) {
 			l := newLayout(t, appTemplates)
 			s := l.build(t, tc.props)
 			resourcetest.Converge(t.Context(), t, s, false, false)
-			writeTree(t, l.target, strays)
+			resourcetest.WriteTree(t, l.target, strays)
 			noop := resourcetest.Converge(t.Context(), t, s, false, true)
 			if noop.Change.NoopMessage != tc.noop {
 				t.Errorf("noop message %q, want %q", noop.Change.NoopMessage, tc.noop)
@@ -152,7 +152,7 @@ func TestAbsentRemovesOnlyRenderedFiles(t *testing.T) {
 		t.Run(tc.desc, func(t *testing.T) {
 			l := newLayout(t, appTemplates)
 			resourcetest.Converge(t.Context(), t, l.build(t, ""), false, false)
-			writeTree(t, l.target, tc.others)
+			resourcetest.WriteTree(t, l.target, tc.others)
 			s := l.build(t, "ensure: absent\n"+tc.purge)
 			noop := resourcetest.Converge(t.Context(), t, s, false, true)
 			if noop.Change.NoopMessage != tc.noop {
@@ -264,7 +264,7 @@ func TestValidateRefusesBeforeAnythingIsWritten(t *testing.T) {
 	if got := readTree(t, l.target); len(got) != 0 {
 		t.Fatalf("a refused render wrote %v", got)
 	}
-	writeTree(t, l.source, map[string]string{"stop.sh": "echo stopping\n"})
+	resourcetest.WriteTree(t, l.source, map[string]string{"stop.sh": "echo stopping\n"})
 	resourcetest.Converge(t.Context(), t, s, false, false)
 	want := map[string]string{"start.sh": "echo starting shop\n", "stop.sh": "echo stopping\n", "app.conf": "not a shell script (\n"}
 	if got := readTree(t, l.target); !maps.Equal(got, want) {

@@ -90,7 +90,7 @@ func TestSaveAndRestore(t *testing.T) {
 				tt.before(t, l.target)
 			}
 			was := snapshot(t, l.target)
-			writeTree(t, l.source, tt.next)
+			resourcetest.WriteTree(t, l.source, tt.next)
 			props := tt.props
 			if tt.nextProps != "" {
 				props = tt.nextProps
@@ -135,7 +135,7 @@ func TestRestoreRepairsDriftTowardsTheKeptState(t *testing.T) {
 	l := newLayout(t, appTemplates)
 	resourcetest.Converge(t.Context(), t, l.build(t, "purge: true"), false, false)
 	was := snapshot(t, l.target)
-	writeTree(t, l.source, map[string]string{"app.conf": "name = [[ data.name ]] v2\n"})
+	resourcetest.WriteTree(t, l.source, map[string]string{"app.conf": "name = [[ data.name ]] v2\n"})
 	s := l.build(t, "purge: true")
 	kept, err := s.Save(t.Context())
 	if err != nil {

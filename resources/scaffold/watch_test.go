@@ -26,7 +26,7 @@ import (
 func release(t *testing.T, files map[string]string) (url string, hits *atomic.Int64) {
 	t.Helper()
 	stage := t.TempDir()
-	writeTree(t, stage, files)
+	resourcetest.WriteTree(t, stage, files)
 	tgz := filepath.Join(t.TempDir(), "app.tar.gz")
 	if out, err := exec.Command("tar", "-czf", tgz, "-C", stage, ".").CombinedOutput(); err != nil {
 		t.Skipf("tar unavailable: %v %s", err, out)
@@ -122,7 +122,7 @@ func BenchmarkWatchRepairRenderedFile(b *testing.B) {
 	for i := range 10 {
 		templates[fmt.Sprintf("templates/f%d.conf", i)] = fmt.Sprintf("file = %d\nname = [[ data.name ]]\n", i)
 	}
-	writeTree(b, dir, templates)
+	resourcetest.WriteTree(b, dir, templates)
 	id := "scaffold#" + dir + "/etc/app"
 	w := enginetest.Start(b, fmt.Sprintf("- scaffold:\n    - %[1]s/etc/app:\n        source: %[1]s/templates\n        data: {name: shop}\n", dir), enginetest.Options{})
 	w.Changed(b, id)

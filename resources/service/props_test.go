@@ -8,24 +8,15 @@ import (
 )
 
 func TestValidation(t *testing.T) {
-	tests := []struct {
-		name, svc, props, wantErr string
-	}{
-		{"shell metacharacters in the name", "nginx;reboot", "", `test.yaml:1:1: service#nginx;reboot: invalid service name`},
-		{"a path as the name", "/etc/init.d/nginx", "", "invalid service name"},
-		{"whitespace in the name", "my service", "", "invalid service name"},
-		{"unknown ensure", "nginx", "ensure: restarted", `ensure: must be running or stopped, got "restarted"`},
-		{"enable not a boolean", "nginx", "enable: sometimes", "enable: expected true or false"},
-		{"unknown property", "nginx", "enabled: true", `unknown property "enabled" for service#nginx; did you mean "enable"?`},
-		{"unknown provider", "nginx", "provider: upstart", `provider: unknown provider "upstart"; valid providers: systemd`},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := resourcetest.BuildError(t, "service", tt.svc, tt.props, t.TempDir()); !strings.Contains(got, tt.wantErr) {
-				t.Fatalf("error = %s, want one containing %q", got, tt.wantErr)
-			}
-		})
-	}
+	resourcetest.Rejects(t, "service", []resourcetest.Rejected{
+		{Case: "shell metacharacters in the name", Name: "nginx;reboot", Want: `test.yaml:1:1: service#nginx;reboot: invalid service name`},
+		{Case: "a path as the name", Name: "/etc/init.d/nginx", Want: "invalid service name"},
+		{Case: "whitespace in the name", Name: "my service", Want: "invalid service name"},
+		{Case: "unknown ensure", Name: "nginx", Props: "ensure: restarted", Want: `ensure: must be running or stopped, got "restarted"`},
+		{Case: "enable not a boolean", Name: "nginx", Props: "enable: sometimes", Want: "enable: expected true or false"},
+		{Case: "unknown property", Name: "nginx", Props: "enabled: true", Want: `unknown property "enabled" for service#nginx; did you mean "enable"?`},
+		{Case: "unknown provider", Name: "nginx", Props: "provider: upstart", Want: `provider: unknown provider "upstart"; valid providers: systemd`},
+	})
 }
 
 func TestDefaults(t *testing.T) {

@@ -43,10 +43,8 @@ type Service struct {
 var _ resources.Resource = (*Service)(nil)
 
 func build(spec *resources.Spec) (resources.Instance, error) {
-	var p props
-	var errs resources.ErrorList
-	errs.Add(spec.Pos, spec.Decode(&p))
-	p.validate(spec, &errs)
+	p, errs := resources.DecodeProps[props](spec)
+	p.validate(spec, errs)
 	provider, err := resources.SelectProvider(p.Provider, providers)
 	if err != nil && !errors.Is(err, resources.ErrNoSuitableProvider) {
 		errs.Addf(spec.KeyPos("provider"), "%s: provider: %v", spec.ID(), err)

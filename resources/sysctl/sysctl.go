@@ -32,10 +32,8 @@ var _ resources.Resource = (*sysctl)(nil)
 
 // New builds a sysctl resource from its manifest properties.
 func New(spec *resources.Spec) (resources.Instance, error) {
-	var p props
-	var errs resources.ErrorList
-	errs.Add(spec.Pos, spec.Decode(&p))
-	poll := validate(spec, &p, &errs)
+	p, errs := resources.DecodeProps[props](spec)
+	poll := validate(spec, p, errs)
 	if err := errs.Err(); err != nil {
 		return resources.Instance{}, err
 	}

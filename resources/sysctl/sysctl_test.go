@@ -3,7 +3,6 @@ package sysctl_test
 import (
 	"errors"
 	"os"
-	"strings"
 	"testing"
 
 	"github.com/reactive-ccm/ccm/resources"
@@ -89,19 +88,12 @@ func TestUnknownKey(t *testing.T) {
 }
 
 func TestValidation(t *testing.T) {
-	tests := []struct{ name, key, props, want string }{
-		{"value required", "net.ipv4.ip_forward", "persist: true", "value is required"},
-		{"bad key", "net..ipv4", "value: 1", "is not a kernel parameter's name"},
-		{"path in key", "../etc/passwd", "value: 1", "is not a kernel parameter's name"},
-		{"two lines", "kernel.x", "value: \"1\\n2\"", "must be one line"},
-		{"bad interval", "kernel.x", "value: 1\npoll_interval: often", "is not a duration"},
-		{"short interval", "kernel.x", "value: 1\npoll_interval: 1ms", "shorter than"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := resourcetest.BuildError(t, "sysctl", tt.key, tt.props, t.TempDir()); !strings.Contains(got, tt.want) {
-				t.Errorf("error %q, want it to contain %q", got, tt.want)
-			}
-		})
-	}
+	resourcetest.Rejects(t, "sysctl", []resourcetest.Rejected{
+		{Case: "value required", Name: "net.ipv4.ip_forward", Props: "persist: true", Want: "value is required"},
+		{Case: "bad key", Name: "net..ipv4", Props: "value: 1", Want: "is not a kernel parameter's name"},
+		{Case: "path in key", Name: "../etc/passwd", Props: "value: 1", Want: "is not a kernel parameter's name"},
+		{Case: "two lines", Name: "kernel.x", Props: "value: \"1\\n2\"", Want: "must be one line"},
+		{Case: "bad interval", Name: "kernel.x", Props: "value: 1\npoll_interval: often", Want: "is not a duration"},
+		{Case: "short interval", Name: "kernel.x", Props: "value: 1\npoll_interval: 1ms", Want: "shorter than"},
+	})
 }

@@ -15,8 +15,8 @@ import (
 
 // repeat implements repeat(s, n).
 func repeat(b *budget, args ...any) (any, error) {
-	if len(args) != 2 {
-		return nil, fmt.Errorf("%w: repeat(text, count) takes 2 arguments, got %d", ErrArgs, len(args))
+	if err := arity("repeat(text, count)", args, 2); err != nil {
+		return nil, err
 	}
 	s, err := stringArg("repeat", "the text", args, 0)
 	if err != nil {
@@ -35,8 +35,8 @@ func repeat(b *budget, args ...any) (any, error) {
 
 // replace implements replace(s, old, new[, n]).
 func replace(b *budget, args ...any) (any, error) {
-	if len(args) != 3 && len(args) != 4 {
-		return nil, fmt.Errorf("%w: replace(text, old, new[, count]) takes 3 or 4 arguments, got %d", ErrArgs, len(args))
+	if err := arity("replace(text, old, new[, count])", args, 3, 4); err != nil {
+		return nil, err
 	}
 	var strs [3]string
 	for i, what := range []string{"the text", "the old text", "the new text"} {
@@ -65,8 +65,8 @@ func replace(b *budget, args ...any) (any, error) {
 
 // join implements join(list[, separator]).
 func join(b *budget, args ...any) (any, error) {
-	if len(args) != 1 && len(args) != 2 {
-		return nil, fmt.Errorf("%w: join(list[, separator]) takes 1 or 2 arguments, got %d", ErrArgs, len(args))
+	if err := arity("join(list[, separator])", args, 1, 2); err != nil {
+		return nil, err
 	}
 	sep := ""
 	if len(args) == 2 {
@@ -112,8 +112,8 @@ func stringList(fn string, v any) ([]string, error) {
 // split implements split(s, separator[, n]); each piece costs a string
 // header besides its bytes.
 func split(b *budget, args ...any) (any, error) {
-	if len(args) != 2 && len(args) != 3 {
-		return nil, fmt.Errorf("%w: split(text, separator[, count]) takes 2 or 3 arguments, got %d", ErrArgs, len(args))
+	if err := arity("split(text, separator[, count])", args, 2, 3); err != nil {
+		return nil, err
 	}
 	s, err := stringArg("split", "the text", args, 0)
 	if err != nil {
@@ -143,8 +143,8 @@ func split(b *budget, args ...any) (any, error) {
 
 // toString implements string(v).
 func toString(b *budget, args ...any) (any, error) {
-	if len(args) != 1 {
-		return nil, fmt.Errorf("%w: string(value) takes 1 argument, got %d", ErrArgs, len(args))
+	if err := arity("string(value)", args, 1); err != nil {
+		return nil, err
 	}
 	if err := b.allow(2 * sizeOf(args[0], b.lim.value)); err != nil {
 		return nil, err
@@ -155,8 +155,8 @@ func toString(b *budget, args ...any) (any, error) {
 
 // toJSON implements toJSON(v), indented by two spaces as expr's is.
 func toJSON(b *budget, args ...any) (any, error) {
-	if len(args) != 1 {
-		return nil, fmt.Errorf("%w: toJSON(value) takes 1 argument, got %d", ErrArgs, len(args))
+	if err := arity("toJSON(value)", args, 1); err != nil {
+		return nil, err
 	}
 	if err := b.allow(4 * sizeOf(args[0], b.lim.value)); err != nil {
 		return nil, err

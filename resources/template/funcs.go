@@ -3,10 +3,26 @@ package template
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/reactive-ccm/ccm/resources/internal/safepath"
 )
+
+// arity checks that a function of signature sig ("lookup(key[,
+// default])") was given one of counts arguments (one count or two).
+func arity(sig string, args []any, counts ...int) error {
+	if slices.Contains(counts, len(args)) {
+		return nil
+	}
+	want := fmt.Sprintf("%d argument", counts[0])
+	if len(counts) == 2 {
+		want = fmt.Sprintf("%d or %d arguments", counts[0], counts[1])
+	} else if counts[0] != 1 {
+		want += "s"
+	}
+	return fmt.Errorf("%w: %s takes %s, got %d", ErrArgs, sig, want, len(args))
+}
 
 // stringArg returns args[i] as a string, or an error naming fn.
 func stringArg(fn, what string, args []any, i int) (string, error) {
@@ -28,8 +44,8 @@ func (t *Templates) path(p string) string {
 // readFile implements readFile(path) and file(path): the file's content,
 // a relative path read from the manifest's directory.
 func (t *Templates) readFile(b *budget, args ...any) (any, error) {
-	if len(args) != 1 {
-		return nil, fmt.Errorf("%w: readFile(path) takes 1 argument, got %d", ErrArgs, len(args))
+	if err := arity("readFile(path)", args, 1); err != nil {
+		return nil, err
 	}
 	p, err := stringArg("readFile", "the path", args, 0)
 	if err != nil {
@@ -66,8 +82,8 @@ func (t *Templates) ReadFile(p string) (string, error) {
 // resolved as an expression template, one ending in .jet is rendered with
 // Jet, anything else is resolved as an expression template itself.
 func (t *Templates) template(b *budget, args ...any) (any, error) {
-	if len(args) != 1 {
-		return nil, fmt.Errorf("%w: template(name or text) takes 1 argument, got %d", ErrArgs, len(args))
+	if err := arity("template(name or text)", args, 1); err != nil {
+		return nil, err
 	}
 	s, err := stringArg("template", "the argument", args, 0)
 	if err != nil {
@@ -91,8 +107,8 @@ func (t *Templates) template(b *budget, args ...any) (any, error) {
 // jet implements jet(body[, left, right]): body (or the file it names, when
 // it ends in .jet) rendered with Jet, delimiters [[ ]] unless given.
 func (t *Templates) jet(b *budget, args ...any) (any, error) {
-	if len(args) != 1 && len(args) != 3 {
-		return nil, fmt.Errorf("%w: jet(body[, left, right]) takes 1 or 3 arguments, got %d", ErrArgs, len(args))
+	if err := arity("jet(body[, left, right])", args, 1, 3); err != nil {
+		return nil, err
 	}
 	body, err := stringArg("jet", "the body", args, 0)
 	if err != nil {

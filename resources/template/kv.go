@@ -11,8 +11,8 @@ import (
 // decoded (integral numbers become ints), anything else is a string. A
 // missing key gives the default, or ErrMissingKV.
 func (t *Templates) kvGet(args ...any) (any, error) {
-	if len(args) < 2 || len(args) > 3 {
-		return nil, fmt.Errorf("%w: kvGet(bucket, key[, default]) takes 2 or 3 arguments, got %d", ErrArgs, len(args))
+	if err := arity("kvGet(bucket, key[, default])", args, 2, 3); err != nil {
+		return nil, err
 	}
 	bucket, err := stringArg("kvGet", "the bucket", args, 0)
 	if err != nil {

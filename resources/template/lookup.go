@@ -12,8 +12,8 @@ import (
 // lookup implements lookup(key[, default]): the value at a gjson path
 // over {facts, data, environ}, as upstream CCM's lookup() reads it.
 func (t *Templates) lookup(args ...any) (any, error) {
-	if len(args) < 1 || len(args) > 2 {
-		return nil, fmt.Errorf("%w: lookup(key[, default]) takes 1 or 2 arguments, got %d", ErrArgs, len(args))
+	if err := arity("lookup(key[, default])", args, 1, 2); err != nil {
+		return nil, err
 	}
 	key, ok := args[0].(string)
 	if !ok {

@@ -1,8 +1,6 @@
 package template
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 
 	"github.com/reactive-ccm/ccm/resources/registration"
@@ -13,8 +11,8 @@ import (
 // sorted by address, then port. The query is recorded first, for the
 // resource the evaluation renders for (see Scope).
 func (t *Templates) registrations(b *budget, args ...any) (any, error) {
-	if len(args) != 4 {
-		return nil, fmt.Errorf("%w: registrations(cluster, protocol, service, address) takes 4 arguments, got %d", ErrArgs, len(args))
+	if err := arity("registrations(cluster, protocol, service, address)", args, 4); err != nil {
+		return nil, err
 	}
 	var s [4]string
 	for i, what := range []string{"the cluster", "the protocol", "the service", "the address"} {
@@ -36,18 +34,7 @@ func (t *Templates) registrations(b *budget, args ...any) (any, error) {
 		return nil, fmt.Errorf("registrations(%s): %w", f, err)
 	}
 	if b.lookups != nil {
-		b.lookups.Found(f.Subject(), digest(es))
+		b.lookups.Found(f.Subject(), es.Digest())
 	}
 	return es, b.charge(sizeOf(es, b.lim.value+1))
-}
-
-// digest identifies what a lookup found.
-func digest(es registration.Entries) string {
-	h := sha256.New()
-	for _, e := range es {
-		b, _ := e.Payload()
-		h.Write(b)
-		h.Write([]byte{0})
-	}
-	return hex.EncodeToString(h.Sum(nil))
 }

@@ -1,7 +1,6 @@
 package user
 
 import (
-	"slices"
 	"strconv"
 	"strings"
 
@@ -89,30 +88,11 @@ func (u *user) compareGroups() (*diff, error) {
 	if err != nil {
 		return nil, err
 	}
-	var missing, extra []string
-	for _, g := range u.groups {
-		if !slices.Contains(have, g) {
-			missing = append(missing, g)
-		}
-	}
-	for _, g := range have {
-		if u.exact && !slices.Contains(u.groups, g) {
-			extra = append(extra, g)
-		}
-	}
+	missing, extra := accounts.Membership(have, u.groups, u.exact)
 	if len(missing) == 0 && len(extra) == 0 {
 		return nil, nil
 	}
-	want := slices.DeleteFunc(slices.Clone(have), func(g string) bool { return slices.Contains(extra, g) })
-	d := resources.Differs("groups", strings.Join(have, ","), strings.Join(append(want, missing...), ","))
-	var note []string
-	if len(missing) > 0 {
-		note = append(note, "+"+strings.Join(missing, ",+"))
-	}
-	if len(extra) > 0 {
-		note = append(note, "-"+strings.Join(extra, ",-"))
-	}
-	d.Note = strings.Join(note, " ")
+	d := accounts.MembershipDifference("groups", have, missing, extra)
 	args := []string{"--groups", strings.Join(u.groups, ",")}
 	if !u.exact {
 		args = []string{"--append", "--groups", strings.Join(missing, ",")}

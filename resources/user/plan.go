@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/reactive-ccm/ccm/resources"
 	"github.com/reactive-ccm/ccm/resources/internal/accounts"
 )
 
@@ -34,7 +35,7 @@ func (u *user) plan(have *accounts.User, diffs []diff) []accounts.Step {
 	}
 	var steps []accounts.Step
 	if len(args) > 0 {
-		steps = append(steps, accounts.Step{What: "changed " + joinAnd(props), Tool: "usermod", Args: append(args, u.name)})
+		steps = append(steps, accounts.Step{What: "changed " + resources.JoinAnd(props), Tool: "usermod", Args: append(args, u.name)})
 	}
 	if password {
 		steps = append(steps, u.setPassword()...)
@@ -85,12 +86,4 @@ func (u *user) setPassword() []accounts.Step {
 		return nil
 	}
 	return []accounts.Step{{What: "set the password", Tool: "chpasswd", Args: []string{"--encrypted"}, Stdin: u.name + ":" + *u.password + "\n"}}
-}
-
-// joinAnd lists words as "uid", "uid and shell", "uid, shell and home".
-func joinAnd(words []string) string {
-	if len(words) < 2 {
-		return strings.Join(words, "")
-	}
-	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
 }

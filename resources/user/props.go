@@ -46,15 +46,9 @@ func redact(props map[string]any) {
 // validate reports every problem with the properties. The password is
 // never quoted in its errors.
 func validate(spec *resources.Spec, p *props, errs *resources.ErrorList) {
-	if !accounts.ValidName.MatchString(spec.Name) {
-		errs.Addf(spec.Pos, "%s: %q is not a user name (letters, digits, _ . -, at most 32)", spec.ID(), spec.Name)
-	}
-	if spec.Has("ensure") && p.Ensure != Present && p.Ensure != Absent {
-		errs.Addf(spec.KeyPos("ensure"), "ensure: %q is not one of present, absent", p.Ensure)
-	}
-	if p.UID != nil && (*p.UID < 0 || int64(*p.UID) >= 1<<32-1) {
-		errs.Addf(spec.KeyPos("uid"), "uid: %d is out of range", *p.UID)
-	}
+	accounts.CheckName(spec, errs, "user")
+	spec.CheckOneOf(errs, "ensure", p.Ensure, Present, Absent)
+	accounts.CheckID(spec, errs, "uid", p.UID)
 	if spec.Has("gid") && !accounts.ValidName.MatchString(p.GID) {
 		errs.Addf(spec.KeyPos("gid"), "gid: %q is not a group name or number", p.GID)
 	}
@@ -76,34 +70,17 @@ func validate(spec *resources.Spec, p *props, errs *resources.ErrorList) {
 		}
 	}
 	if p.Ensure == Absent {
-		for _, key := range []string{"uid", "gid", "groups", "home", "shell", "comment", "system", "password", "expiry"} {
-			if spec.Has(key) {
-				errs.Addf(spec.KeyPos(key), "%s: only valid with ensure: present", key)
-			}
-		}
+		spec.CheckOnlyWith(errs, "ensure: present", "uid", "gid", "groups", "home", "shell", "comment", "system", "password", "expiry")
 	}
-	if err := resources.KnownProvider(p.Provider, providers); err != nil {
-		errs.Addf(spec.KeyPos("provider"), "provider: %v", err)
-	}
+	spec.CheckProvider(errs, p.Provider, providers)
 }
 
 func validateGroups(spec *resources.Spec, p *props, errs *resources.ErrorList) {
-	if spec.Has("membership") && p.Membership != Exact && p.Membership != Minimum {
-		errs.Addf(spec.KeyPos("membership"), "membership: %q is not one of minimum, exact", p.Membership)
+	spec.CheckOneOf(errs, "membership", p.Membership, Minimum, Exact)
+	if !spec.Has("groups") {
+		spec.CheckOnlyWith(errs, "groups", "membership")
 	}
-	if spec.Has("membership") && !spec.Has("groups") {
-		errs.Addf(spec.KeyPos("membership"), "membership: only valid with groups")
-	}
-	seen := map[string]bool{}
-	for i, g := range p.Groups {
-		switch {
-		case !accounts.ValidName.MatchString(g):
-			errs.Addf(spec.KeyPos("groups"), "groups: item %d, %q, is not a group name", i+1, g)
-		case seen[g]:
-			errs.Addf(spec.KeyPos("groups"), "groups: %q is listed twice", g)
-		}
-		seen[g] = true
-	}
+	accounts.CheckNames(spec, errs, "groups", p.Groups, "group")
 }
 
 // validHash accepts what the password field of /etc/shadow holds: a

@@ -40,10 +40,8 @@ var _ resources.Resource = (*user)(nil)
 
 // New builds a user resource from its manifest properties.
 func New(spec *resources.Spec) (resources.Instance, error) {
-	var p props
-	var errs resources.ErrorList
-	errs.Add(spec.Pos, spec.Decode(&p))
-	validate(spec, &p, &errs)
+	p, errs := resources.DecodeProps[props](spec)
+	validate(spec, p, errs)
 	if err := errs.Err(); err != nil {
 		return resources.Instance{}, err
 	}

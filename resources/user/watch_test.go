@@ -39,8 +39,8 @@ func TestWatchRepairsDrift(t *testing.T) {
 	w.Changed(t, "authorized_key#ccm@test")
 	w.Settle(t)
 	t.Cleanup(func() {
-		run(t, "userdel", "--remove", "ccmwatch")
-		run(t, "groupdel", "ccmwatchers")
+		sandbox.Command(t, "userdel", "--remove", "ccmwatch")
+		sandbox.Command(t, "groupdel", "ccmwatchers")
 	})
 	tamper := []struct {
 		name string
@@ -54,7 +54,7 @@ func TestWatchRepairsDrift(t *testing.T) {
 	for _, tt := range tamper {
 		t.Run(tt.name, func(t *testing.T) {
 			start := time.Now()
-			run(t, tt.args[0], tt.args[1:]...)
+			sandbox.Command(t, tt.args[0], tt.args[1:]...)
 			ran := time.Since(start)
 			if ev := w.Changed(t, id); ev.Trigger != engine.TriggerDrift {
 				t.Errorf("repair %+v, want a drift", ev)

@@ -48,10 +48,7 @@ func (c config) bound() time.Duration {
 	if c.poll {
 		b += pollInterval
 	}
-	if raceEnabled {
-		b *= 10
-	}
-	return b
+	return b * slowdown
 }
 
 // pollInterval is the interval of the --poll configurations.
@@ -147,7 +144,7 @@ func (o *oracle) launch(rs []*resource) {
 		o.t.Fatal(err)
 	}
 	o.d = startDaemon(o.t, o.c, m, filepath.Join(dir, "state"))
-	if !o.d.waitEvents("startup", len(rs), time.Minute) {
+	if !o.d.waitEvents("startup", len(rs), slowdown*time.Minute) {
 		o.t.Fatalf("the daemon did not converge %d resources at startup\n%s", len(rs), o.d.logTail(40))
 	}
 }

@@ -39,11 +39,18 @@ type PauseRequest struct {
 	SudoUser string `json:"sudo_user,omitempty"`
 }
 
+// Valid reports whether r names resources or asks for all, not both, for
+// a duration that is not negative.
+func (r PauseRequest) Valid() bool { return r.All != (len(r.Resources) > 0) && r.For >= 0 }
+
 // ResumeRequest asks to resume resources, or every pause with All.
 type ResumeRequest struct {
 	Resources []string `json:"resources,omitempty"`
 	All       bool     `json:"all,omitempty"`
 }
+
+// Valid reports whether r names resources or asks for all, not both.
+func (r ResumeRequest) Valid() bool { return r.All != (len(r.Resources) > 0) }
 
 // RecheckRequest asks to check one resource now, or all when Resource is
 // empty.

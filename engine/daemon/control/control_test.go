@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/reactive-ccm/ccm/engine/daemon/control"
 	"github.com/reactive-ccm/ccm/engine/daemon/status"
@@ -149,4 +150,50 @@ func TestAClientBelievesNoDaemonAnotherUserRuns(t *testing.T) {
 		t.Fatalf("status from uid %d's daemon: %v; want ErrNotTrusted", resourcetest.Nobody, err)
 	}
 	t.Log(err)
+}
+
+func TestPauseAndResumeNameResourcesOrAll(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "run", "ccm.sock")
+	serve(t, path)
+	c := control.NewClient(path)
+	for _, r := range []struct {
+		name string
+		req  control.PauseRequest
+		ok   bool
+	}{
+		{"resources", control.PauseRequest{Resources: []string{"file#/a"}}, true},
+		{"all for a while", control.PauseRequest{All: true, For: time.Minute}, true},
+		{"neither", control.PauseRequest{}, false},
+		{"both", control.PauseRequest{All: true, Resources: []string{"file#/a"}}, false},
+		{"a negative duration", control.PauseRequest{All: true, For: -time.Second}, false},
+	} {
+		t.Run("pause "+r.name, func(t *testing.T) {
+			if r.req.Valid() != r.ok {
+				t.Fatalf("Valid() = %t, want %t", !r.ok, r.ok)
+			}
+			_, err := c.Pause(t.Context(), r.req)
+			if r.ok != (err == nil) || (err != nil && !errors.Is(err, control.ErrRequest)) {
+				t.Fatalf("the daemon answered %v", err)
+			}
+		})
+	}
+	for _, r := range []struct {
+		name string
+		req  control.ResumeRequest
+		ok   bool
+	}{
+		{"resources", control.ResumeRequest{Resources: []string{"file#/a"}}, true},
+		{"all", control.ResumeRequest{All: true}, true},
+		{"neither", control.ResumeRequest{}, false},
+		{"both", control.ResumeRequest{All: true, Resources: []string{"file#/a"}}, false},
+	} {
+		t.Run("resume "+r.name, func(t *testing.T) {
+			if r.req.Valid() != r.ok {
+				t.Fatalf("Valid() = %t, want %t", !r.ok, r.ok)
+			}
+			if err := c.Resume(t.Context(), r.req); r.ok != (err == nil) || (err != nil && !errors.Is(err, control.ErrRequest)) {
+				t.Fatalf("the daemon answered %v", err)
+			}
+		})
+	}
 }

@@ -132,7 +132,7 @@ func (s *Server) pause(w http.ResponseWriter, r *http.Request) {
 	if !decode(w, r, &req) {
 		return
 	}
-	if req.All == (len(req.Resources) > 0) || req.For < 0 {
+	if !req.Valid() {
 		reply(w, http.StatusBadRequest, Reply{Error: "name resources or ask for all, not both, and a duration that is not negative"})
 		return
 	}
@@ -155,7 +155,7 @@ func (s *Server) resume(w http.ResponseWriter, r *http.Request) {
 	if !decode(w, r, &req) {
 		return
 	}
-	if req.All == (len(req.Resources) > 0) {
+	if !req.Valid() {
 		reply(w, http.StatusBadRequest, Reply{Error: "name resources or ask for all, not both"})
 		return
 	}

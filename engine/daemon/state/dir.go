@@ -16,6 +16,26 @@ import (
 // DefaultPath is the state directory of a ccm running as a service.
 const DefaultPath = "/var/lib/ccm"
 
+// PathEnv overrides the default state directory, for hosts and test
+// suites that must not use DefaultPath.
+const PathEnv = "CCM_STATE_DIR"
+
+// Resolve is the state directory named (by a flag), else $CCM_STATE_DIR's,
+// else DefaultPath; explicit is set when one was named, so that the
+// caller may refuse an unusable one there and only warn about the
+// default.
+func Resolve(named string) (path string, explicit bool) {
+	path, explicit = named, named != ""
+	if !explicit {
+		path = os.Getenv(PathEnv)
+		explicit = path != ""
+	}
+	if path == "" {
+		path = DefaultPath
+	}
+	return path, explicit
+}
+
 // tempPrefix starts the names of files being written; names given by
 // callers may not start with a dot, so a leftover is recognised.
 const tempPrefix = ".tmp-"

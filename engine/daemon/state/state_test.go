@@ -318,3 +318,33 @@ func TestReadOnlyChangesNothing(t *testing.T) {
 		t.Errorf("a missing state directory was created: %v", err)
 	}
 }
+
+func TestResolve(t *testing.T) {
+	for _, tc := range []struct {
+		name, named, env, want string
+		explicit               bool
+	}{
+		{"named", "/srv/state", "/env/state", "/srv/state", true},
+		{"from the environment", "", "/env/state", "/env/state", true},
+		{"the default", "", "", state.DefaultPath, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Setenv(state.PathEnv, tc.env)
+			if path, explicit := state.Resolve(tc.named); path != tc.want || explicit != tc.explicit {
+				t.Errorf("Resolve(%q) = %q, %v; want %q, %v", tc.named, path, explicit, tc.want, tc.explicit)
+			}
+		})
+	}
+}
+
+func TestGraphKeyIsTheSameFromAnyDirectory(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	rel := state.GraphKey("site.yaml", "data/web.yaml")
+	if abs := state.GraphKey(filepath.Join(dir, "site.yaml"), filepath.Join(dir, "data/web.yaml")); rel != abs {
+		t.Errorf("relative %s, absolute %s", rel, abs)
+	}
+	if other := state.GraphKey(filepath.Join(dir, "data/web.yaml"), filepath.Join(dir, "site.yaml")); other == rel {
+		t.Error("the order of the manifests does not change the key")
+	}
+}

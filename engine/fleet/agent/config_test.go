@@ -35,6 +35,27 @@ monitor_port: 9100
 	}
 }
 
+func TestFlagsStandForTheSettings(t *testing.T) {
+	c, err := agent.Parse("c.yaml", []byte("manifests: [/m.yaml]\ninterval: 10m\nhealth_check_interval: 30s\nmonitor_port: 9100\nnats_context: CCM\nregistration: jetstream\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"watch": "true", "recheck": "10m0s", "health-interval": "30s", "log-level": "info", "context": "CCM",
+		"register": "jetstream", "metrics-listen": "127.0.0.1:9100", "metrics-resources": "true"}
+	if got := c.Flags(); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("flags = %v, want %v", got, want)
+	}
+	c, err = agent.Parse("c.yaml", []byte("manifests: [/m.yaml]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"health-interval", "metrics-listen", "metrics-resources", "hiera", "cache-dir", "register", "context"} {
+		if v, ok := c.Flags()[name]; ok {
+			t.Errorf("an unset setting gives --%s=%q", name, v)
+		}
+	}
+}
+
 func TestDefaults(t *testing.T) {
 	c, err := agent.Parse("c.yaml", []byte("manifests: [/m.yaml]\n"))
 	if err != nil {

@@ -146,21 +146,47 @@ func (r *Registry) Lookup(f registration.Filter) (registration.Entries, error) {
 	if !isClosed(r.cache.synced) {
 		return nil, r.unavailable()
 	}
+	return r.selected(f.Matches), nil
+}
+
+// selected returns the cached entries whose subjects match selects,
+// sorted by address, then port, then subject: the same set always in the
+// same order, so that its digest says whether it changed.
+func (r *Registry) selected(match func(subject string) bool) registration.Entries {
 	r.cache.mu.Lock()
 	out := registration.Entries{}
+	var subjects []string
 	for s, c := range r.cache.entries {
-		if f.Matches(s) {
+		if match(s) {
 			out = append(out, c.entry)
+			subjects = append(subjects, s)
 		}
 	}
 	r.cache.mu.Unlock()
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].Address != out[j].Address {
-			return out[i].Address < out[j].Address
-		}
-		return out[i].PortNumber() < out[j].PortNumber()
-	})
-	return out, nil
+	sort.Sort(bySubject{out, subjects})
+	return out
+}
+
+// bySubject sorts entries by address, then port, then subject.
+type bySubject struct {
+	es       registration.Entries
+	subjects []string
+}
+
+func (b bySubject) Len() int { return len(b.es) }
+func (b bySubject) Swap(i, j int) {
+	b.es[i], b.es[j] = b.es[j], b.es[i]
+	b.subjects[i], b.subjects[j] = b.subjects[j], b.subjects[i]
+}
+func (b bySubject) Less(i, j int) bool {
+	ei, ej := b.es[i], b.es[j]
+	if ei.Address != ej.Address {
+		return ei.Address < ej.Address
+	}
+	if pi, pj := ei.PortNumber(), ej.PortNumber(); pi != pj {
+		return pi < pj
+	}
+	return b.subjects[i] < b.subjects[j]
 }
 
 func (r *Registry) unavailable() error {
@@ -182,7 +208,8 @@ func isClosed(ch chan struct{}) bool {
 }
 
 // Watch calls notify whenever an entry one of l's queries selects comes,
-// changes or goes, until cancel is called. notify must not block. Only
+// changes or goes, until cancel is called, and at once when one that l
+// found while loading already did. notify must not block. Only
 // lookups read the stream: until l's resource makes one, nothing is read
 // for it.
 func (r *Registry) Watch(l *resources.Lookups, notify func()) (cancel func()) {
@@ -190,6 +217,12 @@ func (r *Registry) Watch(l *resources.Lookups, notify func()) (cancel func()) {
 	r.cache.mu.Lock()
 	r.cache.subs[s] = struct{}{}
 	r.cache.mu.Unlock()
+	// What the resource found while its manifest loaded may have changed
+	// before this watch began: then it is told now (not from the caller's
+	// goroutine, which may hold its own locks).
+	if isClosed(r.cache.synced) && l.Stale(func(match func(string) bool) string { return r.selected(match).Digest() }) {
+		go notify()
+	}
 	return func() {
 		r.cache.mu.Lock()
 		delete(r.cache.subs, s)

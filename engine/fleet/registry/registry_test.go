@@ -288,3 +288,68 @@ func eventually(t *testing.T, cond func() bool) {
 		}
 	}
 }
+
+// TestWatchTellsOfAChangeBeforeIt: an entry that came between a lookup
+// made while a manifest loaded and the watch on it is not lost.
+func TestWatchTellsOfAChangeBeforeIt(t *testing.T) {
+	e := newEnv(t)
+	reader := e.registry(registry.Options{})
+	f := registration.Filter{Service: "web"}
+	var l resources.Lookups
+	l.Add(f.Subject(), f.Matches)
+	es, err := reader.Lookup(f)
+	if err != nil || len(es) != 0 {
+		t.Fatalf("lookup: %v %v", es, err)
+	}
+	l.Found(f.Subject(), es.Digest())
+	l.Seal()
+	entry := web("10.0.0.9", nil)
+	if err := reader.Publish(t.Context(), &entry, registry.JetStream); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if es, _ := reader.Lookup(f); len(es) == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the entry never reached the reader")
+		}
+	}
+	woke := make(chan struct{}, 1)
+	defer reader.Watch(&l, func() { woke <- struct{}{} })()
+	select {
+	case <-woke:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the watch did not tell of the entry that came before it")
+	}
+}
+
+// TestLookupOrderIsTotal: entries on one address and port come in one
+// order, so that what a lookup found has one digest.
+func TestLookupOrderIsTotal(t *testing.T) {
+	e := newEnv(t)
+	reader := e.registry(registry.Options{})
+	for _, service := range []string{"web", "api", "db", "cache"} {
+		entry := web("10.0.0.9", nil)
+		entry.Service = service
+		if err := reader.Publish(t.Context(), &entry, registry.JetStream); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var first string
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		es, _ := reader.Lookup(registration.All)
+		if len(es) == 4 {
+			first = es.Digest()
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the entries never reached the reader")
+		}
+	}
+	for range 20 {
+		if es, _ := reader.Lookup(registration.All); es.Digest() != first {
+			t.Fatalf("the same entries came in another order: %v", es)
+		}
+	}
+}

@@ -9,4 +9,13 @@
 //     signature, when and by whom it was pushed.
 //   - Publishing replaces the object in one put: bundle and signature
 //     change together.
+//   - Object is one bundle as an operator changes it: Rollback, Widen and
+//     Abort, and NotOlder and Check refuse (ErrRefused) what hosts would
+//     refuse before anything is published. A signed revision that goes back
+//     is signed anew (Signer), since hosts never go back to an older
+//     signature.
+//   - Auto widens a rollout by itself while its wave stays healthy and
+//     aborts it when a host of the wave fails; the wave's health comes
+//     from the caller (report.WaveHealth), and time from an injectable
+//     clock.
 package release

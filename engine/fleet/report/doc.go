@@ -16,6 +16,10 @@
 //   - Init creates the stream and the bucket with their limits (the
 //     bucket's TTL drops hosts silent for too long), so hosts need no right
 //     to create them.
+//   - Judge sums a host's status up in a Standing against what it should
+//     apply (Targets: what each obj:// source holds, or a rollout's
+//     revision for the hosts of its wave); Wave and WaveHealth say how a
+//     rollout's wave stands, for release.Auto.
 //   - Publishing never blocks the engine: events wait in a bounded queue
 //     while NATS is away (the oldest are dropped, and counted, when it
 //     fills) and go out when it is back.

@@ -77,6 +77,18 @@ func redact(raw string) string {
 // Remote reports whether the source is fetched rather than read locally.
 func (l Location) Remote() bool { return l.Scheme != File }
 
+// LocalPaths keeps the local files of sources (paths and file://), the
+// ones inotify can watch; remote and unusable addresses are left out.
+func LocalPaths(sources []string) []string {
+	var out []string
+	for _, raw := range sources {
+		if loc, err := Parse(raw, true); err == nil && !loc.Remote() {
+			out = append(out, loc.Path)
+		}
+	}
+	return out
+}
+
 // NATS reports whether the source lives in NATS JetStream.
 func (l Location) NATS() bool { return l.Scheme == Object || l.Scheme == KV }
 

@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -322,6 +323,14 @@ func TestLocations(t *testing.T) {
 		if err != nil && strings.Contains(err.Error(), "pw") {
 			t.Errorf("%s: the error shows the password: %v", c.raw, err)
 		}
+	}
+}
+
+func TestLocalPathsKeepsWhatInotifyCanWatch(t *testing.T) {
+	got := source.LocalPaths([]string{"/etc/ccm/a.yaml", "file:///etc/ccm/b.yaml", "obj://bundles/web.tgz", "kv://data/x",
+		"https://example.com/c.yaml", "http://example.com/d.yaml", "ftp://example.com/e", "relative.yaml"})
+	if want := []string{"/etc/ccm/a.yaml", "/etc/ccm/b.yaml", "relative.yaml"}; !slices.Equal(got, want) {
+		t.Fatalf("LocalPaths = %v, want %v", got, want)
 	}
 }
 

@@ -68,6 +68,19 @@ func Require(t testing.TB) {
 	}
 }
 
+// Command runs a tool in the sandbox, as an administrator would, and
+// returns what it printed; a tool that fails fails t. Outside the
+// sandbox t is skipped.
+func Command(t testing.TB, name string, args ...string) string {
+	t.Helper()
+	Require(t)
+	out, err := exec.Command(name, args...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("%s %v: %v: %s", name, args, err, out)
+	}
+	return string(out)
+}
+
 // lacks says what the host lacks for a sandbox, or "".
 func lacks() string {
 	if os.Geteuid() != 0 {

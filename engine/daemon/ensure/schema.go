@@ -1,4 +1,4 @@
-package main
+package ensure
 
 import (
 	"reflect"
@@ -57,12 +57,12 @@ var eventFields = map[string]string{
 // eventRequired are the fields upstream's schema requires of an event.
 var eventRequired = []any{"protocol", "event_id", "timestamp", "type", "provider", "name", "requested_ensure", "final_ensure", "duration", "changed", "failed", "noop"}
 
-// responseSchema is the JSON Schema (draft-07) of the answer of
+// ResponseSchema is the JSON Schema (draft-07) of the answer of
 // `ccm ensure api pipe`, in the shape of upstream's
 // resource_ensure_response schema: the protocol, and either the state (a
 // transaction event) or an error. The event is described from the fields
 // ccm encodes (engine.Event), so the schema holds what ccm writes.
-func responseSchema() map[string]any {
+func ResponseSchema() map[string]any {
 	event := objectOf(reflect.TypeFor[engine.Event]())
 	event["description"] = "A transaction event: the result of applying the resource"
 	event["required"] = eventRequired
@@ -72,7 +72,7 @@ func responseSchema() map[string]any {
 		"description": "The answer of `ccm ensure api pipe`: the resource's transaction event, or why there is none",
 		"type":        "object",
 		"properties": map[string]any{
-			"protocol": map[string]any{"const": responseProtocol, "description": "Protocol identifier for the response"},
+			"protocol": map[string]any{"const": ResponseProtocol, "description": "Protocol identifier for the response"},
 			"error":    map[string]any{"type": "string", "description": "Why the request could not be applied; mutually exclusive with state"},
 			"state":    map[string]any{"$ref": "#/definitions/transactionEvent"},
 		},

@@ -1,4 +1,4 @@
-package main
+package eventlog
 
 import (
 	"fmt"
@@ -51,9 +51,10 @@ type sessionJSON struct {
 	State     engine.State `json:"state"`
 }
 
-// session prints what a watch session did when it stops, and where every
-// resource stands.
-func (p *printer) session(d time.Duration, reloads int, st engine.State) {
+// Session prints what a watch session did when it stops (it lasted d and
+// reloaded reloads times), and where every resource stands: st, and
+// standing as a line for people.
+func (p *Printer) Session(d time.Duration, reloads int, st engine.State, standing string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	t := p.tally
@@ -63,7 +64,7 @@ func (p *printer) session(d time.Duration, reloads int, st engine.State) {
 		return
 	}
 	p.line(prioInfo, time.Now(), fmt.Sprintf("session   %s: %d repairs of drift, %d other changes, %d refreshes, %d failures, %d contested, %d reloads; %s",
-		d.Round(time.Second), t.repairs, t.changes, t.refreshes, t.failures, t.contests, reloads, statusLine(st)))
+		d.Round(time.Second), t.repairs, t.changes, t.refreshes, t.failures, t.contests, reloads, standing))
 }
 
 // sessionProtocol names the watch session summary in JSON.

@@ -1,4 +1,4 @@
-package main
+package eventlog
 
 import (
 	"fmt"
@@ -9,13 +9,13 @@ import (
 	"github.com/reactive-ccm/ccm/engine"
 )
 
-// printResult writes upstream CCM's result line for one resource:
+// WriteResult writes upstream CCM's result line for one resource:
 //
 //	WARN  package#zsh changed ensure=present runtime=1.204s provider=apt
 //
 // the level says how it went (ERROR failed, WARN changed, refreshed or
 // skipped, INFO stable), a noop adds noop=MESSAGE, a failure errors=....
-func printResult(w io.Writer, ev *engine.Event) {
+func WriteResult(w io.Writer, ev *engine.Event) {
 	name := ev.Name
 	if ev.Alias != "" {
 		name = ev.Alias + " (alias)"

@@ -1,16 +1,14 @@
-package main
+package eventlog
 
 import (
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
 	"sync"
 	"time"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/reactive-ccm/ccm/engine"
+	"github.com/reactive-ccm/ccm/internal/termsafe"
 	"github.com/reactive-ccm/ccm/watchers/clock"
 )
 
@@ -28,9 +26,9 @@ const (
 	longRun   = 10 * time.Second
 )
 
-// progress follows the engine's runs (Started and Observe) for the
+// Progress follows the engine's runs (Started and Observe) for the
 // status line and the long-run log lines.
-type progress struct {
+type Progress struct {
 	clock clock.Clock
 	log   *slog.Logger
 	total int
@@ -57,51 +55,34 @@ type running struct {
 	since, logged time.Time
 }
 
-// startProgress follows a run of total resources whose events go to out.
-// The status line is drawn only when out is a terminal, not under
-// journald and not with --json.
-func startProgress(out io.Writer, f runFlags, total int, log *slog.Logger, c clock.Clock) *progress {
-	p := newProgress(out, f, total, log, c)
+// StartProgress follows a run of total resources whose events go to out.
+// The status line is drawn when draw asks for it (not for JSON lines),
+// out is a terminal and the journal is not reading it. End stops it.
+func StartProgress(out io.Writer, draw bool, total int, log *slog.Logger, c clock.Clock) *Progress {
+	p := newProgress(out, draw, total, log, c)
 	go p.loop()
 	return p
 }
 
 // newProgress is a progress whose ticks are the caller's to make.
-func newProgress(out io.Writer, f runFlags, total int, log *slog.Logger, c clock.Clock) *progress {
-	p := &progress{clock: c, log: log, total: total, every: time.Second,
+func newProgress(out io.Writer, draw bool, total int, log *slog.Logger, c clock.Clock) *Progress {
+	p := &Progress{clock: c, log: log, total: total, every: time.Second,
 		done: map[string]bool{}, running: map[string]*running{},
 		stop: make(chan struct{}), stopped: make(chan struct{})}
 	raw := out
-	if tw, ok := out.(*terminalWriter); ok {
+	if tw, ok := out.(*termsafe.Writer); ok {
 		// The status line's own escape sequences must reach the terminal;
 		// what it shows of resources' names is escaped in look.
-		raw = tw.w
+		raw = tw.Unescaped()
 	}
-	if width, ok := terminalWidth(raw); ok && !f.json && !underJournal() {
+	if width, ok := termsafe.Width(raw); ok && draw && !UnderJournal() {
 		p.term, p.width, p.every = raw, width, drawEvery
 	}
 	return p
 }
 
-// terminalWidth reports whether w is a terminal, and its width (0 when
-// the terminal does not say).
-func terminalWidth(w io.Writer) (int, bool) {
-	f, ok := w.(*os.File)
-	if !ok {
-		return 0, false
-	}
-	if _, err := unix.IoctlGetTermios(int(f.Fd()), unix.TCGETS); err != nil {
-		return 0, false
-	}
-	ws, err := unix.IoctlGetWinsize(int(f.Fd()), unix.TIOCGWINSZ)
-	if err != nil {
-		return 0, true
-	}
-	return int(ws.Col), true
-}
-
-// hook has the engine tell p of every run, besides what opts observed.
-func (p *progress) hook(opts *engine.Options) {
+// Hook has the engine tell p of every run, besides what opts observed.
+func (p *Progress) Hook(opts *engine.Options) {
 	observe := opts.Observe
 	opts.Started = p.started
 	opts.Observe = func(o engine.Observation) {
@@ -112,14 +93,14 @@ func (p *progress) hook(opts *engine.Options) {
 	}
 }
 
-func (p *progress) started(id string) {
+func (p *Progress) started(id string) {
 	now := p.clock.Now()
 	p.mu.Lock()
 	p.running[id] = &running{since: now, logged: now}
 	p.mu.Unlock()
 }
 
-func (p *progress) observed(o engine.Observation) {
+func (p *Progress) observed(o engine.Observation) {
 	id := o.Event.ID()
 	p.mu.Lock()
 	delete(p.running, id)
@@ -127,26 +108,27 @@ func (p *progress) observed(o engine.Observation) {
 	p.mu.Unlock()
 }
 
-// output is where lines for w go: through p when the status line is
+// Output is where lines for w go: through p when the status line is
 // drawn, so that they never mix with it.
-func (p *progress) output(w io.Writer) io.Writer {
+func (p *Progress) Output(w io.Writer) io.Writer {
 	if p.term == nil {
 		return w
 	}
 	return progressWriter{p, w}
 }
 
-// logger is log writing through p (see output), when log is ccm's own.
-func (p *progress) logger(log *slog.Logger, stderr io.Writer) *slog.Logger {
-	h, ok := log.Handler().(*lineHandler)
+// Logger is log writing through p (see Output), when log's handler is
+// a LogHandler.
+func (p *Progress) Logger(log *slog.Logger, stderr io.Writer) *slog.Logger {
+	h, ok := log.Handler().(*LogHandler)
 	if p.term == nil || !ok {
 		return log
 	}
-	return slog.New(h.withWriter(p.output(stderr)))
+	return slog.New(h.WithWriter(p.Output(stderr)))
 }
 
 type progressWriter struct {
-	p *progress
+	p *Progress
 	w io.Writer
 }
 
@@ -160,7 +142,7 @@ func (w progressWriter) Write(b []byte) (int, error) {
 	return w.w.Write(b)
 }
 
-func (p *progress) clearLocked() {
+func (p *Progress) clearLocked() {
 	if p.drawn {
 		// The error is the writer's to report (see dropWriter).
 		_, _ = io.WriteString(p.term, "\r\x1b[K")
@@ -168,7 +150,7 @@ func (p *progress) clearLocked() {
 	}
 }
 
-func (p *progress) loop() {
+func (p *Progress) loop() {
 	defer close(p.stopped)
 	t := p.clock.NewTimer(p.every)
 	defer t.Stop()
@@ -184,7 +166,7 @@ func (p *progress) loop() {
 }
 
 // tick draws the status line, or logs the runs that went on for longRun.
-func (p *progress) tick() {
+func (p *Progress) tick() {
 	now := p.clock.Now()
 	line, long := p.look(now)
 	if p.term == nil {
@@ -209,7 +191,7 @@ type longRunning struct {
 
 // look returns the status line ("" when nothing is pending) and the runs
 // to log as long-running now.
-func (p *progress) look(now time.Time) (string, []longRunning) {
+func (p *Progress) look(now time.Time) (string, []longRunning) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	var oldest string
@@ -226,7 +208,7 @@ func (p *progress) look(now time.Time) (string, []longRunning) {
 	if oldest == "" {
 		return "", long
 	}
-	name := oneLine(escapeControls([]byte(oldest)))
+	name := termsafe.OneLine(termsafe.Escape([]byte(oldest)))
 	line := fmt.Sprintf("[%d/%d] %s running %.1fs", len(p.done), p.total, name, now.Sub(p.running[oldest].since).Seconds())
 	if n := len(p.running) - 1; n > 0 {
 		line += fmt.Sprintf(" (+%d more)", n)
@@ -244,8 +226,9 @@ func fit(line string, width int) string {
 	return string(r[:width-2]) + "…"
 }
 
-// end stops the display and clears the status line; the summary follows.
-func (p *progress) end() {
+// End stops the display and clears the status line; the summary
+// follows. It may be called more than once.
+func (p *Progress) End() {
 	p.stopOnce.Do(func() {
 		close(p.stop)
 		<-p.stopped

@@ -1,8 +1,10 @@
-package main
+package termsafe_test
 
 import (
 	"bytes"
 	"testing"
+
+	"github.com/reactive-ccm/ccm/internal/termsafe"
 )
 
 func TestTerminalWriterEscapesControls(t *testing.T) {
@@ -21,7 +23,7 @@ func TestTerminalWriterEscapesControls(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var b bytes.Buffer
-			w := newTerminalWriter(&b)
+			w := termsafe.NewWriter(&b)
 			for _, s := range tc.writes {
 				if n, err := w.Write([]byte(s)); n != len(s) || err != nil {
 					t.Fatalf("Write = %d, %v", n, err)
@@ -35,7 +37,18 @@ func TestTerminalWriterEscapesControls(t *testing.T) {
 }
 
 func TestOneLine(t *testing.T) {
-	if got := oneLine("failed    file#/a: x\n<0>forged\tcolumn"); got != `failed    file#/a: x\n<0>forged\tcolumn` {
+	if got := termsafe.OneLine("failed    file#/a: x\n<0>forged\tcolumn"); got != `failed    file#/a: x\n<0>forged\tcolumn` {
 		t.Fatalf("oneLine = %q", got)
+	}
+}
+
+func TestEscapeAndUnescaped(t *testing.T) {
+	if got := termsafe.Escape([]byte("\x1b[2Ja\tb\n")); got != `\x1b[2Ja`+"\tb\n" {
+		t.Errorf("Escape = %q", got)
+	}
+	var b bytes.Buffer
+	w := termsafe.NewWriter(&b)
+	if _, err := w.Unescaped().Write([]byte("\r\x1b[K")); err != nil || b.String() != "\r\x1b[K" {
+		t.Errorf("Unescaped passed %q, %v", b.String(), err)
 	}
 }

@@ -1,32 +1,42 @@
-package main
+// Package termsafe keeps what ccm prints from acting on the terminal
+// that shows it: names of files found on the host, another user's command
+// line, a fleet host's name and a command's output are data ccm did not
+// write, and a terminal acts on the escape sequences they may hold
+// (retitling the window, rewriting what is shown, answering back on
+// stdin).
+package termsafe
 
 import (
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"golang.org/x/sys/unix"
 )
 
-// terminalWriter passes what ccm prints on with every control character
-// but newline and tab escaped (\x1b, \u009b), and every byte that is not
-// UTF-8 (\xff): names of files found on the host, another user's command
-// line, a fleet host's name and a command's output are data ccm did not
-// write, and a terminal acts on the escape sequences they may hold
-// (retitling the window, rewriting what is shown, answering back on
-// stdin). JSON and YAML already escape them, apart from C1 controls in
+// Writer passes what ccm prints on with every control character but
+// newline and tab escaped (\x1b, \u009b), and every byte that is not
+// UTF-8 (\xff). JSON and YAML already escape them, apart from C1 controls in
 // JSON strings, whose \u escape means the same to a JSON reader. A
 // character split between two writes is held until the next.
-type terminalWriter struct {
+type Writer struct {
 	mu sync.Mutex
 	w  io.Writer
 	// held is the start of a character the last write ended in.
 	held []byte
 }
 
-func newTerminalWriter(w io.Writer) *terminalWriter { return &terminalWriter{w: w} }
+// NewWriter escapes what is written to w. It is safe for concurrent use.
+func NewWriter(w io.Writer) *Writer { return &Writer{w: w} }
 
-func (t *terminalWriter) Write(p []byte) (int, error) {
+// Unescaped is the writer under t, for output that is ccm's own escape
+// sequences (a status line redrawn in place).
+func (t *Writer) Unescaped() io.Writer { return t.w }
+
+func (t *Writer) Write(p []byte) (int, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	b := p
@@ -42,7 +52,7 @@ func (t *terminalWriter) Write(p []byte) (int, error) {
 		_, err := t.w.Write(b)
 		return len(p), err
 	}
-	_, err := io.WriteString(t.w, escapeControls(b))
+	_, err := io.WriteString(t.w, Escape(b))
 	return len(p), err
 }
 
@@ -75,9 +85,9 @@ func partialTail(b []byte) int {
 	return 0
 }
 
-// escapeControls writes b with its control characters and bytes that are
-// not UTF-8 escaped, newlines and tabs kept.
-func escapeControls(b []byte) string {
+// Escape is b with its control characters and bytes that are not UTF-8
+// escaped, newlines and tabs kept.
+func Escape(b []byte) string {
 	var s strings.Builder
 	for len(b) > 0 {
 		r, size := utf8.DecodeRune(b)
@@ -98,11 +108,28 @@ func escapeControls(b []byte) string {
 	return s.String()
 }
 
-// oneLine keeps text that must stay one line (an event line, a log
+// OneLine keeps text that must stay one line (an event line, a log
 // message, a cell of a table) on one: a newline inside it, from an error
 // or a name, would start a line of its own, which a reader, or the
 // journal reading a priority prefix (<0>) at its start, would take for
 // ccm's; a tab would shift a table's columns.
-func oneLine(text string) string { return lineBreaks.Replace(text) }
+func OneLine(text string) string { return lineBreaks.Replace(text) }
 
 var lineBreaks = strings.NewReplacer("\n", `\n`, "\t", `\t`)
+
+// Width reports whether w is a terminal, and its width (0 when the
+// terminal does not say).
+func Width(w io.Writer) (int, bool) {
+	f, ok := w.(*os.File)
+	if !ok {
+		return 0, false
+	}
+	if _, err := unix.IoctlGetTermios(int(f.Fd()), unix.TCGETS); err != nil {
+		return 0, false
+	}
+	ws, err := unix.IoctlGetWinsize(int(f.Fd()), unix.TIOCGWINSZ)
+	if err != nil {
+		return 0, true
+	}
+	return int(ws.Col), true
+}

@@ -1,4 +1,4 @@
-package main
+package eventlog
 
 import (
 	"bytes"
@@ -16,8 +16,8 @@ import (
 func TestProgressLogsLongRunsOffATerminal(t *testing.T) {
 	c := clock.NewFake(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
 	var out, logs bytes.Buffer
-	p := newProgress(&out, runFlags{}, 2, slog.New(newLineHandler(&logs, slog.LevelInfo, true)), c)
-	if p.output(&out) != &out {
+	p := newProgress(&out, true, 2, slog.New(NewLogHandler(&logs, slog.LevelInfo, true)), c)
+	if p.Output(&out) != &out {
 		t.Fatal("off a terminal the event lines must go straight to their writer")
 	}
 	p.started("exec#migrate")
@@ -59,7 +59,7 @@ func TestFitCutsTheStatusLineToTheTerminal(t *testing.T) {
 func TestStatusLineEscapesNames(t *testing.T) {
 	c := clock.NewFake(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
 	var logs bytes.Buffer
-	p := newProgress(&bytes.Buffer{}, runFlags{}, 1, slog.New(newLineHandler(&logs, slog.LevelInfo, true)), c)
+	p := newProgress(&bytes.Buffer{}, true, 1, slog.New(NewLogHandler(&logs, slog.LevelInfo, true)), c)
 	p.started("exec#evil\x1b]0;owned\x07\nline")
 	c.Advance(time.Second)
 	line, _ := p.look(c.Now())

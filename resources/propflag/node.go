@@ -1,117 +1,20 @@
-package main
+package propflag
 
 import (
 	"fmt"
-	"io"
 	"os"
 	"os/user"
-	"sort"
 	"strconv"
 	"strings"
-	"syscall"
 
-	"github.com/reactive-ccm/ccm/internal/ownership"
 	"github.com/reactive-ccm/ccm/resources"
-	"github.com/reactive-ccm/ccm/resources/document"
-	"github.com/spf13/pflag"
 	"go.yaml.in/yaml/v3"
 )
 
-// propFlags offers a type's properties as `ccm ensure TYPE` flags and
-// positional arguments, and turns what was given into the property map a
-// manifest would hold: the command line has no properties of its own.
-type propFlags struct {
-	fs    *pflag.FlagSet
-	props []resources.Property
-	// args are the properties taken positionally after NAME, in order.
-	args []resources.Property
-}
-
-// newPropFlags registers the flags of props on fs.
-func newPropFlags(fs *pflag.FlagSet, props []resources.Property) *propFlags {
-	pf := &propFlags{fs: fs, props: props}
-	pf.register(props)
-	sort.SliceStable(pf.args, func(i, j int) bool { return pf.args[i].CLI.Arg < pf.args[j].CLI.Arg })
-	return pf
-}
-
-func (pf *propFlags) register(props []resources.Property) {
-	for _, p := range props {
-		switch {
-		case p.CLI.Skip || p.Kind == resources.KindMap:
-		case p.Kind == resources.KindObject || p.Kind == resources.KindObjects:
-			pf.register(p.Fields)
-		default:
-			pf.flag(p)
-			if p.CLI.Arg > 0 {
-				pf.args = append(pf.args, p)
-			}
-		}
-	}
-}
-
-// flag registers p's flag, its alias, and its file or negating flag.
-func (pf *propFlags) flag(p resources.Property) {
-	name, help := p.FlagName(), p.Help
-	switch p.Kind {
-	case resources.KindBool:
-		pf.fs.BoolP(name, p.CLI.Short, false, help)
-	case resources.KindInt:
-		pf.fs.IntP(name, p.CLI.Short, 0, help)
-	case resources.KindInts:
-		pf.fs.IntSliceP(name, p.CLI.Short, nil, help+" (repeatable)")
-	case resources.KindStrings, resources.KindStringMap, resources.KindPairs:
-		if p.Kind != resources.KindStrings {
-			help += fmt.Sprintf(" (KEY%sVALUE)", sep(p))
-		}
-		pf.fs.StringArrayP(name, p.CLI.Short, nil, help+" (repeatable)")
-	default:
-		pf.fs.StringP(name, p.CLI.Short, "", help)
-	}
-	f := pf.fs.Lookup(name)
-	if p.CLI.Default != "" {
-		// Shown in --help only: the default is applied when the property
-		// is built, so an unset flag stays distinguishable.
-		f.DefValue = strings.NewReplacer("@user", "the invoking user", "@group", "the invoking user's group").Replace(p.CLI.Default)
-	}
-	if p.CLI.Env != "" {
-		f.Usage += " (default $" + p.CLI.Env + ")"
-	}
-	if p.CLI.Alias != "" {
-		pf.fs.Var(f.Value, p.CLI.Alias, "same as --"+name)
-		_ = pf.fs.MarkHidden(p.CLI.Alias)
-	}
-	if p.CLI.File != "" {
-		pf.fs.String(p.CLI.File, "", "read --"+name+" from this file")
-		if p.CLI.FileAlias != "" {
-			pf.fs.Var(pf.fs.Lookup(p.CLI.File).Value, p.CLI.FileAlias, "same as --"+p.CLI.File)
-			_ = pf.fs.MarkHidden(p.CLI.FileAlias)
-		}
-	}
-	if p.CLI.Negate != "" {
-		pf.fs.Bool(p.CLI.Negate, false, "the opposite of --"+name)
-	}
-}
-
-func sep(p resources.Property) string {
-	if p.CLI.Sep != "" {
-		return p.CLI.Sep
-	}
-	return "="
-}
-
-// usage is the placeholders of NAME and the positional arguments.
-func (pf *propFlags) usage() string {
-	s := "NAME"
-	for _, p := range pf.args {
-		s += " [" + strings.ToUpper(p.Name) + "]"
-	}
-	return s
-}
-
-// node builds the properties args (NAME, then the positional arguments)
-// and the flags describe, with the defaults of the properties not given.
-func (pf *propFlags) node(args []string) (*yaml.Node, error) {
+// Node builds the properties args (NAME, then the positional arguments)
+// and the parsed flags describe, with the defaults of the properties not
+// given: a mapping node as a manifest's entry would hold, name first.
+func (pf *Set) Node(args []string) (*yaml.Node, error) {
 	b := &builder{pf: pf, given: map[string]string{}}
 	for i, p := range pf.args {
 		if i+1 < len(args) {
@@ -128,7 +31,7 @@ func (pf *propFlags) node(args []string) (*yaml.Node, error) {
 
 // builder turns flag values into property nodes.
 type builder struct {
-	pf *propFlags
+	pf *Set
 	// given holds the positional arguments, by property name.
 	given map[string]string
 	// split holds values set by another property's A:B flag.
@@ -325,28 +228,4 @@ func sequence() *yaml.Node { return &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!
 
 func add(m *yaml.Node, key string, v *yaml.Node) {
 	m.Content = append(m.Content, scalar("!!str", key), v)
-}
-
-// readContentFile reads the file an operator named for a property on the
-// command line: a regular file of at most document.MaxSize bytes, so that
-// a FIFO or /dev/zero is an error at once, not a hang or exhausted memory.
-func readContentFile(path string) ([]byte, error) {
-	// O_NONBLOCK: opening a FIFO must not wait for a writer.
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: %w", path, ownership.ErrNotRegular)
-	}
-	b, err := io.ReadAll(io.LimitReader(f, document.MaxSize+1))
-	if err == nil && len(b) > document.MaxSize {
-		err = fmt.Errorf("%s: %w (at most %d bytes)", path, ownership.ErrTooLarge, document.MaxSize)
-	}
-	return b, err
 }
