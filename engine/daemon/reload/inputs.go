@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"io/fs"
 	"path/filepath"
+	"slices"
 
 	"github.com/reactive-ccm/ccm/resources/document"
 )
@@ -43,6 +44,11 @@ func (in Inputs) Sum() []byte {
 		})
 	}
 	return h.Sum(nil)
+}
+
+// samePaths reports whether in and other name the same files and trees.
+func (in Inputs) samePaths(other Inputs) bool {
+	return slices.Equal(in.Files, other.Files) && slices.Equal(in.Trees, other.Trees)
 }
 
 func errText(err error) string {

@@ -84,7 +84,7 @@ func New(in Inputs, opts Options) *Reloader {
 	}
 	r := &Reloader{opts: opts, pending: make(chan struct{}, 1), now: make(chan struct{}, 1)}
 	r.mu.Lock()
-	r.watch(in)
+	r.watch(in, in.Sum())
 	r.mu.Unlock()
 	return r
 }
@@ -199,14 +199,20 @@ func (r *Reloader) due() bool {
 	return forced || !bytes.Equal(r.in.Sum(), r.sum)
 }
 
-// watch starts watching in, dropping the watches of the inputs before.
-// Callers hold r.mu.
-func (r *Reloader) watch(in Inputs) {
-	if r.unwatch != nil {
-		r.unwatch()
-	}
-	r.in, r.sum = in, in.Sum()
+// watch starts watching in, whose content hashed to sum once loaded,
+// then drops the watches of the inputs before: a change while the graph
+// was swapped in, or between the two watches, is caught by one of them or
+// by the look after. Callers hold r.mu.
+func (r *Reloader) watch(in Inputs, sum []byte) {
+	old := r.unwatch
+	r.in, r.sum = in, sum
 	r.unwatch = in.watch(r.opts.Watcher, r.Request)
+	if old != nil {
+		old()
+	}
+	if !bytes.Equal(in.Sum(), sum) {
+		signal(r.pending)
+	}
 }
 
 // reload compiles the manifests and swaps the graph in; a graph that
@@ -227,18 +233,29 @@ func (r *Reloader) reload(ctx context.Context) {
 			}
 		}()
 	}
+	r.mu.Lock()
+	before := r.in
+	r.mu.Unlock()
+	pre := before.Sum()
 	g, in, err := r.opts.Load(ctx)
 	if err != nil {
 		r.opts.Logger.Error("reload failed; the running manifests stay in force until this is fixed", "error", err)
 		r.failed(err)
 		return
 	}
+	// What was loaded is taken to hash as the same paths did before the
+	// load read them, so an edit after that read reloads (one before it
+	// costs one reload more); new paths are hashed as soon as can be.
+	sum := pre
+	if !before.samePaths(in) {
+		sum = in.Sum()
+	}
 	st, err := r.opts.Swap(ctx, g)
 	if err != nil {
 		r.opts.Logger.Error("reload", "error", err)
 	}
 	r.mu.Lock()
-	r.watch(in)
+	r.watch(in, sum)
 	r.mu.Unlock()
 	r.count(true)
 	r.report(nil)

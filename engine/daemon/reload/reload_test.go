@@ -21,21 +21,27 @@ import (
 // watcher is a hand-driven Watcher: the test says when a watched path
 // changed.
 type watcher struct {
-	mu    sync.Mutex
-	files map[string]func()
+	mu sync.Mutex
+	// files holds each path's watches, as the hubs do: one dropped leaves
+	// the others.
+	files map[string]map[*func()]bool
 }
 
 func (w *watcher) WatchFile(path string, notify func()) func() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.files == nil {
-		w.files = map[string]func(){}
+		w.files = map[string]map[*func()]bool{}
 	}
-	w.files[path] = notify
+	if w.files[path] == nil {
+		w.files[path] = map[*func()]bool{}
+	}
+	id := &notify
+	w.files[path][id] = true
 	return func() {
 		w.mu.Lock()
 		defer w.mu.Unlock()
-		delete(w.files, path)
+		delete(w.files[path], id)
 	}
 }
 
@@ -46,12 +52,17 @@ func (w *watcher) WatchTree(root string, notify func()) func() { return w.WatchF
 func (w *watcher) fire(t *testing.T, path string) {
 	t.Helper()
 	w.mu.Lock()
-	notify := w.files[path]
+	var notify []func()
+	for n := range w.files[path] {
+		notify = append(notify, *n)
+	}
 	w.mu.Unlock()
-	if notify == nil {
+	if len(notify) == 0 {
 		t.Fatalf("%s is not watched", path)
 	}
-	notify()
+	for _, n := range notify {
+		n()
+	}
 }
 
 // daemon is a watching engine on a manifest in a temporary directory,
@@ -339,5 +350,37 @@ func TestARemoteRevisionReloadsAtOnce(t *testing.T) {
 	}
 	if d.loads.Load() != 2 || len(applied) != 0 {
 		t.Fatalf("%d loads: the revision that came during the first load was not loaded, or loaded twice", d.loads.Load())
+	}
+}
+
+// TestAnEditRightAfterTheLoadReloads: an edit between the load's read of
+// the manifest and the watch on what it loaded is not taken for loaded.
+func TestAnEditRightAfterTheLoadReloads(t *testing.T) {
+	// edit is set once the daemon started: the next load is edited after.
+	var edit atomic.Bool
+	d := start(t, func(d *daemon) reload.Options {
+		return reload.Options{Load: func(ctx context.Context) (*graph.Graph, reload.Inputs, error) {
+			g, in, err := d.load(ctx)
+			if edit.Swap(false) {
+				d.write(d.file("a", "three\n"))
+			}
+			return g, in, err
+		}}
+	})
+	edit.Store(true)
+	d.write(d.file("a", "two\n"))
+	d.w.fire(t, d.manifest)
+	d.still()
+	d.clock.Advance(quiet)
+	if err := d.outcome(); err != nil {
+		t.Fatal(err)
+	}
+	d.still()
+	d.clock.Advance(quiet)
+	if err := d.outcome(); err != nil {
+		t.Fatal(err)
+	}
+	if !d.holds("a", "three\n") {
+		t.Fatal("the edit made right after the load was never loaded")
 	}
 }
