@@ -86,7 +86,7 @@ func underDirtyNeighbour(b *testing.B, dir string, run func()) dirtyRun {
 	warm, quit, done := make(chan struct{}), make(chan struct{}), make(chan error, 1)
 	go func() {
 		chunk := bytes.Repeat([]byte("neighbour data\n"), 1<<16)
-		written := 0
+		written := int64(0)
 		for written < neighbourWrite {
 			select {
 			case <-quit:
@@ -99,10 +99,10 @@ func underDirtyNeighbour(b *testing.B, dir string, run func()) dirtyRun {
 				done <- err
 				return
 			}
-			if written < dirtyWarm && written+n >= dirtyWarm {
+			if written < dirtyWarm && written+int64(n) >= dirtyWarm {
 				close(warm)
 			}
-			written += n
+			written += int64(n)
 		}
 		done <- nil
 	}()
