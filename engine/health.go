@@ -127,8 +127,7 @@ func (e *Engine) markHealth(n *node, i int) {
 	e.mu.Lock()
 	if e.probeDue(n) {
 		n.probing = true
-		// A probe is work: the engine is not idle while it runs.
-		e.queue.running++
+		e.queue.probing()
 		e.probes.Add(1)
 		go e.probe(n)
 	}
@@ -154,7 +153,7 @@ func (e *Engine) probe(n *node) {
 	err := e.runHealth(e.probeCtx, n, healthPlan{all: true}, &Event{})
 	e.mu.Lock()
 	n.probing = false
-	e.queue.running--
+	e.queue.probed()
 	now := e.opts.Clock.Now()
 	if err == nil {
 		e.opts.Logger.Debug("health checks pass again: retrying now", "resource", n.v.ID())

@@ -20,7 +20,7 @@ type workQueue struct {
 	// waiting holds dirty vertices held back by a retry or contest
 	// back-off, for the timer loop to queue once it expires.
 	waiting map[*node]struct{}
-	// running counts the vertices workers hold.
+	// running counts the vertices workers hold, and the health probes.
 	running int
 	// halted is set by a failure under fail_on_error in a one-shot run:
 	// nothing more is queued or taken.
@@ -103,6 +103,11 @@ func (q *workQueue) done(n *node) (again bool) {
 	q.running--
 	return n.life.move(finish) == dirty
 }
+
+// probing and probed count a health probe (Engine.probe) in and out of
+// the work held: the queue is not idle while one runs.
+func (q *workQueue) probing() { q.running++ }
+func (q *workQueue) probed()  { q.running-- }
 
 // nextCommitGroup takes, after a vertex just taken alone that joins
 // commit groups, the ready vertices right after it that join them too,
