@@ -13,6 +13,7 @@ import (
 	"github.com/reactive-ccm/ccm/engine/daemon/control"
 	"github.com/reactive-ccm/ccm/engine/daemon/eventlog"
 	"github.com/reactive-ccm/ccm/engine/daemon/hubs"
+	"github.com/reactive-ccm/ccm/engine/daemon/memory"
 	"github.com/reactive-ccm/ccm/engine/daemon/reload"
 	"github.com/reactive-ccm/ccm/engine/daemon/sdnotify"
 	"github.com/reactive-ccm/ccm/engine/fleet/report"
@@ -35,7 +36,8 @@ func watch(ctx context.Context, cmd *cobra.Command, files []string, g *graph.Gra
 	h := hubs.Open(ctx, log, f.poll, f.every)
 	watchOptions(&opts, f, h)
 	sdn := sdnotify.New(log, statusLine)
-	opts.OnSettled = settled(ctx, log, sdn, rep)
+	gc := memory.New(func(err error) { log.Warn("the program's pages stay resident", "error", err) })
+	opts.OnSettled = settled(ctx, log, sdn, rep, gc)
 	var srv *control.Server
 	events := opts.Events
 	opts.Events = func(ev *engine.Event) {
@@ -78,7 +80,7 @@ func watch(ctx context.Context, cmd *cobra.Command, files []string, g *graph.Gra
 	if rep != nil {
 		go rep.Run(ctx)
 	}
-	r = newReloader(cmd, files, paths, g, rem, reload.Options{Swap: e.Swap, Watcher: h, Around: sdn.Reloading, Logger: log}, rep)
+	r = newReloader(cmd, files, paths, g, rem, reload.Options{Swap: e.Swap, Watcher: h, Around: gc.Around(sdn.Reloading), Logger: log}, rep)
 	d.Engine, d.reload = e, r
 	startMetrics()
 	srv, err = serveControl(ctx, cmd, d, log)
@@ -151,7 +153,7 @@ func newReloader(cmd *cobra.Command, files, paths []string, g *graph.Graph, rem 
 // settled is what the engine calls each time it settles: systemd hears
 // of it, the fleet's report too, and the log says so (at info level the
 // first time).
-func settled(ctx context.Context, log *slog.Logger, sdn *sdnotify.Notifier, rep *report.Reporter) func(engine.State) {
+func settled(ctx context.Context, log *slog.Logger, sdn *sdnotify.Notifier, rep *report.Reporter, gc *memory.Pacer) func(engine.State) {
 	first := true
 	return func(st engine.State) {
 		sdn.Settled(st)
@@ -161,6 +163,9 @@ func settled(ctx context.Context, log *slog.Logger, sdn *sdnotify.Notifier, rep 
 		lvl := slog.LevelDebug
 		if first {
 			lvl, first = slog.LevelInfo, false
+			// The start's load is over: its collection runs beside the
+			// engine, not in its way.
+			go gc.Loaded()
 		}
 		log.Log(ctx, lvl, "converged", "resources", st.Resources, "ok", st.Converged,
 			"failed", st.Failed, "unhealthy", st.Unhealthy, "rolled_back", st.RolledBack, "blocked", st.Blocked, "contested", st.Contested, "pending", st.Pending)
