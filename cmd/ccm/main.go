@@ -12,6 +12,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/reactive-ccm/ccm/internal/memory"
 	"github.com/reactive-ccm/ccm/internal/ownership"
 	"github.com/reactive-ccm/ccm/internal/termsafe"
 	"github.com/spf13/cobra"
@@ -53,6 +54,7 @@ func main() {
 	// pipe) must not kill the daemon: writes then fail with EPIPE, and
 	// the printer drops events (see dropWriter).
 	signal.Ignore(syscall.SIGPIPE)
+	memory.Start()
 	root := newRoot(os.Args[1:])
 	err := root.Execute()
 	if err == nil {

@@ -13,11 +13,11 @@ import (
 	"github.com/reactive-ccm/ccm/engine/daemon/control"
 	"github.com/reactive-ccm/ccm/engine/daemon/eventlog"
 	"github.com/reactive-ccm/ccm/engine/daemon/hubs"
-	"github.com/reactive-ccm/ccm/engine/daemon/memory"
 	"github.com/reactive-ccm/ccm/engine/daemon/reload"
 	"github.com/reactive-ccm/ccm/engine/daemon/sdnotify"
 	"github.com/reactive-ccm/ccm/engine/fleet/report"
 	"github.com/reactive-ccm/ccm/graph"
+	"github.com/reactive-ccm/ccm/internal/memory"
 	"github.com/reactive-ccm/ccm/resources"
 	"github.com/spf13/cobra"
 )

@@ -60,7 +60,7 @@ type Pacer struct {
 // log hears why the program's pages could not be given back.
 func New(log func(error)) *Pacer {
 	return &Pacer{
-		off:   os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "",
+		off:   collectorSet(),
 		loads: 1, collect: runtime.GC, live: liveHeap, setPercent: debug.SetGCPercent,
 		trim: TrimProgram, log: log,
 	}
@@ -88,6 +88,7 @@ func (p *Pacer) Loaded() {
 	if p.loads != 0 {
 		return
 	}
+	endStart()
 	if !p.off {
 		p.collect()
 		p.setPercent(Percent(p.live()))
@@ -108,6 +109,11 @@ func (p *Pacer) Around(around func(func())) func(func()) {
 		}
 		around(reload)
 	}
+}
+
+// collectorSet reports whether the environment sets the collector.
+func collectorSet() bool {
+	return os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != ""
 }
 
 // liveHeap is the heap the last collection marked live.
