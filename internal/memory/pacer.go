@@ -2,7 +2,6 @@ package memory
 
 import (
 	"os"
-	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
 	"sync"
@@ -35,14 +34,15 @@ func Percent(live uint64) int {
 // files GOGC 25 collected after each megabyte of garbage. Between loads
 // the Pacer gives a daemon room for a quarter of what it keeps, and never
 // less than MinRoom: a small daemon keeps Go's default, a large one
-// collects once its heap has grown by a quarter. Loading (the start, each reload),
-// which makes garbage many times what it keeps, stays at Go's default.
+// collects once its heap has grown by a quarter. Loading (the start,
+// each reload), which makes garbage many times what it keeps, stays at
+// Go's default.
 type Pacer struct {
 	// off is set when the environment sets the collector (GOGC or
 	// GOMEMLIMIT): the runtime is left alone.
 	off bool
-	// collect is runtime.GC; live reads the heap the last collection
-	// found live; setPercent is debug.SetGCPercent.
+	// collect is debug.FreeOSMemory; live reads the heap the last
+	// collection found live; setPercent is debug.SetGCPercent.
 	collect    func()
 	live       func() uint64
 	setPercent func(int) int
@@ -61,7 +61,7 @@ type Pacer struct {
 func New(log func(error)) *Pacer {
 	return &Pacer{
 		off:   collectorSet(),
-		loads: 1, collect: runtime.GC, live: liveHeap, setPercent: debug.SetGCPercent,
+		loads: 1, collect: debug.FreeOSMemory, live: liveHeap, setPercent: debug.SetGCPercent,
 		trim: TrimProgram, log: log,
 	}
 }
@@ -79,8 +79,13 @@ func (p *Pacer) Loading() {
 // Loaded records that a load (the start's, at the first convergence) is
 // over. The last load over, it collects once to learn what the daemon
 // keeps (the last collection may have been in the middle of the load),
-// which blocks the caller for that collection, and gives back the
-// program's pages.
+// which blocks the caller for that collection, gives the load's garbage
+// back to the system at once (rather than over the minutes of the
+// runtime's scavenging), and the program's pages. Giving the garbage
+// back at Go's default percentage cost the repairs after it (cadcf97,
+// reverted): the heap grew back to twice what the daemon keeps, each
+// page faulted in again; at the Pacer's percentage it grows back by a
+// quarter.
 func (p *Pacer) Loaded() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
