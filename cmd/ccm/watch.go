@@ -156,16 +156,18 @@ func newReloader(cmd *cobra.Command, files, paths []string, g *graph.Graph, rem 
 func settled(ctx context.Context, log *slog.Logger, sdn *sdnotify.Notifier, rep *report.Reporter, gc *memory.Pacer) func(engine.State) {
 	first := true
 	return func(st engine.State) {
-		sdn.Settled(st)
-		if rep != nil {
-			rep.Settled(st)
-		}
 		lvl := slog.LevelDebug
 		if first {
 			lvl, first = slog.LevelInfo, false
-			// The start's load is over: its collection runs beside the
-			// engine, not in its way.
-			go gc.Loaded()
+			// The start's load is over. Its collection comes before the
+			// daemon says it is ready and converged (it holds the
+			// engine's events for as long, once), so none of its CPU
+			// falls on the repairs after.
+			gc.Loaded()
+		}
+		sdn.Settled(st)
+		if rep != nil {
+			rep.Settled(st)
 		}
 		log.Log(ctx, lvl, "converged", "resources", st.Resources, "ok", st.Converged,
 			"failed", st.Failed, "unhealthy", st.Unhealthy, "rolled_back", st.RolledBack, "blocked", st.Blocked, "contested", st.Contested, "pending", st.Pending)
