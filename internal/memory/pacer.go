@@ -82,10 +82,11 @@ func (p *Pacer) Loading() {
 // which blocks the caller for that collection, gives the load's garbage
 // back to the system at once (rather than over the minutes of the
 // runtime's scavenging), and the program's pages. Giving the garbage
-// back at Go's default percentage cost the repairs after it (cadcf97,
-// reverted): the heap grew back to twice what the daemon keeps, each
-// page faulted in again; at the Pacer's percentage it grows back by a
-// quarter.
+// back cost the repairs after it before (cadcf97, reverted): at Go's
+// default percentage the heap grew back to twice what the daemon keeps,
+// each page faulted in again (at the Pacer's it grows back by a
+// quarter), and it ran beside the first repairs (the daemon now calls
+// Loaded before it says it converged).
 func (p *Pacer) Loaded() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
