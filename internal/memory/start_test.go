@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"slices"
 	"testing"
+	"time"
 )
 
 // recordStart starts with recorders of the settings made, and returns
@@ -32,7 +33,11 @@ func TestStartEndsAtTheFirstCollection(t *testing.T) {
 		t.Fatalf("started with percentages %v and limits %v, want off under %d", *percents, *limits, StartRoom)
 	}
 	runtime.GC()
-	<-ended
+	select {
+	case <-ended:
+	case <-time.After(time.Minute):
+		t.Fatal("the first collection did not end the start")
+	}
 	if !slices.Equal(*percents, []int{-1, 100}) || !slices.Equal(*limits, []int64{StartRoom, math.MaxInt64}) {
 		t.Fatalf("after the first collection: percentages %v and limits %v, want Go's default", *percents, *limits)
 	}
@@ -42,6 +47,9 @@ func TestTheDaemonsPacerEndsTheStartOnce(t *testing.T) {
 	percents, limits, _ := recordStart()
 	p, set, _ := recorder(false, 40<<20)
 	p.Loaded()
+	if !slices.Equal(*percents, []int{-1, 100}) || !slices.Equal(*limits, []int64{StartRoom, math.MaxInt64}) {
+		t.Fatalf("after the Pacer took over: percentages %v and limits %v, want the start ended", *percents, *limits)
+	}
 	// The first collection's cleanup, after the Pacer took over.
 	endStart()
 	if !slices.Equal(*percents, []int{-1, 100}) || !slices.Equal(*limits, []int64{StartRoom, math.MaxInt64}) {
