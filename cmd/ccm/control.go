@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -86,9 +85,7 @@ func newStatusCmd() *cobra.Command {
 				return clientError(err)
 			}
 			if asJSON {
-				enc := json.NewEncoder(cmd.OutOrStdout())
-				enc.SetIndent("", "  ")
-				return enc.Encode(r)
+				return printValue(cmd, r, false)
 			}
 			return eventlog.WriteStatus(cmd.OutOrStdout(), r, time.Now())
 		},

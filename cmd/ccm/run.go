@@ -171,7 +171,7 @@ func runManifests(cmd *cobra.Command, files []string, f runFlags) error {
 
 // runOnce converges g once, tells the fleet (finish), prints the summary
 // and the post messages; its error carries the exit status.
-func runOnce(ctx context.Context, g *graph.Graph, opts engine.Options, f runFlags, out printer, prog *eventlog.Progress, finish func(engine.State)) error {
+func runOnce(ctx context.Context, g *graph.Graph, opts engine.Options, f runFlags, out *eventlog.Printer, prog *eventlog.Progress, finish func(engine.State)) error {
 	e := engine.New(g, opts)
 	sum, err := e.Run(ctx)
 	prog.End()
@@ -217,16 +217,13 @@ func addOutputFlags(fl *pflag.FlagSet, f *runFlags) {
 
 // postMessages prints each manifest's post_message; like upstream, only
 // after a run without errors.
-func postMessages(out printer, g *graph.Graph) {
+func postMessages(out *eventlog.Printer, g *graph.Graph) {
 	for _, m := range g.Manifests {
 		out.Message(m.PostMessage)
 	}
 }
 
-// printer is the event log the commands print to.
-type printer struct{ *eventlog.Printer }
-
 // newPrinter prints events to w as f asks.
-func newPrinter(w io.Writer, f runFlags) printer {
-	return printer{eventlog.NewPrinter(w, eventlog.Options{JSON: f.json, Watch: f.watch, Verbose: f.verbose})}
+func newPrinter(w io.Writer, f runFlags) *eventlog.Printer {
+	return eventlog.NewPrinter(w, eventlog.Options{JSON: f.json, Watch: f.watch, Verbose: f.verbose})
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/reactive-ccm/ccm/engine"
 	"github.com/reactive-ccm/ccm/engine/daemon"
+	"github.com/reactive-ccm/ccm/engine/daemon/eventlog"
 	"github.com/reactive-ccm/ccm/engine/daemon/reload"
 	"github.com/reactive-ccm/ccm/engine/fleet/report"
 	"github.com/reactive-ccm/ccm/graph"
@@ -21,7 +22,7 @@ const defaultPoll = 10 * time.Second
 
 // watch runs the watching daemon (engine/daemon) on g, compiled from
 // files, until ctx ends, and prints its session.
-func watch(ctx context.Context, cmd *cobra.Command, files []string, g *graph.Graph, opts engine.Options, f runFlags, out printer, rep *report.Reporter) error {
+func watch(ctx context.Context, cmd *cobra.Command, files []string, g *graph.Graph, opts engine.Options, f runFlags, out *eventlog.Printer, rep *report.Reporter) error {
 	c := daemon.Config{Graph: g, Engine: opts, Reporter: rep, Forget: sysFacts.Forget, Version: buildinfo.Version(),
 		Poll: f.poll, PollInterval: f.every, Recheck: f.recheck, Health: f.health, Contest: f.contest,
 		Metrics: f.metricsAddr, MetricsPerResource: f.metricsPerResource}

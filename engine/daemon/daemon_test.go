@@ -226,7 +226,10 @@ func TestRunRefusesUnusableInput(t *testing.T) {
 			r := newRun(t)
 			c := r.config(inputs.Data{Facts: factsOff()})
 			set(&c, r.dir)
-			_, err := daemon.Run(t.Context(), c)
+			// A daemon that starts anyway stops once it settled.
+			ctx, cancel := context.WithCancel(t.Context())
+			c.Engine.OnSettled = func(engine.State) { cancel() }
+			_, err := daemon.Run(ctx, c)
 			var bad *daemon.BadInput
 			if !errors.As(err, &bad) {
 				t.Fatalf("Run: %v, want BadInput", err)
