@@ -4,9 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
+	"net"
+	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -250,5 +254,97 @@ func TestRunWithoutItsSocket(t *testing.T) {
 	r.until("convergence", r.holds("one\n"))
 	if res := r.stop(); res.err != nil {
 		t.Fatal(res.err)
+	}
+}
+
+// freeAddr is a loopback address no one listens on now.
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+// The metrics endpoint counts the daemon's resources and says its
+// version; the control socket replays its events; SIGUSR1 re-checks.
+func TestRunServesMetricsEventsAndRechecks(t *testing.T) {
+	r := newRun(t)
+	c := r.config(inputs.Data{Facts: factsOff()})
+	c.Metrics, c.MetricsPerResource = freeAddr(t), true
+	c.Engine.Verbose = true
+	checks := make(chan *engine.Event, 16)
+	c.Engine.Events = func(ev *engine.Event) { checks <- ev }
+	r.start(c)
+	r.until("convergence", r.holds("one\n"))
+
+	resp, err := http.Get("http://" + c.Metrics + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := "file#" + filepath.Join(r.dir, "out")
+	for _, want := range []string{`ccm_resources{standing="converged"} 1`, `version="test-1"`, `ccm_resource_standing{resource="` + id + `",standing="converged"} 1`} {
+		if !strings.Contains(string(body), want) {
+			t.Errorf("the metrics lack %s:\n%s", want, body)
+		}
+	}
+
+	var replayed []string
+	if err := control.NewClient(r.socket).Events(t.Context(), false, func(ev *engine.Event) error {
+		replayed = append(replayed, ev.ID())
+		return nil
+	}); err != nil || len(replayed) == 0 || replayed[0] != id {
+		t.Fatalf("events replayed: %v, %v; want %s's", replayed, err, id)
+	}
+
+	for len(checks) > 0 {
+		<-checks
+	}
+	r.signals <- syscall.SIGUSR1
+	select {
+	case ev := <-checks:
+		if ev.ID() != id || ev.Changed {
+			t.Fatalf("after SIGUSR1: %+v, want a check of %s finding nothing", ev, id)
+		}
+	case <-time.After(wait):
+		t.Fatal("SIGUSR1 re-checked nothing")
+	}
+}
+
+// A manifest edit that does not compile leaves the running graph in force
+// and counts a failed reload; the next good edit is loaded.
+func TestRunKeepsItsGraphThroughABadEdit(t *testing.T) {
+	r := newRun(t)
+	c := r.config(inputs.Data{Facts: factsOff()})
+	loads := make(chan error, 4)
+	load := c.Load
+	c.Load = func(ctx context.Context) (*graph.Graph, reload.Inputs, error) {
+		g, in, err := load(ctx)
+		loads <- err
+		return g, in, err
+	}
+	r.start(c)
+	r.until("convergence", r.holds("one\n"))
+	put(t, r.manifest, "- file: {bad\n")
+	select {
+	case err := <-loads:
+		if err == nil {
+			t.Fatal("a manifest that does not compile loaded")
+		}
+	case <-time.After(wait):
+		t.Fatal("the bad edit was not loaded")
+	}
+	put(t, r.manifest, manifest(r.dir, "three\n"))
+	r.until("reload after the fix", r.holds("three\n"))
+	rep, err := control.NewClient(r.socket).Status(t.Context())
+	if err != nil || rep.Daemon.Reloads != 2 || rep.Daemon.ReloadFailures != 1 {
+		t.Fatalf("status: %+v, %v; want 2 reloads, 1 failed", rep.Daemon, err)
 	}
 }
