@@ -1,6 +1,7 @@
 package inputs_test
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/reactive-ccm/ccm/engine/daemon/inputs"
+	"github.com/reactive-ccm/ccm/engine/fleet/source"
 	"github.com/reactive-ccm/ccm/graph"
 	"github.com/reactive-ccm/ccm/graph/facts"
 	_ "github.com/reactive-ccm/ccm/resources/all"
@@ -109,5 +111,39 @@ func TestInputs(t *testing.T) {
 	}
 	if !slices.Contains(in.Trees, filepath.Join(factsDir, "facts.d")) || in.Remote != nil {
 		t.Errorf("trees %v, remote %v; want %s/facts.d and none", in.Trees, in.Remote != nil, factsDir)
+	}
+}
+
+// Compile loads the manifests with d's data and says what from; a
+// manifest with problems is an error of the graph, not of a source.
+func TestCompile(t *testing.T) {
+	dir := t.TempDir()
+	layer := write(t, filepath.Join(dir, "layer.yaml"), "data: {word: hello}\n")
+	m := write(t, filepath.Join(dir, "m.yaml"), "- file:\n    - "+filepath.Join(dir, "out")+
+		": {ensure: present, owner: root, group: root, mode: \"0644\", content: \"${ Data.word }\"}\n")
+	d := inputs.Data{Facts: facts.Options{Dirs: []string{}}, Hiera: []string{layer}}
+	g, in, err := d.Compile(t.Context(), []string{m}, graph.ChildrenAtLoad)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(g.Vertices) != 1 || !slices.Contains(in.Files, m) || !slices.Contains(in.Files, layer) {
+		t.Fatalf("%d vertices, inputs %v", len(g.Vertices), in.Files)
+	}
+	bad := write(t, filepath.Join(dir, "bad.yaml"), "- file: {bad\n")
+	_, _, err = d.Compile(t.Context(), []string{bad}, graph.ChildrenAtLoad)
+	var src *inputs.SourceError
+	if err == nil || errors.As(err, &src) || !strings.Contains(err.Error(), "bad.yaml:1") {
+		t.Fatalf("Compile of a broken manifest: %v; want the graph's error at bad.yaml:1", err)
+	}
+}
+
+// An address no source can use is a SourceError, however the graph
+// would have read it.
+func TestCompileBadAddress(t *testing.T) {
+	d := inputs.Data{Facts: facts.Options{Dirs: []string{}}, Sources: source.NewSet(t.Context(), source.Options{})}
+	_, _, err := d.Compile(t.Context(), []string{"obj://no bucket/x"}, graph.ChildrenAtLoad)
+	var src *inputs.SourceError
+	if !errors.As(err, &src) || !errors.Is(err, source.ErrLocation) {
+		t.Fatalf("Compile of a bad address: %v; want a SourceError of ErrLocation", err)
 	}
 }
