@@ -28,16 +28,12 @@ func TestMain(m *testing.M) {
 // parse reads a health_checks list written in YAML for service#web.
 func parse(t testing.TB, src string, tmpl resources.Templates) ([]resources.HealthCheck, error) {
 	t.Helper()
-	var doc yaml.Node
-	if err := yaml.Unmarshal([]byte(src), &doc); err != nil {
-		t.Fatalf("bad YAML in test: %v", err)
-	}
 	if tmpl == nil {
 		tmpl = resources.Literal{}
 	}
 	spec := &resources.Spec{Type: "service", Name: "web", Props: &yaml.Node{Kind: yaml.MappingNode},
 		Pos: resources.Pos{File: "m.yaml", Line: 1, Col: 1}, Templates: tmpl}
-	return health.Parse(spec, doc.Content[0])
+	return health.Parse(spec, resourcetest.YAMLNode(t, src))
 }
 
 // mustParse is parse that fails the test on error.
