@@ -104,3 +104,19 @@ func TestExpandOnce(t *testing.T) {
 		t.Fatalf("%d nodes remembered, want 1", len(x.done))
 	}
 }
+
+// TestExpandRefusesAnAliasBombFirst: a document whose aliases expand too
+// far is refused before any merge key is resolved.
+func TestExpandRefusesAnAliasBombFirst(t *testing.T) {
+	src := "l0: &l0 {a: 1}\n"
+	for i := 1; i <= 7; i++ {
+		src += fmt.Sprintf("l%d: &l%d [%s]\n", i, i, strings.TrimSuffix(strings.Repeat(fmt.Sprintf("*l%d, ", i-1), 10), ", "))
+	}
+	doc := resourcetest.YAMLDoc(t, src+"x: {<<: *l0, b: 2}\n")
+	if err := Expand("m.yaml", doc); err == nil || !strings.Contains(err.Error(), "alias bomb") {
+		t.Fatalf("Expand = %v, want the alias budget's error", err)
+	}
+	if got := content(t, doc, "x"); !strings.Contains(got, "<<=") {
+		t.Fatalf("x = %s: a merge was resolved in a refused document", got)
+	}
+}
