@@ -85,7 +85,7 @@ func TestGossRules(t *testing.T) {
 func TestGossServiceInPrivateSystemd(t *testing.T) {
 	sd := systemdtest.Require(t)
 	const unit = "ccm-health-goss.service"
-	installUnit(t, sd, unit, "[Service]\nExecStart=/bin/sleep infinity\n")
+	sd.Install(t, unit, "[Service]\nExecStart=/bin/sleep infinity\n")
 	// The namespace sees this PATH too: from here the harness names the
 	// real systemctl by its path.
 	systemctlShim(t, sd)

@@ -89,20 +89,3 @@ func run(t testing.TB, check resources.HealthCheck) resources.HealthResult {
 	res, _ := waits(t, check)
 	return res
 }
-
-// installUnit writes a unit into the private systemd and reloads it; the
-// unit is stopped (and disabled, when it was enabled) when the test ends.
-func installUnit(t testing.TB, sd *systemdtest.Systemd, name, content string) {
-	t.Helper()
-	if err := sd.WriteUnit(name, content); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := sd.Systemctl(t.Context(), "daemon-reload"); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.WithoutCancel(t.Context()), 10*time.Second)
-		defer cancel()
-		sd.Systemctl(ctx, "disable", "--now", name)
-	})
-}
