@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/reactive-ccm/ccm/resources"
@@ -107,9 +106,7 @@ func TestGossServiceInPrivateSystemd(t *testing.T) {
 // can end the check; while it stays blocked, another rule set still runs.
 func TestGossTimeout(t *testing.T) {
 	fifo := filepath.Join(t.TempDir(), "hold")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	resourcetest.FIFO(t, fifo)
 	t.Cleanup(func() { release(t, fifo) })
 	checks := mustParse(t, "- {name: slow, timeout: 100ms, goss_rules: {command: {'cat "+fifo+"': {exit-status: 0, timeout: 3600000}}}}")
 	res := run(t, checks[0])
