@@ -215,17 +215,24 @@ func TestBadRequestsAreRefused(t *testing.T) {
 	}
 }
 
-// TestClientErrorsSayWhatToDo: a client that reaches no daemon says so,
-// and where to look.
-func TestClientErrorsSayWhatToDo(t *testing.T) {
-	dir := t.TempDir()
-	stale := filepath.Join(dir, "stale.sock")
-	ln, err := net.Listen("unix", stale)
+// staleSocket leaves a socket at path that nothing listens on, as a
+// daemon that died does, and returns path.
+func staleSocket(t *testing.T, path string) string {
+	t.Helper()
+	ln, err := net.Listen("unix", path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ln.(*net.UnixListener).SetUnlinkOnClose(false)
 	ln.Close()
+	return path
+}
+
+// TestClientErrorsSayWhatToDo: a client that reaches no daemon says so,
+// and where to look.
+func TestClientErrorsSayWhatToDo(t *testing.T) {
+	dir := t.TempDir()
+	stale := staleSocket(t, filepath.Join(dir, "stale.sock"))
 	for _, tc := range []struct{ name, path, want string }{
 		{"no socket", filepath.Join(dir, "none.sock"), "control: no ccm daemon answers at " + filepath.Join(dir, "none.sock") + ": is `ccm run --watch` running?"},
 		{"a socket nobody listens on", stale, "control: no ccm daemon answers at " + stale + ": is `ccm run --watch` running?"},
@@ -260,13 +267,7 @@ func TestListenOverWhatIsThere(t *testing.T) {
 	if b, err := os.ReadFile(file); err != nil || string(b) != "keep" {
 		t.Fatalf("the file was touched: %q, %v", b, err)
 	}
-	stale := filepath.Join(dir, "stale.sock")
-	ln, err := net.Listen("unix", stale)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln.(*net.UnixListener).SetUnlinkOnClose(false)
-	ln.Close()
+	stale := staleSocket(t, filepath.Join(dir, "stale.sock"))
 	serveAt(t, stale, &recorder{})
 	if _, err := control.NewClient(stale).Status(t.Context()); err != nil {
 		t.Fatalf("the stale socket was not replaced: %v", err)
