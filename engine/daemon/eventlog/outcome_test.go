@@ -21,7 +21,9 @@ func TestOutcomeLines(t *testing.T) {
 		verbose bool
 		want    string
 	}{
-		{"a failed rollback", func(e *engine.Event) { e.RolledBack, e.Failed, e.Changed, e.Error = true, true, true, []string{"service#web unhealthy"} }, false,
+		{"a failed rollback", func(e *engine.Event) {
+			e.RolledBack, e.Failed, e.Changed, e.Error = true, true, true, []string{"service#web unhealthy"}
+		}, false,
 			"rolled back file#/etc/motd: service#web unhealthy (1.5ms)\n"},
 		{"a repair of a held resource", func(e *engine.Event) { e.RolledBack, e.Changed, e.Error = true, true, []string{"held since 12:00"} }, false,
 			"restored  file#/etc/motd: held since 12:00 (1.5ms)\n"},
