@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/reactive-ccm/ccm/engine"
@@ -127,5 +130,38 @@ func TestAClientErrorEndsTheStream(t *testing.T) {
 	err := control.NewClient(path).Events(t.Context(), false, func(*engine.Event) error { calls++; return stop })
 	if !errors.Is(err, stop) || calls != 1 {
 		t.Fatalf("Events = %v after %d calls", err, calls)
+	}
+}
+
+// TestStoppingEndsFollowers: a daemon that stops ends the streams of its
+// followers, which never end by themselves, and removes its socket; the
+// follower is told the daemon went away.
+func TestStoppingEndsFollowers(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "run", "ccm.sock")
+	srv, err := control.Listen(path, &recorder{}, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, stop := context.WithCancel(t.Context())
+	served := make(chan error)
+	go func() { served <- srv.Serve(ctx) }()
+	srv.Publish(event(0))
+	following, followed := make(chan struct{}), make(chan error)
+	go func() {
+		followed <- control.NewClient(path).Events(t.Context(), true, func(*engine.Event) error {
+			close(following)
+			return nil
+		})
+	}()
+	<-following
+	stop()
+	if err := <-served; err != nil {
+		t.Fatalf("Serve = %v", err)
+	}
+	if err := <-followed; !errors.Is(err, control.ErrNoDaemon) {
+		t.Fatalf("the follower was told %v", err)
+	}
+	if _, err := os.Lstat(path); !os.IsNotExist(err) {
+		t.Fatalf("the socket stayed: %v", err)
 	}
 }
