@@ -170,3 +170,27 @@ func TestCacheGathersOnceUntilForget(t *testing.T) {
 		t.Fatal("Forget kept the facts")
 	}
 }
+
+// TestEveryBadOverlayAtOnce: every unusable overlay is reported in one
+// error, so a user fixes them in one go, and no facts are returned.
+func TestEveryBadOverlayAtOnce(t *testing.T) {
+	dir := t.TempDir()
+	for name, body := range map[string]string{"facts.yaml": "- a list\n", "facts.d/10-dup.yaml": "a: 1\na: 2\n", "facts.d/20-ok.yaml": "b: 1\n"} {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := Overlay(map[string]any{"host": "h"}, Options{Dirs: []string{dir}, Set: []string{"nokey"}})
+	if got != nil || err == nil {
+		t.Fatalf("Overlay = %v, %v", got, err)
+	}
+	for _, want := range []string{"facts.yaml", `10-dup.yaml:2:1: duplicate key "a"`, `expected KEY=VALUE, got "nokey"`} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not say %q", err, want)
+		}
+	}
+}
