@@ -139,3 +139,30 @@ func TestUnsafeErrorText(t *testing.T) {
 		t.Errorf("UserName of a user without a name = %q", got)
 	}
 }
+
+// TestAllowWarnsAtEachFault: under --allow-unsafe-ownership every fault
+// on the way is warned of once, where it is, and the read goes on.
+func TestAllowWarnsAtEachFault(t *testing.T) {
+	needRoot(t)
+	base := t.TempDir()
+	build(t, base, []step{{"u", "dir", 0o755, nobody}, {"u/w", "dir", 0o777, 0}, {"u/w/m", "file", 0o644, 0},
+		{"l", "link:@/u/w/m", 0, nobody}, {"t", "dir", 0o1777, 0}, {"t/m", "file", 0o666, nobody}})
+	for _, tc := range []struct {
+		read string
+		at   []string
+	}{
+		{"u/w/m", []string{"u", "u/w"}},
+		{"l", []string{"l", "u", "u/w"}},
+		{"t/m", []string{"t/m"}},
+	} {
+		t.Run(tc.read, func(t *testing.T) {
+			var at []string
+			ownership.Allow(func(e *ownership.UnsafeError) { at = append(at, strings.TrimPrefix(e.At, base+"/")) })
+			defer ownership.Allow(nil)
+			b, err := ownership.ReadFile(filepath.Join(base, tc.read), 100)
+			if err != nil || string(b) != "content" || strings.Join(at, " ") != strings.Join(tc.at, " ") {
+				t.Fatalf("read %q, %v; warned at %q, want %q", b, err, at, tc.at)
+			}
+		})
+	}
+}
