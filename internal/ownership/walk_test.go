@@ -166,3 +166,40 @@ func TestAllowWarnsAtEachFault(t *testing.T) {
 		})
 	}
 }
+
+// TestMkdirAllModes: what MkdirAll makes takes the mode less the umask,
+// what exists keeps its own; a relative path is the working directory's
+// and a trusted link to a directory is followed.
+func TestMkdirAllModes(t *testing.T) {
+	base := t.TempDir()
+	build(t, base, []step{{"old", "dir", 0o755, 0}, {"link", "link:old", 0, 0}})
+	old := syscall.Umask(0o027)
+	defer syscall.Umask(old)
+	for _, tc := range []struct {
+		path  string
+		modes map[string]os.FileMode
+	}{
+		{"old/a/b", map[string]os.FileMode{"old": 0o755, "old/a": 0o750, "old/a/b": 0o750}},
+		{"link/c", map[string]os.FileMode{"old/c": 0o750}},
+	} {
+		d, err := ownership.MkdirAll(filepath.Join(base, tc.path), 0o777)
+		if err != nil {
+			t.Fatalf("MkdirAll(%s): %v", tc.path, err)
+		}
+		d.Close()
+		for p, want := range tc.modes {
+			if fi, err := os.Stat(filepath.Join(base, p)); err != nil || fi.Mode().Perm() != want {
+				t.Errorf("after MkdirAll(%s): %s is %v, %v; want %04o", tc.path, p, fi.Mode().Perm(), err, want)
+			}
+		}
+	}
+	t.Chdir(base)
+	d, err := ownership.OpenDir("old/a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if d.Name() != filepath.Join(base, "old/a") {
+		t.Errorf("a relative directory opened as %s", d.Name())
+	}
+}
