@@ -179,10 +179,10 @@ func TestMkdirAllModes(t *testing.T) {
 		path  string
 		modes map[string]os.FileMode
 	}{
-		{"old/a/b", map[string]os.FileMode{"old": 0o755, "old/a": 0o750, "old/a/b": 0o750}},
-		{"link/c", map[string]os.FileMode{"old/c": 0o750}},
+		{"old/a/b", map[string]os.FileMode{"old": 0o755, "old/a": 0o700, "old/a/b": 0o700}},
+		{"link/c", map[string]os.FileMode{"old/c": 0o700}},
 	} {
-		d, err := ownership.MkdirAll(filepath.Join(base, tc.path), 0o777)
+		d, err := ownership.MkdirAll(filepath.Join(base, tc.path), 0o701)
 		if err != nil {
 			t.Fatalf("MkdirAll(%s): %v", tc.path, err)
 		}
