@@ -26,7 +26,9 @@ func TestSummaryLines(t *testing.T) {
 			"5 resources: 2 changed, 1 would change, 1 failed, 1 skipped, 1 stable, 0 refreshed in 2.5s\n"},
 		{"rollbacks after the failures", func(s *engine.Summary) { s.RolledBack, s.Refreshed = 1, 2 }, false,
 			"5 resources: 2 changed, 1 failed, 1 rolled back, 1 skipped, 1 stable, 2 refreshed in 2.5s\n"},
-		{"health checks", func(s *engine.Summary) { s.Health = engine.HealthCounts{Checked: 4, OK: 1, Warning: 1, Critical: 1, Unknown: 1} }, false,
+		{"health checks", func(s *engine.Summary) {
+			s.Health = engine.HealthCounts{Checked: 4, OK: 1, Warning: 1, Critical: 1, Unknown: 1}
+		}, false,
 			"5 resources: 2 changed, 1 failed, 1 skipped, 1 stable, 0 refreshed; health checks: 1 OK, 1 WARNING, 1 CRITICAL, 1 UNKNOWN in 2.5s\n"},
 		{"the duration to the millisecond", func(s *engine.Summary) { s.Duration = 1234567 * time.Microsecond }, false,
 			"5 resources: 2 changed, 1 failed, 1 skipped, 1 stable, 0 refreshed in 1.235s\n"},

@@ -5,6 +5,7 @@ import (
 	"net/http/httptest"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -196,5 +197,33 @@ func TestPerResourceSeries(t *testing.T) {
 		if strings.HasPrefix(k, "choria_ccm_") || strings.HasPrefix(k, "ccm_resource_standing") {
 			t.Errorf("%s without per-resource series", k)
 		}
+	}
+}
+
+// TestObserveWhileScraped: the engine's workers observe at once while a
+// scraper reads; every run is counted. Run with -race.
+func TestObserveWhileScraped(t *testing.T) {
+	m := metrics.New(fixed{}, metrics.Options{PerResource: true})
+	const workers, runs = 8, 200
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			for range runs {
+				m.Observe(engine.Observation{Event: &engine.Event{Type: "file", Name: "/" + strconv.Itoa(w), Failed: true}})
+			}
+		})
+	}
+	wg.Go(func() {
+		for range 20 {
+			m.Handler().ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", "/metrics", nil))
+		}
+	})
+	wg.Wait()
+	got := scrape(t, m)
+	if v := got[`ccm_failures_total{type="file"}`]; v != workers*runs {
+		t.Fatalf("%v failures counted, want %d", v, workers*runs)
+	}
+	if v := got[`choria_ccm_resource_state_failed_count{name="/3",type="file"}`]; v != runs {
+		t.Fatalf("%v failures of /3, want %d", v, runs)
 	}
 }
