@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 
 	"github.com/reactive-ccm/ccm/engine"
@@ -163,5 +164,41 @@ func TestStoppingEndsFollowers(t *testing.T) {
 	}
 	if _, err := os.Lstat(path); !os.IsNotExist(err) {
 		t.Fatalf("the socket stayed: %v", err)
+	}
+}
+
+// TestPublishFromManyWorkers: the engine's workers publish at once while
+// clients read and follow; every event is kept once. Run with -race.
+func TestPublishFromManyWorkers(t *testing.T) {
+	path, srv := serveWith(t, &recorder{})
+	const workers, each = 8, 100
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	followed := make(chan error)
+	go func() {
+		followed <- control.NewClient(path).Events(ctx, true, func(*engine.Event) error { return nil })
+	}()
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			for i := range each {
+				srv.Publish(event(w*each + i))
+			}
+		})
+	}
+	wg.Go(func() {
+		_ = control.NewClient(path).Events(t.Context(), false, func(*engine.Event) error { return nil })
+	})
+	wg.Wait()
+	seen := map[string]bool{}
+	for _, n := range names(t, path) {
+		seen[n] = true
+	}
+	if len(seen) != workers*each {
+		t.Fatalf("%d distinct events kept, want %d", len(seen), workers*each)
+	}
+	cancel()
+	if err := <-followed; err != nil && !errors.Is(err, control.ErrFellBehind) {
+		t.Fatalf("the follower: %v", err)
 	}
 }
