@@ -194,3 +194,17 @@ func TestEveryBadOverlayAtOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestDefaultDirsNeverTwice: a user directory that is the system one is
+// read once, and without a home only the system one is read.
+func TestDefaultDirsNeverTwice(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", "/etc")
+	if got := DefaultDirs(); !reflect.DeepEqual(got, []string{SystemDir}) {
+		t.Errorf("XDG_CONFIG_HOME=/etc: %q", got)
+	}
+	t.Setenv("XDG_CONFIG_HOME", "")
+	t.Setenv("HOME", "")
+	if got := DefaultDirs(); !reflect.DeepEqual(got, []string{SystemDir}) {
+		t.Errorf("without a home: %q", got)
+	}
+}
