@@ -85,17 +85,15 @@ func TestJournalPriorities(t *testing.T) {
 	}
 }
 
+// TestResultLines: the result lines ExampleWriteResult does not show.
 func TestResultLines(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		ev   engine.Event
 		want string
 	}{
-		{"stable", engine.Event{Type: "file", Name: "/a", RequestedEnsure: "present", Provider: "posix"}, "INFO  file#/a stable ensure=present runtime=0s provider=posix\n"},
 		{"refreshed", engine.Event{Type: "service", Name: "web", Changed: true, Refreshed: true}, "WARN  service#web refreshed ensure= runtime=0s provider=\n"},
 		{"skipped", engine.Event{Type: "exec", Name: "x", Skipped: true}, "WARN  exec#x skipped ensure= runtime=0s provider=\n"},
-		{"skipped for a failed requirement", engine.Event{Type: "exec", Name: "x", Skipped: true, UnmetRequirements: []string{"file#/a", "file#/b"}},
-			"WARN  exec#x skipped due to unmet requirement ensure= runtime=0s provider= unmet=file#/a,file#/b\n"},
 		{"noop says what it would do", engine.Event{Type: "file", Name: "/a", Changed: true, Noop: true, NoopMessage: `would write "x"`},
 			"WARN  file#/a changed ensure= runtime=0s provider= noop=\"would write \\\"x\\\"\"\n"},
 		{"runtime truncated to the millisecond", engine.Event{Type: "file", Name: "/a", Duration: 1999999}, "INFO  file#/a stable ensure= runtime=1ms provider=\n"},
