@@ -87,6 +87,7 @@ func TestDecodeShapeErrors(t *testing.T) {
 		{"a skipped field is no property", "Hidden: x", `test.yaml:1:1: unknown property "Hidden" for edge#x`},
 		{"an untagged field is no property", "Untagged: x", `unknown property "Untagged"`},
 		{"an int32 written as a float", "small: 1.5", `test.yaml:1:8: small: expected an integer, got "1.5"`},
+		{"an int32 too large", "small: 3000000000", `test.yaml:1:8: small: expected an integer that fits in 32 bits, got 3000000000`},
 		{"an int64 too large", "big: 99999999999999999999", `big: expected an integer, got "99999999999999999999"`},
 		{"a map value of the wrong type", "sizes: {a: x}", `sizes: a: expected an integer, got the string "x"`},
 		{"a list item of the wrong type at the item", "ports: [1,\n  two]", `test.yaml:2:3: ports: item 2: expected an integer`},
