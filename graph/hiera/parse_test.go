@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/reactive-ccm/ccm/resources/template"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -66,5 +67,32 @@ func TestReadFile(t *testing.T) {
 	}
 	if _, err := ReadFile(filepath.Join(dir, "none.yaml")); !errors.Is(err, os.ErrNotExist) || !strings.HasPrefix(err.Error(), "hiera: ") {
 		t.Fatalf("a missing file: %v", err)
+	}
+}
+
+// TestResolveReportsEverySource: problems in several sources are all
+// reported, each at its own file, and the annotations are not checked
+// over data that failed to resolve.
+func TestResolveReportsEverySource(t *testing.T) {
+	var srcs []Source
+	for file, doc := range map[string]string{"a.yaml": "hierarchy: {merge: shallow}\n", "b.yaml": "data:\n  # @require\n  x:\n  y: \"${ nosuch }\"\n"} {
+		src, err := Parse(file, []byte(doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		srcs = append(srcs, src)
+	}
+	_, err := Resolve(template.NewData(template.Env{}), srcs...)
+	if err == nil {
+		t.Fatal("no error")
+	}
+	got := err.Error()
+	for _, want := range []string{`a.yaml:1:20: hierarchy.merge must be first or deep, got "shallow"`, "b.yaml:4:6: template ${ nosuch }"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("error %q does not say %q", got, want)
+		}
+	}
+	if strings.Contains(got, "@require") {
+		t.Errorf("annotations checked over data that did not resolve: %q", got)
 	}
 }
