@@ -81,3 +81,21 @@ func TestSectionKeysAreCopies(t *testing.T) {
 	}
 	mustLoad(t, "ccm:\n  resources: [{thing: [{a: {}}]}]\n")
 }
+
+// TestATemplateNamingAFunction: a template naming a function without
+// calling it, in data or in a property, is an error at its place; it
+// crashed ccm (the YAML encoder panicked on the function).
+func TestATemplateNamingAFunction(t *testing.T) {
+	for _, tc := range []struct{ name, src, want string }{
+		{"in a property", "- thing:\n    - a: {value: \"{{ lookup }}\"}\n", "m.yaml:2:18: value: template {{ lookup }}: gives a function, not a value"},
+		{"in data", "data:\n  a: \"{{ toJSON }}\"\nccm:\n  resources:\n    - thing:\n        - a: {}\n", "m.yaml:2:6: template {{ toJSON }}: gives a function, not a value"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := write(t, tc.src)
+			_, err := graph.Load([]string{f}, graph.Data{}.Options())
+			if err == nil || !strings.HasPrefix(strings.ReplaceAll(err.Error(), f, "m.yaml"), tc.want) {
+				t.Fatalf("error %v, want it to start %q", err, tc.want)
+			}
+		})
+	}
+}
