@@ -161,12 +161,8 @@ func TestDecodeDocument(t *testing.T) {
 		{"not a map", "- a", "", "c.yaml:1:1: the agent configuration must be a map of settings, got a list"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var doc yaml.Node
-			if err := yaml.Unmarshal([]byte(tc.src), &doc); err != nil {
-				t.Fatal(err)
-			}
 			var s settings
-			err := resources.DecodeDocument("c.yaml", "the agent configuration", doc.Content[0], &s)
+			err := resources.DecodeDocument("c.yaml", "the agent configuration", resourcetest.YAMLNode(t, tc.src), &s)
 			got := ""
 			if err != nil {
 				got = err.Error()

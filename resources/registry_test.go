@@ -8,7 +8,6 @@ import (
 
 	"github.com/reactive-ccm/ccm/resources"
 	"github.com/reactive-ccm/ccm/resources/resourcetest"
-	"go.yaml.in/yaml/v3"
 )
 
 func TestRegisterTwicePanics(t *testing.T) {
@@ -66,11 +65,7 @@ func TestBuild(t *testing.T) {
 		{"one that does not show it is left alone", fmt.Errorf("no such user"), "no such user"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var doc yaml.Node
-			if err := yaml.Unmarshal([]byte(`owner: "{{ token }}"`), &doc); err != nil {
-				t.Fatal(err)
-			}
-			spec := &resources.Spec{Type: "t", Name: "n", Props: doc.Content[0], Templates: resourcetest.Vars{"token": "s3cr3t-token"}}
+			spec := &resources.Spec{Type: "t", Name: "n", Props: resourcetest.YAMLNode(t, `owner: "{{ token }}"`), Templates: resourcetest.Vars{"token": "s3cr3t-token"}}
 			_, err := fail(tc.err).Build(spec)
 			got := ""
 			if err != nil {

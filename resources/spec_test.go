@@ -4,18 +4,14 @@ import (
 	"testing"
 
 	"github.com/reactive-ccm/ccm/resources"
-	"go.yaml.in/yaml/v3"
+	"github.com/reactive-ccm/ccm/resources/resourcetest"
 )
 
 // TestSpecPositions: a type reports a problem at the value of the
 // property at fault, or at the resource's name when the property is not
 // written; relative paths resolve against the manifest's directory.
 func TestSpecPositions(t *testing.T) {
-	var doc yaml.Node
-	if err := yaml.Unmarshal([]byte("ensure: present\nowner:\n  root\n"), &doc); err != nil {
-		t.Fatal(err)
-	}
-	spec := &resources.Spec{Type: "file", Name: "/a", Props: doc.Content[0], Dir: "/srv/manifests",
+	spec := &resources.Spec{Type: "file", Name: "/a", Props: resourcetest.YAMLNode(t, "ensure: present\nowner:\n  root\n"), Dir: "/srv/manifests",
 		Pos: resources.Pos{File: "m.yaml", Line: 7, Col: 3}}
 	for _, tc := range []struct {
 		key  string

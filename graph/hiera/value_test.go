@@ -6,17 +6,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/reactive-ccm/ccm/resources/resourcetest"
 	"go.yaml.in/yaml/v3"
 )
 
 // valueOf converts src with Value, as data from file "v.yaml".
 func valueOf(t *testing.T, src string, resolve Resolver) (any, error) {
 	t.Helper()
-	var doc yaml.Node
-	if err := yaml.Unmarshal([]byte(src), &doc); err != nil {
-		t.Fatalf("bad YAML in test: %v", err)
-	}
-	return Value("v.yaml", &doc, resolve)
+	return Value("v.yaml", resourcetest.YAMLDoc(t, src), resolve)
 }
 
 // TestValue: what templates see of data as written.
