@@ -1,7 +1,6 @@
 package eventlog_test
 
 import (
-	"bytes"
 	"encoding/json"
 	"strings"
 	"sync"
@@ -9,32 +8,15 @@ import (
 
 	"github.com/reactive-ccm/ccm/engine"
 	"github.com/reactive-ccm/ccm/engine/daemon/eventlog"
+	"github.com/reactive-ccm/ccm/engine/enginetest"
 )
-
-// lockedBuffer is a buffer the printer and the test may use at once.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 // TestWatchLinesAreWrittenAtOnce: in watch mode a line reaches the
 // reader as the event happens, not at the end of a batch.
 func TestWatchLinesAreWrittenAtOnce(t *testing.T) {
 	t.Setenv("JOURNAL_STREAM", "")
 	for _, o := range []eventlog.Options{{Watch: true}, {Watch: true, JSON: true}} {
-		var b lockedBuffer
+		var b enginetest.Logs
 		p := eventlog.NewPrinter(&b, o)
 		p.Event(ev(func(e *engine.Event) { e.Changed = true }))
 		if !strings.Contains(b.String(), "/etc/motd") {
@@ -61,7 +43,7 @@ func TestJSONShowsEveryCheckedEvent(t *testing.T) {
 // line comes out whole. Run with -race.
 func TestConcurrentEventsStayWhole(t *testing.T) {
 	t.Setenv("JOURNAL_STREAM", "")
-	var b lockedBuffer
+	var b enginetest.Logs
 	p := eventlog.NewPrinter(&b, eventlog.Options{Watch: true})
 	var wg sync.WaitGroup
 	for range 8 {
