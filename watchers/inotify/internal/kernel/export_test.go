@@ -7,6 +7,7 @@ func (in *Instance) Feed(counted func(), reads ...[]byte) {
 	in.turn.Lock()
 	defer in.turn.Unlock()
 	kernel := in.read
+	in.emptyBelow = 0
 	in.read = func(fd int, p []byte) (int, error) {
 		if len(reads) == 0 {
 			return kernel(fd, p)
@@ -25,4 +26,15 @@ func (in *Instance) Wd(dir string) int32 {
 	in.mu.Lock()
 	defer in.mu.Unlock()
 	return in.byPath[dir].wd
+}
+
+// CountReads calls counted before each read from the kernel.
+func (in *Instance) CountReads(counted func()) {
+	in.turn.Lock()
+	defer in.turn.Unlock()
+	kernel := in.read
+	in.read = func(fd int, p []byte) (int, error) {
+		counted()
+		return kernel(fd, p)
+	}
 }

@@ -32,6 +32,14 @@ type Instance struct {
 	// read is the read(2) of events; tests replace it to feed crafted
 	// buffers.
 	read func(fd int, p []byte) (int, error)
+	// emptyBelow is the length under which a read emptied the queue: the
+	// kernel returns as many events as fit, so a read that left room for
+	// the longest one took them all, and Drain need not read again to
+	// see EAGAIN. 0 when a read says nothing of the queue (a test's
+	// crafted one). Read always reads again: Go's poller forgets, as each
+	// raw read starts, the wake-ups that came before, so only a read can
+	// tell whether an event came since the last one.
+	emptyBelow int
 	// events counts the events read, for Stats.
 	events atomic.Uint64
 
@@ -48,6 +56,9 @@ type Instance struct {
 // longest name (a smaller buffer makes read fail with EINVAL).
 const readSize = 64 << 10
 
+// maxEvent is the size of the longest event: its name padded with NULs.
+const maxEvent = unix.SizeofInotifyEvent + unix.NAME_MAX + 1
+
 // Open creates the instance. Errors wrap the errno (EMFILE when the user's
 // instances are exhausted, ENOSYS without inotify).
 func Open() (*Instance, error) {
@@ -63,7 +74,7 @@ func Open() (*Instance, error) {
 	}
 	return &Instance{
 		file: file, raw: raw, fd: fd,
-		buf: make([]byte, readSize), read: nonblock.Read,
+		buf: make([]byte, readSize), read: nonblock.Read, emptyBelow: readSize - maxEvent,
 		byPath: map[string]*watch{}, byWd: map[int32]*watch{},
 	}, nil
 }

@@ -84,6 +84,9 @@ func (in *Instance) Drain(handle Handler) error {
 			return err
 		}
 		in.deliver(handle, n)
+		if n < in.emptyBelow {
+			return nil
+		}
 	}
 }
 

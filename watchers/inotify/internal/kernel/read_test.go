@@ -331,3 +331,23 @@ func waitForStack(t *testing.T, fn string) {
 	}
 	t.Fatalf("no goroutine reached %s", fn)
 }
+
+// A Drain whose read left room for the longest event has emptied the
+// queue and reads no more (a daemon drains after each of its writes);
+// events queued after it are read as before.
+func TestADrainStopsAtAShortRead(t *testing.T) {
+	in, dir := opened(t)
+	reads := 0
+	in.CountReads(func() { reads++ })
+	for _, name := range []string{"a", "b", "c"} {
+		must(t, os.Mkdir(filepath.Join(dir, name), 0o755))
+	}
+	got := batches(t, in)
+	if reads != 1 || len(got) != 1 || len(got[0]) != 3 {
+		t.Fatalf("%d reads handing over %q; want one read of the 3 events", reads, got)
+	}
+	must(t, os.Mkdir(filepath.Join(dir, "later"), 0o755))
+	if got := batches(t, in); !slices.EqualFunc(got, [][]string{{filepath.Join(dir, "later")}}, slices.Equal) {
+		t.Fatalf("after the drain: %q, want the later event", got)
+	}
+}
