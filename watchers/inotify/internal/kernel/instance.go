@@ -40,6 +40,13 @@ type Instance struct {
 	// raw read starts, the wake-ups that came before, so only a read can
 	// tell whether an event came since the last one.
 	emptyBelow int
+	// reader is readReady, made once: a closure per Read was four
+	// allocations per batch of events. got, gotErr and took are what it
+	// found, for the reader goroutine's Read only.
+	reader func(fd uintptr) bool
+	got    int
+	gotErr error
+	took   bool
 	// events counts the events read, for Stats.
 	events atomic.Uint64
 
@@ -72,11 +79,13 @@ func Open() (*Instance, error) {
 	if err != nil {
 		return nil, errors.Join(fmt.Errorf("inotify: creating an instance: %w", err), file.Close())
 	}
-	return &Instance{
+	in := &Instance{
 		file: file, raw: raw, fd: fd,
 		buf: make([]byte, readSize), read: nonblock.Read, emptyBelow: readSize - maxEvent,
 		byPath: map[string]*watch{}, byWd: map[int32]*watch{},
-	}, nil
+	}
+	in.reader = in.readReady
+	return in, nil
 }
 
 // Close releases the instance and its watches, and makes a blocked Read

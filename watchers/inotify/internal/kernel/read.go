@@ -22,38 +22,40 @@ type Handler func(evs []Event)
 // called. Read is for one reader goroutine; a Drain waits for its handler
 // to return.
 func (in *Instance) Read(handle Handler) error {
-	var n int
-	var rerr error
-	turn := false
-	err := in.raw.Read(func(fd uintptr) bool {
-		// Never wait for the turn here: Close waits for this function
-		// to return, holding in.mu, which a Drain holding the turn may
-		// be waiting for. A Drain under way reads what woke us; events
-		// queued after its last read wake us again.
-		if !in.turn.TryLock() {
-			return false
-		}
-		n, rerr = in.readFd(int(fd))
-		if rerr == unix.EAGAIN {
-			// Drain took them; wait for more.
-			in.turn.Unlock()
-			return false
-		}
-		turn = true
-		return true
-	})
-	if !turn {
+	in.got, in.gotErr, in.took = 0, nil, false
+	err := in.raw.Read(in.reader)
+	if !in.took {
 		in.turn.Lock()
 	}
 	defer in.turn.Unlock()
 	if err == nil {
-		err = rerr
+		err = in.gotErr
 	}
 	if err != nil {
 		return in.readError(err)
 	}
-	in.deliver(handle, n)
+	in.deliver(handle, in.got)
 	return nil
+}
+
+// readReady is Read's callback for the poller: it reads the events that
+// woke it, keeping the turn for Read when it got some.
+func (in *Instance) readReady(fd uintptr) bool {
+	// Never wait for the turn here: Close waits for this function to
+	// return, holding in.mu, which a Drain holding the turn may be
+	// waiting for. A Drain under way reads what woke us; events queued
+	// after its last read wake us again.
+	if !in.turn.TryLock() {
+		return false
+	}
+	in.got, in.gotErr = in.readFd(int(fd))
+	if in.gotErr == unix.EAGAIN {
+		// Drain took them; wait for more.
+		in.turn.Unlock()
+		return false
+	}
+	in.took = true
+	return true
 }
 
 // readError is what Read returns for err.

@@ -351,3 +351,21 @@ func TestADrainStopsAtAShortRead(t *testing.T) {
 		t.Fatalf("after the drain: %q, want the later event", got)
 	}
 }
+
+// Read allocates nothing of its own per batch: it runs for every batch
+// of events a daemon reads, a busy neighbour's included.
+func TestReadAllocatesNothing(t *testing.T) {
+	in, dir := opened(t)
+	f, err := os.Create(filepath.Join(dir, "f"))
+	must(t, err)
+	defer f.Close()
+	must(t, in.Drain(func([]kernel.Event) {}))
+	handle := func([]kernel.Event) {}
+	allocs := testing.AllocsPerRun(100, func() {
+		must(t, unix.Fchmod(int(f.Fd()), 0o600)) // an event, allocating nothing
+		must(t, in.Read(handle))
+	})
+	if allocs != 0 {
+		t.Fatalf("%v allocations per Read, want none", allocs)
+	}
+}
