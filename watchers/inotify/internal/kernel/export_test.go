@@ -7,7 +7,6 @@ func (in *Instance) Feed(counted func(), reads ...[]byte) {
 	in.turn.Lock()
 	defer in.turn.Unlock()
 	kernel := in.read
-	in.emptyBelow = 0
 	in.read = func(fd int, p []byte) (int, error) {
 		if len(reads) == 0 {
 			return kernel(fd, p)
@@ -28,13 +27,6 @@ func (in *Instance) Wd(dir string) int32 {
 	return in.byPath[dir].wd
 }
 
-// CountReads calls counted before each read from the kernel.
-func (in *Instance) CountReads(counted func()) {
-	in.turn.Lock()
-	defer in.turn.Unlock()
-	kernel := in.read
-	in.read = func(fd int, p []byte) (int, error) {
-		counted()
-		return kernel(fd, p)
-	}
-}
+// OnMissedTurn calls missed each time the reader finds the turn taken by
+// a Drain.
+func (in *Instance) OnMissedTurn(missed func()) { in.missed = missed }

@@ -32,14 +32,6 @@ type Instance struct {
 	// read is the read(2) of events; tests replace it to feed crafted
 	// buffers.
 	read func(fd int, p []byte) (int, error)
-	// emptyBelow is the length under which a read emptied the queue: the
-	// kernel returns as many events as fit, so a read that left room for
-	// the longest one took them all, and Drain need not read again to
-	// see EAGAIN. 0 when a read says nothing of the queue (a test's
-	// crafted one). Read always reads again: Go's poller forgets, as each
-	// raw read starts, the wake-ups that came before, so only a read can
-	// tell whether an event came since the last one.
-	emptyBelow int
 	// reader is readReady, made once: a closure per Read was four
 	// allocations per batch of events. got, gotErr and took are what it
 	// found, for the reader goroutine's Read only.
@@ -47,6 +39,9 @@ type Instance struct {
 	got    int
 	gotErr error
 	took   bool
+	// missed, set by tests, is called when the reader finds the turn
+	// taken.
+	missed func()
 	// events counts the events read, for Stats.
 	events atomic.Uint64
 
@@ -63,9 +58,6 @@ type Instance struct {
 // longest name (a smaller buffer makes read fail with EINVAL).
 const readSize = 64 << 10
 
-// maxEvent is the size of the longest event: its name padded with NULs.
-const maxEvent = unix.SizeofInotifyEvent + unix.NAME_MAX + 1
-
 // Open creates the instance. Errors wrap the errno (EMFILE when the user's
 // instances are exhausted, ENOSYS without inotify).
 func Open() (*Instance, error) {
@@ -81,7 +73,7 @@ func Open() (*Instance, error) {
 	}
 	in := &Instance{
 		file: file, raw: raw, fd: fd,
-		buf: make([]byte, readSize), read: nonblock.Read, emptyBelow: readSize - maxEvent,
+		buf: make([]byte, readSize), read: nonblock.Read,
 		byPath: map[string]*watch{}, byWd: map[int32]*watch{},
 	}
 	in.reader = in.readReady

@@ -43,9 +43,15 @@ func (in *Instance) Read(handle Handler) error {
 func (in *Instance) readReady(fd uintptr) bool {
 	// Never wait for the turn here: Close waits for this function to
 	// return, holding in.mu, which a Drain holding the turn may be
-	// waiting for. A Drain under way reads what woke us; events queued
-	// after its last read wake us again.
+	// waiting for. A Drain under way reads what woke us: it reads until
+	// EAGAIN, never stopping at a read that emptied the queue, since an
+	// event queued while it handles that read may be what woke us, and
+	// we wait for the next; events queued after its last read wake us
+	// again.
 	if !in.turn.TryLock() {
+		if in.missed != nil {
+			in.missed()
+		}
 		return false
 	}
 	in.got, in.gotErr = in.readFd(int(fd))
@@ -86,9 +92,6 @@ func (in *Instance) Drain(handle Handler) error {
 			return err
 		}
 		in.deliver(handle, n)
-		if n < in.emptyBelow {
-			return nil
-		}
 	}
 }
 
