@@ -107,9 +107,9 @@ func runManifests(cmd *cobra.Command, files []string, f runFlags) error {
 		return err
 	}
 	log.Debug("manifests compiled", "files", files, "resources", len(g.Vertices), "edges", len(g.Edges))
-	timeouts, err := parseTimeouts(f.timeouts)
+	timeouts, err := engine.ParseTimeouts(f.timeouts)
 	if err != nil {
-		return err
+		return usage(err)
 	}
 	dir, key, err := openState(log, f.stateDir, f.noop, files)
 	if err != nil {
