@@ -105,7 +105,7 @@ func newEventsCmd() *cobra.Command {
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			f.watch = true
-			out := newPrinter(cmd.OutOrStdout(), f)
+			out := eventlog.NewPrinter(cmd.OutOrStdout(), printOptions(f))
 			return clientError(client(cmd).Events(ctx, follow, func(ev *engine.Event) error {
 				out.Event(ev)
 				return nil
