@@ -13,6 +13,7 @@ import (
 	"github.com/reactive-ccm/ccm/engine"
 	"github.com/reactive-ccm/ccm/engine/daemon"
 	"github.com/reactive-ccm/ccm/engine/daemon/eventlog"
+	"github.com/reactive-ccm/ccm/engine/daemon/state"
 	"github.com/reactive-ccm/ccm/graph"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -109,11 +110,14 @@ func runManifests(cmd *cobra.Command, files []string, f runFlags) error {
 	if err != nil {
 		return usage(err)
 	}
-	dir, key, err := openState(log, f.stateDir, f.noop, files)
-	if err != nil {
-		return err
-	}
-	if dir != nil {
+	// Read only in noop; an unusable default is a warning (state.OpenNamed).
+	dir, unusable, err := state.OpenNamed(f.stateDir, f.noop)
+	switch {
+	case err != nil:
+		return usage(fmt.Errorf("--state-dir: %w", err))
+	case unusable != nil:
+		log.Warn("no state directory; pending refreshes will not survive a restart (set --state-dir)", "error", unusable)
+	case dir != nil:
 		defer dir.Close()
 	}
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
@@ -121,7 +125,7 @@ func runManifests(cmd *cobra.Command, files []string, f runFlags) error {
 	c := f.daemon
 	c.Graph, c.Inputs = g, in
 	c.Engine = engine.Options{Noop: f.noop, Watch: f.watch, Workers: f.workers, Logger: log, Verbose: f.verbose, Diff: f.diff,
-		MonitorOnly: f.monitorOnly, Rollback: f.rollback, State: dir, StateKey: key, Timeouts: timeouts}
+		MonitorOnly: f.monitorOnly, Rollback: f.rollback, State: dir, StateKey: state.GraphKey(files...), Timeouts: timeouts}
 	hooks := fleetHooks(ctx, cmd, f, &c)
 	if !f.watch {
 		err := daemon.Once(ctx, c, daemon.Output{Stdout: cmd.OutOrStdout(), Stderr: stderr, Print: printOptions(f), NoSummary: f.noReport}, hooks)
