@@ -34,6 +34,9 @@ type Engine struct {
 	idle    chan struct{}      // closed and replaced each time the engine goes idle
 	wake    chan struct{}      // pokes the timer loop when back-off times change
 	pings   chan chan struct{} // liveness probes answered by the timer loop
+	// wakeAt is when the timer loop next wakes unpoked, as it last
+	// computed (nextWake): a vertex whose calm comes later needs no poke.
+	wakeAt time.Time
 	// probes counts the health probes running (probe); stop ends them
 	// with cancelProbes and waits for them.
 	probes       sync.WaitGroup

@@ -1,7 +1,9 @@
 package engine
 
 import (
+	"encoding/binary"
 	"encoding/json"
+	"math/rand/v2"
 	"sync"
 	"time"
 
@@ -161,8 +163,9 @@ func (e *Event) ID() string { return e.Type + "#" + e.Name }
 
 func newEvent(n *node, trig Trigger, noop bool) *Event {
 	v := n.v
+	now := time.Now()
 	return &Event{
-		Protocol: EventProtocol, EventID: ksuid.New().String(), Timestamp: time.Now(),
+		Protocol: EventProtocol, EventID: eventID(now), Timestamp: now,
 		Type: v.Type, Provider: v.Provider, Name: v.Name, Alias: v.Alias,
 		RequestedEnsure: v.Ensure, Trigger: trig, Noop: noop, Properties: Properties{vertex: v}, external: v.External,
 	}
@@ -191,4 +194,17 @@ func stateProtocol(typ string) string {
 	p := "io.choria.ccm.v1.resource." + typ + ".state"
 	stateProtocols.Store(typ, p)
 	return p
+}
+
+// eventID returns a new ksuid for an event at t. Its payload comes from
+// the runtime's generator (ChaCha8, seeded by the kernel), as unique as
+// ksuid.New's without its getrandom(2) call and lock per event: an ID
+// names an event, it guards nothing.
+func eventID(t time.Time) string {
+	var payload [16]byte
+	binary.LittleEndian.PutUint64(payload[:8], rand.Uint64())
+	binary.LittleEndian.PutUint64(payload[8:], rand.Uint64())
+	// FromParts fails only on a payload of another size than ksuid's.
+	id, _ := ksuid.FromParts(t, payload[:])
+	return id.String()
 }

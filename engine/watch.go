@@ -250,6 +250,7 @@ func (e *Engine) nextWake() time.Time {
 			soonest(n.contest.calmAt(e.opts.Contest))
 		}
 	}
+	e.wakeAt = next
 	return next
 }
 

@@ -276,10 +276,7 @@ func isDrift(t Trigger) bool {
 func (e *Engine) finish(n *node, ev *Event, out resources.Outcome, err error, refresh bool) {
 	e.queue.done(n)
 	n.refreshing = false
-	if _, ok := e.fights[n]; ok {
-		// The timer loop judges its calm only while it is idle.
-		e.poke()
-	}
+	defer e.pokeForCalm(n)
 	if refresh {
 		e.pendingChanged = true
 	}
@@ -316,6 +313,18 @@ func (e *Engine) finish(n *node, ev *Event, out resources.Outcome, err error, re
 	}
 	e.scheduleAll(n.children, now)
 	e.scheduleAll(n.before, now)
+}
+
+// pokeForCalm wakes the timer loop, which judges a fighting vertex's
+// calm only while it is idle, when the run of n that just ended may make
+// it calm before the loop next wakes. A vertex repaired again calms later
+// than the fights the loop already waits for: waking the loop after each
+// of its repairs was a goroutine hand-off per repair for nothing.
+// Callers hold e.mu.
+func (e *Engine) pokeForCalm(n *node) {
+	if _, ok := e.fights[n]; ok && n.contest.calmAt(e.opts.Contest).Before(e.wakeAt) {
+		e.poke()
+	}
 }
 
 // record keeps the outcome of a run of n in n and reports whether its

@@ -3,6 +3,7 @@ package main_test
 import (
 	"bufio"
 	"context"
+	"flag"
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
@@ -238,12 +239,16 @@ func BenchmarkRepair(b *testing.B) {
 	}
 }
 
+// driftsFlag is how many drifts each side of a BenchmarkRepair row
+// repairs: more make its figures steadier on a busy machine.
+var driftsFlag = flag.Int("drifts", 300, "drifts each side of a BenchmarkRepair row repairs")
+
 func benchRepair(b *testing.B, newDir func(testing.TB) string, n int) {
-	const count = 300
+	count := *driftsFlag
 	measure := func(pid int, dir string) (cpu, p50 time.Duration, wrong int) {
 		before := cpuTime(b, pid)
 		lat, wrong := drifts(b, dir, n, count)
-		return (cpuTime(b, pid) - before) / count, median(lat), wrong
+		return (cpuTime(b, pid) - before) / time.Duration(count), median(lat), wrong
 	}
 	dir := newDir(b)
 	// Small layouts repair each file several times: no contest.

@@ -56,13 +56,24 @@ func (t *Writer) Write(p []byte) (int, error) {
 	return len(p), err
 }
 
-// safe reports whether b is printable ASCII, newlines and tabs: what ccm
-// prints almost always, passed on as it is.
+// safe reports whether Escape would leave b as it is: printable text in
+// valid UTF-8, newlines and tabs, what ccm prints almost always (an event
+// line's arrow included), passed on without escaping.
 func safe(b []byte) bool {
-	for _, c := range b {
-		if (c < 0x20 && c != '\n' && c != '\t') || c >= 0x7f {
+	for i := 0; i < len(b); {
+		c := b[i]
+		if c < utf8.RuneSelf {
+			if (c < 0x20 && c != '\n' && c != '\t') || c == 0x7f {
+				return false
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && size == 1 || r < 0xa0 {
 			return false
 		}
+		i += size
 	}
 	return true
 }

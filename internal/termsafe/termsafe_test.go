@@ -52,3 +52,22 @@ func TestEscapeAndUnescaped(t *testing.T) {
 		t.Errorf("Unescaped passed %q, %v", b.String(), err)
 	}
 }
+
+// A line that needs no escaping, non-ASCII text included (an event's
+// arrow), is passed on without building an escaped copy: it is written
+// for every event a daemon prints.
+func TestSafeTextIsPassedOnWithoutCopying(t *testing.T) {
+	var b bytes.Buffer
+	b.Grow(1 << 10)
+	w := termsafe.NewWriter(&b)
+	line := []byte("changed   file#/etc/motd: content → \"content\", © 2026\n")
+	allocs := testing.AllocsPerRun(100, func() {
+		b.Reset()
+		if _, err := w.Write(line); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if allocs != 0 || b.String() != string(line) {
+		t.Fatalf("%v allocations writing %q, want none and the line as it is", allocs, b.String())
+	}
+}

@@ -50,9 +50,10 @@ func nextBelow(dir, path string) string {
 	return filepath.Join(dir, first)
 }
 
-// isUnder reports whether path is dir or inside it.
+// isUnder reports whether path is dir or inside it, without building
+// dir+"/": it runs for every event of a hub with trees.
 func isUnder(path, dir string) bool {
-	return path == dir || dir == "/" || strings.HasPrefix(path, dir+"/")
+	return path == dir || dir == "/" || len(path) > len(dir) && path[len(dir)] == '/' && strings.HasPrefix(path, dir)
 }
 
 // absolute makes path absolute: events name watched directories as they

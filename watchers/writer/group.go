@@ -111,8 +111,21 @@ func (g *group) drain(fn func(change)) {
 			return
 		}
 		parse(g.buf[:n], fn)
+		if n < len(g.buf)-maxEvent {
+			// The kernel returns as many events as fit: with room
+			// left for the longest, this read emptied the queue, and
+			// another would fail with EAGAIN. An event queued since
+			// wakes the reader through the poller, which the reader's
+			// drains run inside of (Spotter.read), never resetting it.
+			return
+		}
 	}
 }
+
+// maxEvent is more than the longest event: its metadata, then the
+// directory's fsid and file handle (at most MAX_HANDLE_SZ, 128 bytes)
+// and the entry's name (at most NAME_MAX bytes and a NUL).
+const maxEvent = 1024
 
 // parse decodes a buffer of events: struct fanotify_event_metadata, then
 // info records; the one of type DFID_NAME holds the fsid, the directory's

@@ -39,6 +39,8 @@ type Printer struct {
 	// batch holds a one-shot run's lines (see batchWriter); nil in watch
 	// mode.
 	batch *batchWriter
+	// buf holds the line being written in watch mode.
+	buf []byte
 }
 
 // NewPrinter prints to w as o says.
@@ -117,7 +119,11 @@ func (p *Printer) line(priority int, at time.Time, text string) {
 	case p.journal:
 		fmt.Fprintf(p.w, "<%d>%s\n", priority, text)
 	case p.watch:
-		fmt.Fprintf(p.w, "%s %s\n", at.Format(TimeFormat), text)
+		// A daemon prints a line per repair: built in a buffer kept
+		// for the next, without fmt.
+		p.buf = at.AppendFormat(p.buf[:0], TimeFormat)
+		p.buf = append(append(append(p.buf, ' '), text...), '\n')
+		_, _ = p.w.Write(p.buf) // dropWriter reports a failed write
 	default:
 		fmt.Fprintln(p.w, text)
 	}

@@ -26,3 +26,7 @@ func (in *Instance) Wd(dir string) int32 {
 	defer in.mu.Unlock()
 	return in.byPath[dir].wd
 }
+
+// OnMissedTurn calls missed each time the reader finds the turn taken by
+// a Drain.
+func (in *Instance) OnMissedTurn(missed func()) { in.missed = missed }

@@ -331,3 +331,76 @@ func waitForStack(t *testing.T, fn string) {
 	}
 	t.Fatalf("no goroutine reached %s", fn)
 }
+
+// Read allocates nothing of its own per batch: it runs for every batch
+// of events a daemon reads, a busy neighbour's included.
+func TestReadAllocatesNothing(t *testing.T) {
+	in, dir := opened(t)
+	f, err := os.Create(filepath.Join(dir, "f"))
+	must(t, err)
+	defer f.Close()
+	must(t, in.Drain(func([]kernel.Event) {}))
+	handle := func([]kernel.Event) {}
+	allocs := testing.AllocsPerRun(100, func() {
+		must(t, unix.Fchmod(int(f.Fd()), 0o600)) // an event, allocating nothing
+		must(t, in.Read(handle))
+	})
+	if allocs != 0 {
+		t.Fatalf("%v allocations per Read, want none", allocs)
+	}
+}
+
+// An event queued while a Drain handles a read, which woke the reader
+// only for it to find the turn taken, is read by that Drain: the reader
+// waits for the next event. A Drain that stopped at a read which emptied
+// the queue lost it, until another event came.
+func TestAnEventQueuedWhileADrainHandlesItsReadIsRead(t *testing.T) {
+	in, dir := opened(t)
+	missed := make(chan struct{}, 1)
+	in.OnMissedTurn(func() {
+		select {
+		case missed <- struct{}{}:
+		default:
+		}
+	})
+	seen := make(chan string, 16)
+	handle := func(evs []kernel.Event) {
+		for _, ev := range evs {
+			seen <- ev.Path()
+		}
+	}
+	late := filepath.Join(dir, "late")
+	must(t, os.Mkdir(filepath.Join(dir, "first"), 0o755))
+	started := false
+	must(t, in.Drain(func(evs []kernel.Event) {
+		handle(evs)
+		if started {
+			return
+		}
+		started = true
+		go func() {
+			for in.Read(handle) == nil {
+			}
+		}()
+		// The reader tries once, then waits for the poller; once it
+		// waits, only a new event wakes it.
+		<-missed
+		waitForStack(t, "internal/poll.runtime_pollWait")
+		select {
+		case <-missed:
+		default:
+		}
+		must(t, os.Mkdir(late, 0o755))
+		<-missed
+	}))
+	for {
+		select {
+		case p := <-seen:
+			if p == late {
+				return
+			}
+		case <-time.After(patience):
+			t.Fatalf("%s, queued while a Drain handled a read, was never read", late)
+		}
+	}
+}
