@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 
 	"github.com/reactive-ccm/ccm/engine/fleet/bundle"
+	"github.com/reactive-ccm/ccm/engine/fleet/release"
 	"github.com/spf13/cobra"
 )
 
@@ -89,9 +90,9 @@ func signFile(cmd *cobra.Command, file, keyFile string) error {
 	if err != nil {
 		return usage(err)
 	}
-	signature, err := signer(keyFile)(b)
+	signature, err := release.KeySigner(keyFile)(b)
 	if err != nil {
-		return err
+		return releaseError(err)
 	}
 	sig := file + bundle.SignatureSuffix
 	if err := os.WriteFile(sig, signature, 0o644); err != nil {

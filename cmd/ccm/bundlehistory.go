@@ -5,14 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"text/tabwriter"
 	"time"
 
 	"github.com/reactive-ccm/ccm/engine/fleet/bundle"
 	"github.com/reactive-ccm/ccm/engine/fleet/natsconn"
 	"github.com/reactive-ccm/ccm/engine/fleet/release"
-	"github.com/reactive-ccm/ccm/internal/termsafe"
 	"github.com/spf13/cobra"
 )
 
@@ -32,26 +29,13 @@ func newBundleHistoryCmd() *cobra.Command {
 				if asJSON {
 					return json.NewEncoder(cmd.OutOrStdout()).Encode(all)
 				}
-				return printHistory(cmd.OutOrStdout(), all)
+				return release.PrintHistory(cmd.OutOrStdout(), all)
 			})
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the revisions as JSON")
 	addNATSFlags(cmd.Flags(), &timeout, 10*time.Second)
 	return cmd
-}
-
-func printHistory(w io.Writer, all []release.Entry) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "REVISION\tPUSHED\tBY\tDIGEST\tSIGNED")
-	for _, e := range all {
-		mark := ""
-		if e.Current {
-			mark = " *"
-		}
-		fmt.Fprintf(tw, "%d%s\t%s\t%s\t%s\t%s\n", e.Seq, mark, e.Pushed.Local().Format(time.DateTime), termsafe.OneLine(e.PushedBy), release.ShortDigest(e.Digest), signedBy([]byte(e.Signature)))
-	}
-	return tw.Flush()
 }
 
 func newBundleRollbackCmd() *cobra.Command {
@@ -67,11 +51,11 @@ func newBundleRollbackCmd() *cobra.Command {
 				want = args[1]
 			}
 			return onObject(cmd, args[0], timeout, false, func(ctx context.Context, _ *natsconn.Conn, o release.Object) error {
-				got, err := o.Rollback(ctx, want, signer(key))
+				got, err := o.Rollback(ctx, want, release.KeySigner(key))
 				if err != nil {
 					return releaseError(err)
 				}
-				fmt.Fprintf(cmd.OutOrStdout(), "rolled %s back to revision %d: digest %s, %s\n", o.Name, got.Entry.Seq, got.Info.Digest, signedBy(got.Bundle.Signature))
+				fmt.Fprintf(cmd.OutOrStdout(), "rolled %s back to revision %d: digest %s, %s\n", o.Name, got.Entry.Seq, got.Info.Digest, bundle.Describe(got.Bundle.Signature))
 				return nil
 			})
 		},
@@ -95,21 +79,6 @@ func onObject(cmd *cobra.Command, raw string, timeout time.Duration, create bool
 		}
 		return f(ctx, c, release.Object{Store: obs, Key: loc.Key, Name: loc.String()})
 	})
-}
-
-// signer signs with the private key in keyFile, read when a signature is
-// needed; nil without a key file.
-func signer(keyFile string) release.Signer {
-	if keyFile == "" {
-		return nil
-	}
-	return func(data []byte) ([]byte, error) {
-		priv, err := bundle.ReadPrivateKey(keyFile)
-		if err != nil {
-			return nil, usage(err)
-		}
-		return bundle.Sign(data, priv, time.Now()), nil
-	}
 }
 
 // releaseError makes a change release refuses unusable input (exit 2).

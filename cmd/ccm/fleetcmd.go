@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -30,24 +29,24 @@ func newFleetStatusCmd() *cobra.Command {
 		Short: "A summary, then the hosts grouped by the revision they apply; exit 1 when any shown host is stale, failing, refused or behind",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			var hosts []hostView
+			var hosts []report.HostView
 			err := onNATS(cmd, timeout, func(ctx context.Context, c *natsconn.Conn) error {
 				all, err := report.Statuses(ctx, c)
 				if err != nil {
 					return err
 				}
-				hosts = viewHosts(all, report.ReadTargets(ctx, c.JetStream(), all), time.Now(), filter)
+				hosts = report.View(all, report.ReadTargets(ctx, c.JetStream(), all), time.Now(), filter)
 				return nil
 			})
 			if err != nil {
 				return err
 			}
 			if asJSON {
-				err = printFleetJSON(cmd, hosts)
+				err = report.PrintJSON(cmd.OutOrStdout(), hosts)
 			} else {
-				err = printFleet(cmd.OutOrStdout(), hosts)
+				err = report.Print(cmd.OutOrStdout(), hosts, time.Now())
 			}
-			if err == nil && !healthy(hosts) {
+			if err == nil && !report.AllHealthy(hosts) {
 				err = &exitError{code: exitFailed}
 			}
 			return err
@@ -60,20 +59,6 @@ func newFleetStatusCmd() *cobra.Command {
 	fl.BoolVar(&filter.Stale, "stale", false, "only hosts that missed three heartbeats")
 	addNATSFlags(fl, &timeout, 10*time.Second)
 	return cmd
-}
-
-func printFleetJSON(cmd *cobra.Command, hosts []hostView) error {
-	enc := json.NewEncoder(cmd.OutOrStdout())
-	for _, h := range hosts {
-		out := struct {
-			report.Status
-			Standing report.Standing `json:"standing"`
-		}{h.Status, h.standing}
-		if err := enc.Encode(out); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 func newFleetForgetCmd() *cobra.Command {

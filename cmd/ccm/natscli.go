@@ -34,27 +34,16 @@ func beforeExit(ctx context.Context) (context.Context, context.CancelFunc) {
 	return context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 }
 
-// onNATS runs f once against NATS for an operator's command: the server is
-// dialled without retrying, so a refused login or a server that is not
-// there is an error at once, and so is a refused permission (natsconn.Run).
-// Failures exit 1; f's usage errors keep their code.
+// onNATS runs f once against NATS for an operator's command
+// (natsconn.Once). Failures exit 1; f's usage errors keep their code.
 func onNATS(cmd *cobra.Command, timeout time.Duration, f func(context.Context, *natsconn.Conn) error) error {
 	log, err := setupLogging(cmd)
 	if err != nil {
 		return err
 	}
-	s := natsSettings(cmd, "ccm "+cmd.Name())
-	s.FailFast = true
-	c, err := natsconn.Dial(s, log)
-	if err != nil {
-		return &exitError{code: exitFailed, err: err}
-	}
-	defer c.Close()
-	ctx, cancel := context.WithTimeout(cmd.Context(), timeout)
-	defer cancel()
-	err = c.Run(ctx, func(ctx context.Context) error { return f(ctx, c) })
+	err = natsconn.Once(cmd.Context(), natsSettings(cmd, "ccm "+cmd.Name()), log, timeout, f)
 	if _, ok := err.(*exitError); err != nil && !ok {
-		err = &exitError{code: exitFailed, err: err}
+		err = failure(err)
 	}
 	return err
 }

@@ -4,13 +4,11 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"text/tabwriter"
 	"time"
 
 	"github.com/reactive-ccm/ccm/engine/fleet/natsconn"
 	"github.com/reactive-ccm/ccm/engine/fleet/release"
 	"github.com/reactive-ccm/ccm/engine/fleet/report"
-	"github.com/reactive-ccm/ccm/internal/termsafe"
 	"github.com/spf13/cobra"
 )
 
@@ -46,7 +44,7 @@ func newRolloutStatusCmd() *cobra.Command {
 				if err != nil {
 					return err
 				}
-				return printWave(cmd.OutOrStdout(), o.Name, r, w)
+				return report.PrintWave(cmd.OutOrStdout(), o.Name, r, w, time.Now())
 			})
 		},
 	}
@@ -94,7 +92,7 @@ func newRolloutAbortCmd() *cobra.Command {
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return onRollout(cmd, args[0], timeout, func(ctx context.Context, _ *natsconn.Conn, o release.Object, r *release.Rollout) error {
-				if err := o.Abort(ctx, signer(key)); err != nil {
+				if err := o.Abort(ctx, release.KeySigner(key)); err != nil {
 					return releaseError(err)
 				}
 				fmt.Fprintf(cmd.OutOrStdout(), "%s: rollout of revision %d aborted; its hosts go back\n", o.Name, r.Seq)
@@ -105,25 +103,4 @@ func newRolloutAbortCmd() *cobra.Command {
 	cmd.Flags().StringVar(&key, "key", "", "ed25519 private key to sign the bundle the hosts go back to (needed when it is signed)")
 	addNATSFlags(cmd.Flags(), &timeout, 30*time.Second)
 	return cmd
-}
-
-func printWave(w io.Writer, name string, r *release.Rollout, hosts []report.WaveHost) error {
-	in, done := 0, 0
-	for _, h := range hosts {
-		if h.InWave {
-			in++
-			if h.AppliesRevision {
-				done++
-			}
-		}
-	}
-	fmt.Fprintf(w, "%s: revision %d (%s) to %s of the hosts since %s: %d of %d hosts in the wave, %d applied it\n",
-		name, r.Seq, release.ShortDigest(r.Digest), release.Share(r.Percent), r.Started.Local().Format(time.DateTime), in, len(hosts), done)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "HOST\tWAVE\tSTATE\tAPPLIED\tSEEN")
-	now := time.Now()
-	for _, h := range hosts {
-		fmt.Fprintf(tw, "%s\t%t\t%s\t%s\t%s\n", termsafe.OneLine(h.Host), h.InWave, h.Standing, revisions(h.Applied), ago(h.Updated, now))
-	}
-	return tw.Flush()
 }

@@ -60,6 +60,20 @@ func Inspect(sig []byte) (Attestation, error) {
 	return a, err
 }
 
+// Describe says for an operator who signed sig and when, unchecked
+// (Inspect): "unsigned", "signed by KEY at TIME" with KEY shortened, or
+// that it is not a signature.
+func Describe(sig []byte) string {
+	a, err := Inspect(sig)
+	switch {
+	case len(sig) == 0:
+		return "unsigned"
+	case err != nil:
+		return "with a signature that is not one"
+	}
+	return fmt.Sprintf("signed by %s at %s", short(a.Key), a.Signed.Format(time.RFC3339))
+}
+
 // parse splits a signature into its attestation, the payload bytes that
 // were signed and the raw signature.
 func parse(sig []byte) (a Attestation, payload, raw []byte, err error) {

@@ -20,3 +20,10 @@ func (r *refusal) Is(target error) bool { return target == ErrRefused }
 func refuse(format string, args ...any) error {
 	return &refusal{msg: fmt.Sprintf(format, args...)}
 }
+
+// refused is err marked ErrRefused, keeping its message and chain.
+type refused struct{ err error }
+
+func (r refused) Error() string        { return r.err.Error() }
+func (r refused) Unwrap() error        { return r.err }
+func (r refused) Is(target error) bool { return target == ErrRefused }
