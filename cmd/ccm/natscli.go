@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"log/slog"
 	"time"
 
 	"github.com/reactive-ccm/ccm/engine/fleet/natsconn"
@@ -28,10 +29,15 @@ func natsSettings(cmd *cobra.Command, name string) natsconn.Settings {
 	return s
 }
 
-// beforeExit is how long a one-shot run waits for NATS to take what it
-// publishes before it exits, even once ctx has ended.
-func beforeExit(ctx context.Context) (context.Context, context.CancelFunc) {
-	return context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+// beforeExit gives publish, which hands NATS what a one-shot run leaves,
+// at most 10 seconds, even once ctx has ended; a failure is logged as
+// msg.
+func beforeExit(ctx context.Context, log *slog.Logger, publish func(context.Context) error, msg string, attrs ...any) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	if err := publish(ctx); err != nil {
+		log.Warn(msg, append(attrs, "error", err)...)
+	}
 }
 
 // onNATS runs f once against NATS for an operator's command

@@ -1,12 +1,8 @@
 package release
 
 import (
-	"errors"
-	"os"
 	"strings"
 	"time"
-
-	"github.com/reactive-ccm/ccm/engine/fleet/bundle"
 )
 
 // Plan is how a push goes out: to every host at once (Percent 0), or
@@ -54,35 +50,4 @@ func ParseAuto(s string) (Auto, error) {
 		return Auto{}, refuse("--auto %q: want STEP,WAIT such as 20%%,5m", s)
 	}
 	return Auto{Step: p, Wait: d}, nil
-}
-
-// KeySigner signs with the ed25519 private key in keyFile, read when a
-// signature is needed; nil without a key file. A key it cannot read is
-// ErrRefused.
-func KeySigner(keyFile string) Signer {
-	if keyFile == "" {
-		return nil
-	}
-	return func(data []byte) ([]byte, error) {
-		priv, err := bundle.ReadPrivateKey(keyFile)
-		if err != nil {
-			return nil, refused{err}
-		}
-		return bundle.Sign(data, priv, time.Now()), nil
-	}
-}
-
-// ReadBundle reads a bundle to push from file, and its signature from
-// file.sig when there is one. A file it cannot read is ErrRefused.
-func ReadBundle(file string) (Bundle, error) {
-	b := Bundle{PushedBy: Pusher()}
-	var err error
-	if b.Data, err = os.ReadFile(file); err != nil {
-		return b, refused{err}
-	}
-	b.Signature, err = os.ReadFile(file + bundle.SignatureSuffix)
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return b, err
-	}
-	return b, nil
 }
