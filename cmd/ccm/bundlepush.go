@@ -71,9 +71,9 @@ func newBundlePushCmd() *cobra.Command {
 }
 
 func objectLocation(raw string) (source.Location, error) {
-	loc, err := source.Parse(raw, false)
-	if err != nil || loc.Scheme != source.Object {
-		return loc, usage(fmt.Errorf("%s: want obj://BUCKET/KEY", raw))
+	loc, err := source.ParseObject(raw)
+	if err != nil {
+		return loc, usage(err)
 	}
 	return loc, nil
 }
