@@ -30,13 +30,9 @@ func newFleetStatusCmd() *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			var hosts []report.HostView
-			err := onNATS(cmd, timeout, func(ctx context.Context, c *natsconn.Conn) error {
-				all, err := report.Statuses(ctx, c)
-				if err != nil {
-					return err
-				}
-				hosts = report.View(all, report.ReadTargets(ctx, c.JetStream(), all), time.Now(), filter)
-				return nil
+			err := onNATS(cmd, timeout, func(ctx context.Context, c *natsconn.Conn) (err error) {
+				hosts, err = report.ReadView(ctx, c, filter)
+				return err
 			})
 			if err != nil {
 				return err

@@ -3,6 +3,7 @@ package report_test
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -77,5 +78,35 @@ func TestFollowAutoWidensOnceTheWaveAppliedTheRevision(t *testing.T) {
 	data, _, err := release.Fetch(t.Context(), o.Store, o.Key, 1<<20)
 	if err != nil || !bytes.Equal(data, []byte("next")) || len(widened) != 1 || widened[0] != 100 {
 		t.Fatalf("after the wave applied it: the object holds %q (%v), widened to %v; want next, widened to 100", data, err, widened)
+	}
+}
+
+func TestReadViewJudgesTheFleetAgainstTheStore(t *testing.T) {
+	c, _, r, in, out := rolloutFleet(t)
+	// Both apply the rollout's revision: in should, out should apply the
+	// store's current bundle. Their sources name the object, so its
+	// targets are read.
+	putStatus(t, c, report.Status{Host: in, Resources: 1, Converged: 1, Applied: applying(r.Digest), Sources: applying(r.Digest)})
+	putStatus(t, c, report.Status{Host: out, Resources: 1, Converged: 1, Applied: applying(r.Digest), Sources: applying(r.Digest)})
+	got, err := report.ReadView(t.Context(), c, report.Filter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	standing := map[string]report.Standing{}
+	for _, h := range got {
+		standing[h.Host] = h.Standing
+	}
+	if len(got) != 2 || standing[in] != report.StandingConverged || standing[out] != report.StandingBehind {
+		t.Fatalf("ReadView = %v; want %s converged (in the wave) and %s behind (not in it)", standing, in, out)
+	}
+	if got, err = report.ReadView(t.Context(), c, report.Filter{Standing: report.StandingBehind}); err != nil || len(got) != 1 || got[0].Host != out {
+		t.Fatalf("filtered to behind: %+v, %v", got, err)
+	}
+}
+
+func TestReadViewWithoutAFleet(t *testing.T) {
+	c := conn(t, lazy(t, natstest.Start(t, natstest.Options{})))
+	if _, err := report.ReadView(t.Context(), c, report.Filter{}); !errors.Is(err, report.ErrNoFleet) {
+		t.Fatalf("ReadView = %v, want ErrNoFleet", err)
 	}
 }

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -9,6 +10,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/reactive-ccm/ccm/engine/fleet/natsconn"
 	"github.com/reactive-ccm/ccm/engine/fleet/release"
 	"github.com/reactive-ccm/ccm/internal/termsafe"
 )
@@ -34,6 +36,16 @@ func View(all []Status, t Targets, now time.Time, f Filter) []HostView {
 		}
 	}
 	return out
+}
+
+// ReadView reads every host's status and what it should apply, and
+// judges them now (View); without a fleet it is ErrNoFleet.
+func ReadView(ctx context.Context, c *natsconn.Conn, f Filter) ([]HostView, error) {
+	all, err := Statuses(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	return View(all, ReadTargets(ctx, c.JetStream(), all), time.Now(), f), nil
 }
 
 // AllHealthy reports whether every host shown is healthy
