@@ -9,7 +9,7 @@ MANDIR  ?= bin/man
 # Stamped into `ccm --version` and the packages' versions.
 VERSION ?= $(shell ./packaging/version.sh)
 COMMIT  ?= $(shell git rev-parse HEAD 2>/dev/null)
-LDFLAGS := -X main.buildVersion=$(VERSION) -X main.buildCommit=$(COMMIT)
+LDFLAGS := -X github.com/reactive-ccm/ccm/internal/buildinfo.version=$(VERSION) -X github.com/reactive-ccm/ccm/internal/buildinfo.commit=$(COMMIT)
 
 .PHONY: build man test fuzz bench torture lint cross install deps dist clean
 

@@ -18,7 +18,7 @@ GO=${GO:-go}
 # Man page dates, archive and package times: the commit's, so two builds
 # of one commit give the same files.
 export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || date +%s)}
-ldflags="-s -w -X main.buildVersion=$VERSION -X main.buildCommit=$COMMIT"
+ldflags="-s -w -X github.com/reactive-ccm/ccm/internal/buildinfo.version=$VERSION -X github.com/reactive-ccm/ccm/internal/buildinfo.commit=$COMMIT"
 
 rm -rf "$dist"
 stage=$dist/stage

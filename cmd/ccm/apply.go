@@ -1,10 +1,6 @@
 package main
 
-import (
-	"time"
-
-	"github.com/spf13/cobra"
-)
+import "github.com/spf13/cobra"
 
 // newApplyCmd is upstream CCM's one-shot `ccm apply FILE`, so existing
 // invocations keep working. Unlike upstream it exits 1 when a resource
@@ -21,7 +17,7 @@ func newApplyCmd() *cobra.Command {
 			if render {
 				return renderManifest(cmd, args[0])
 			}
-			f.noop, f.every, f.health, f.noReport, f.monitorOnly, f.stateDir = noop, defaultPoll, time.Minute, noReport || !report, monitorOnly, stateDir
+			f.noop, f.daemon.PollInterval, f.noReport, f.monitorOnly, f.stateDir = noop, defaultPoll, noReport || !report, monitorOnly, stateDir
 			return runManifests(cmd, args, f)
 		},
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -21,6 +20,18 @@ import (
 // addSocketFlag registers --socket, on the daemon and on every client.
 func addSocketFlag(fl *pflag.FlagSet) {
 	fl.String("socket", "", "control socket (default $"+control.PathEnv+", else "+control.DefaultPath+`; "" on run: none)`)
+}
+
+// daemonSocket is the control socket `run --watch` serves: --socket's,
+// else $CCM_SOCKET's, else the default; "" for none (--socket ""). One
+// named on purpose is required: if it cannot be opened, the daemon does
+// not start.
+func daemonSocket(cmd *cobra.Command) (path string, required bool) {
+	flag, _ := cmd.Flags().GetString("socket")
+	if flag == "" && cmd.Flags().Changed("socket") {
+		return "", false
+	}
+	return control.Path(flag), flag != "" || os.Getenv(control.PathEnv) != ""
 }
 
 // client returns a client of the socket --socket names.
@@ -74,11 +85,9 @@ func newStatusCmd() *cobra.Command {
 				return clientError(err)
 			}
 			if asJSON {
-				enc := json.NewEncoder(cmd.OutOrStdout())
-				enc.SetIndent("", "  ")
-				return enc.Encode(r)
+				return printValue(cmd, r, false)
 			}
-			return printStatus(cmd.OutOrStdout(), r, time.Now())
+			return eventlog.WriteStatus(cmd.OutOrStdout(), r, time.Now())
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")

@@ -1,11 +1,9 @@
 package main
 
 import (
-	"log/slog"
 	"os"
-	"sync"
 
-	"github.com/reactive-ccm/ccm/engine/fleet/source"
+	"github.com/reactive-ccm/ccm/engine/daemon/inputs"
 	"github.com/reactive-ccm/ccm/graph"
 	"github.com/reactive-ccm/ccm/graph/facts"
 	"github.com/reactive-ccm/ccm/graph/hiera"
@@ -80,51 +78,30 @@ var sysFacts facts.Cache
 // each manifest's hiera data (with --hiera layers), and
 // resources_jet_file, read once per load (graph.LazyOptions).
 func loadOptions(cmd *cobra.Command) graph.Options {
-	return graph.LazyOptions(func() (graph.Data, error) { return loadData(cmd) })
-}
-
-func loadData(cmd *cobra.Command) (graph.Data, error) {
-	// The overlays are read now, so a bad one is an error of this load
-	// whether or not a template needs the facts.
-	over, err := facts.ReadOverlays(factOptions(cmd))
-	if err != nil {
-		return graph.Data{}, err
-	}
-	r, err := remoteOf(cmd)
-	if err != nil {
-		return graph.Data{}, err
-	}
-	d := graph.Data{LoadFacts: sync.OnceValue(func() map[string]any {
-		sys, warn := sysFacts.System(cmd.Context())
-		if warn != nil {
-			slog.Warn("some facts could not be gathered; their sections are empty", "error", warn)
-		}
-		return over.Over(sys)
-	}), KV: r.sources}
-	if d.Registry, err = registryOf(cmd); err != nil {
-		return graph.Data{}, err
-	}
-	for _, file := range hieraFiles(cmd) {
-		src, err := readHiera(r, file)
+	return graph.LazyOptions(func() (graph.Data, error) {
+		d, err := dataOf(cmd)
 		if err != nil {
 			return graph.Data{}, err
 		}
-		d.Layers = append(d.Layers, src)
-	}
-	d.Environ, err = graph.Environ(boolFlag(cmd, "read-env") && !boolFlag(cmd, "no-read-env"))
-	return d, err
+		return d.Load(cmd.Context())
+	})
 }
 
-// readHiera reads a --hiera source: a file, or remote data as fetched
-// (or cached).
-func readHiera(r *remote, file string) (hiera.Source, error) {
-	data, local, err := r.sources.Data(file)
-	switch {
-	case err != nil:
-		return hiera.Source{}, err
-	case local != "":
-		return hiera.ReadFile(local)
+// dataOf is where the command's loads read their data, as its flags say.
+func dataOf(cmd *cobra.Command) (inputs.Data, error) {
+	r, err := remoteOf(cmd)
+	if err != nil {
+		return inputs.Data{}, err
 	}
-	loc, _ := source.Parse(file, true)
-	return hiera.Parse(loc.String(), data)
+	reg, err := registryOf(cmd)
+	if err != nil {
+		return inputs.Data{}, err
+	}
+	return inputs.Data{Facts: factOptions(cmd), System: &sysFacts, Hiera: hieraFiles(cmd), Sources: r.sources, Registry: reg,
+		ReadEnv: boolFlag(cmd, "read-env") && !boolFlag(cmd, "no-read-env")}, nil
+}
+
+// readHiera reads a --hiera source through the command's remote sources.
+func readHiera(r *remote, file string) (hiera.Source, error) {
+	return inputs.ReadLayer(r.sources, file)
 }

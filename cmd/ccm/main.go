@@ -12,6 +12,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/reactive-ccm/ccm/internal/buildinfo"
 	"github.com/reactive-ccm/ccm/internal/ownership"
 	"github.com/reactive-ccm/ccm/internal/termsafe"
 	"github.com/spf13/cobra"
@@ -85,7 +86,7 @@ func newRoot(args []string) *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.Version = versionLine()
+	root.Version = buildinfo.Line()
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.PersistentFlags().String("log-level", "info", "log level on stderr: debug, info, warn or error")

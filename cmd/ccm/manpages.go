@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/reactive-ccm/ccm/internal/buildinfo"
 	"github.com/spf13/cobra"
 	"github.com/spf13/cobra/doc"
 )
@@ -36,7 +37,7 @@ func writeManPages(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return usage(err)
 	}
-	header := &doc.GenManHeader{Section: "1", Source: "ccm " + version(), Manual: "ccm manual"}
+	header := &doc.GenManHeader{Section: "1", Source: "ccm " + buildinfo.Version(), Manual: "ccm manual"}
 	if err := doc.GenManTree(root, header, dir); err != nil {
 		return fmt.Errorf("writing man pages into %s: %w", dir, err)
 	}

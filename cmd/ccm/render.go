@@ -14,9 +14,13 @@ import (
 // resolved yet is printed as written, and a warning on stderr lists each
 // with its position and error.
 func renderManifest(cmd *cobra.Command, arg string) error {
-	files, err := manifestPaths(cmd, []string{arg})
+	d, err := dataOf(cmd)
 	if err != nil {
 		return err
+	}
+	files, err := d.Manifests([]string{arg})
+	if err != nil {
+		return loadError(err)
 	}
 	r, err := graph.Render(files[0], loadOptions(cmd))
 	if err != nil {

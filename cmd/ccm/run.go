@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/reactive-ccm/ccm/engine"
+	"github.com/reactive-ccm/ccm/engine/daemon"
 	"github.com/reactive-ccm/ccm/engine/daemon/eventlog"
 	"github.com/reactive-ccm/ccm/graph"
 	"github.com/reactive-ccm/ccm/watchers/clock"
@@ -21,28 +22,21 @@ import (
 
 // runFlags are the flags of `ccm run`.
 type runFlags struct {
-	noop    bool
-	json    bool
-	watch   bool
-	poll    time.Duration
-	every   time.Duration
-	recheck time.Duration
+	noop  bool
+	json  bool
+	watch bool
+	// daemon holds the flags of watch mode (--poll, --recheck,
+	// --metrics-listen, --contest-*, …).
+	daemon  daemon.Config
 	workers int
 	verbose bool
 	diff    bool
-	// metricsAddr is --metrics-listen; metricsPerResource adds
-	// per-resource series.
-	metricsAddr        string
-	metricsPerResource bool
-	// health is the period of health checks in watch mode.
-	health time.Duration
 	// monitorOnly runs only the health checks.
 	monitorOnly bool
 	// rollback undoes changes that break a subscriber's health checks.
 	rollback bool
 	// stateDir is --state-dir; empty for the default.
 	stateDir string
-	contest  engine.ContestPolicy
 	// timeouts is --timeout TYPE=DURATION, by type.
 	timeouts map[string]string
 	// noReport leaves out the summary (apply --no-report).
@@ -67,22 +61,22 @@ func newRunCmd() *cobra.Command {
 	fl.BoolVar(&f.noop, "noop", false, "report what would change and change nothing")
 	fl.BoolVar(&f.json, "json", false, "print every event as a JSON line")
 	fl.BoolVar(&f.watch, "watch", false, "keep running: watch every resource and repair drift at once")
-	fl.DurationVar(&f.poll, "poll", 0, "watch by polling at this interval instead of inotify (hosts without inotify, NFS, FUSE)")
-	fl.DurationVar(&f.every, "poll-interval", defaultPoll, "interval of polled watches: exec guards and paths inotify refused (units without a system bus are polled every 2s)")
-	fl.DurationVar(&f.recheck, "recheck", 30*time.Minute, "period of the full re-check in watch mode (0 disables)")
+	fl.DurationVar(&f.daemon.Poll, "poll", 0, "watch by polling at this interval instead of inotify (hosts without inotify, NFS, FUSE)")
+	fl.DurationVar(&f.daemon.PollInterval, "poll-interval", defaultPoll, "interval of polled watches: exec guards and paths inotify refused (units without a system bus are polled every 2s)")
+	fl.DurationVar(&f.daemon.Recheck, "recheck", 30*time.Minute, "period of the full re-check in watch mode (0 disables)")
 	fl.IntVar(&f.workers, "workers", 0, "resources checked at once (default: max(8, 2 x CPUs))")
 	addSocketFlag(fl)
-	fl.StringVar(&f.metricsAddr, "metrics-listen", "", "serve Prometheus metrics at http://ADDR/metrics in watch mode (e.g. 127.0.0.1:9233; off by default)")
-	fl.BoolVar(&f.metricsPerResource, "metrics-resources", false, "add one series per resource (ccm_resource_standing, and upstream's choria_ccm_* series) to the metrics")
+	fl.StringVar(&f.daemon.Metrics, "metrics-listen", "", "serve Prometheus metrics at http://ADDR/metrics in watch mode (e.g. 127.0.0.1:9233; off by default)")
+	fl.BoolVar(&f.daemon.MetricsPerResource, "metrics-resources", false, "add one series per resource (ccm_resource_standing, and upstream's choria_ccm_* series) to the metrics")
 	addOutputFlags(fl, &f)
-	fl.DurationVar(&f.health, "health-interval", time.Minute, "in watch mode, how often each health check runs by itself, with jitter (0 disables)")
+	fl.DurationVar(&f.daemon.Health, "health-interval", time.Minute, "in watch mode, how often each health check runs by itself, with jitter (0 disables)")
 	fl.BoolVar(&f.monitorOnly, "monitor-only", false, "run only the health checks: check and change nothing else")
 	fl.BoolVar(&f.rollback, "rollback", false, "undo a new desired state of a file or scaffold that makes a subscriber's health checks fail CRITICAL, and hold the last good state")
 	addStateFlag(fl, &f.stateDir)
-	fl.IntVar(&f.contest.Limit, "contest-limit", 5, "in watch mode, repairs within --contest-window, each undone within --contest-gap, that mark a resource contested")
-	fl.DurationVar(&f.contest.Window, "contest-window", time.Minute, "window of --contest-limit, and how long a contested resource must be left alone to be calm")
-	fl.DurationVar(&f.contest.Gap, "contest-gap", engine.DefaultContestGap, "in watch mode, a repair undone within this time continues a fight; a longer pause starts the count afresh (set it to --contest-window to count every repair)")
-	fl.DurationVar(&f.contest.Backoff, "contest-backoff", 30*time.Second, "first back-off of a contested resource, doubling up to 10m (or 20 times this) while the fight goes on")
+	fl.IntVar(&f.daemon.Contest.Limit, "contest-limit", 5, "in watch mode, repairs within --contest-window, each undone within --contest-gap, that mark a resource contested")
+	fl.DurationVar(&f.daemon.Contest.Window, "contest-window", time.Minute, "window of --contest-limit, and how long a contested resource must be left alone to be calm")
+	fl.DurationVar(&f.daemon.Contest.Gap, "contest-gap", engine.DefaultContestGap, "in watch mode, a repair undone within this time continues a fight; a longer pause starts the count afresh (set it to --contest-window to count every repair)")
+	fl.DurationVar(&f.daemon.Contest.Backoff, "contest-backoff", 30*time.Second, "first back-off of a contested resource, doubling up to 10m (or 20 times this) while the fight goes on")
 	fl.StringToStringVar(&f.timeouts, "timeout", nil, "bound each check and apply of a resource type, as TYPE=DURATION (repeatable); a resource's own timeout wins")
 	addReportFlags(fl, &f)
 	addDataFlags(fl)
@@ -99,7 +93,7 @@ func runManifests(cmd *cobra.Command, files []string, f runFlags) error {
 	if err := checkRunFlags(cmd, f); err != nil {
 		return err
 	}
-	f.contest.MaxBackoff = max(10*time.Minute, 20*f.contest.Backoff)
+	f.daemon.Contest.MaxBackoff = max(10*time.Minute, 20*f.daemon.Contest.Backoff)
 	defer closeSources(cmd, log)
 	// A one-shot run reads each child manifest when its apply resource
 	// runs, as upstream does; watch mode reads those that exist now and
@@ -108,7 +102,7 @@ func runManifests(cmd *cobra.Command, files []string, f runFlags) error {
 	if f.watch {
 		children = graph.ChildrenAtLoad
 	}
-	g, err := loadOrFallBack(cmd, files, children, log)
+	g, in, err := loadOrFallBack(cmd, files, children, log)
 	if err != nil {
 		return err
 	}
@@ -157,7 +151,9 @@ func runManifests(cmd *cobra.Command, files []string, f runFlags) error {
 		out.Message(m.PreMessage)
 	}
 	if f.watch {
-		return watch(ctx, cmd, files, g, opts, f, out, rep)
+		c := f.daemon
+		c.Graph, c.Inputs, c.Engine, c.Reporter = g, in, opts, rep
+		return watch(ctx, cmd, files, c, out)
 	}
 	return runOnce(ctx, g, opts, f, out, prog, func(st engine.State) {
 		if rep != nil {
@@ -171,7 +167,7 @@ func runManifests(cmd *cobra.Command, files []string, f runFlags) error {
 
 // runOnce converges g once, tells the fleet (finish), prints the summary
 // and the post messages; its error carries the exit status.
-func runOnce(ctx context.Context, g *graph.Graph, opts engine.Options, f runFlags, out printer, prog *eventlog.Progress, finish func(engine.State)) error {
+func runOnce(ctx context.Context, g *graph.Graph, opts engine.Options, f runFlags, out *eventlog.Printer, prog *eventlog.Progress, finish func(engine.State)) error {
 	e := engine.New(g, opts)
 	sum, err := e.Run(ctx)
 	prog.End()
@@ -191,13 +187,14 @@ func runOnce(ctx context.Context, g *graph.Graph, opts engine.Options, f runFlag
 
 // checkRunFlags refuses values and combinations of f that mean nothing.
 func checkRunFlags(cmd *cobra.Command, f runFlags) error {
-	if f.poll < 0 || f.every <= 0 || f.recheck < 0 || f.workers < 0 || f.health < 0 {
+	d := f.daemon
+	if d.Poll < 0 || d.PollInterval <= 0 || d.Recheck < 0 || f.workers < 0 || d.Health < 0 {
 		return usage(errors.New("--poll, --recheck, --health-interval and --workers must not be negative, --poll-interval must be positive"))
 	}
 	if f.monitorOnly && (f.noop || f.watch) {
 		return usage(errors.New("--monitor-only runs the health checks once: it cannot be combined with --noop or --watch"))
 	}
-	if f.watch && (f.contest.Limit < 1 || f.contest.Window <= 0 || f.contest.Gap <= 0 || f.contest.Backoff <= 0) {
+	if f.watch && (d.Contest.Limit < 1 || d.Contest.Window <= 0 || d.Contest.Gap <= 0 || d.Contest.Backoff <= 0) {
 		return usage(errors.New("--contest-limit, --contest-window, --contest-gap and --contest-backoff must be positive"))
 	}
 	for _, name := range []string{"poll", "poll-interval", "recheck", "health-interval", "contest-limit", "contest-window", "contest-gap", "contest-backoff", "socket", "metrics-listen", "metrics-resources"} {
@@ -217,16 +214,13 @@ func addOutputFlags(fl *pflag.FlagSet, f *runFlags) {
 
 // postMessages prints each manifest's post_message; like upstream, only
 // after a run without errors.
-func postMessages(out printer, g *graph.Graph) {
+func postMessages(out *eventlog.Printer, g *graph.Graph) {
 	for _, m := range g.Manifests {
 		out.Message(m.PostMessage)
 	}
 }
 
-// printer is the event log the commands print to.
-type printer struct{ *eventlog.Printer }
-
 // newPrinter prints events to w as f asks.
-func newPrinter(w io.Writer, f runFlags) printer {
-	return printer{eventlog.NewPrinter(w, eventlog.Options{JSON: f.json, Watch: f.watch, Verbose: f.verbose})}
+func newPrinter(w io.Writer, f runFlags) *eventlog.Printer {
+	return eventlog.NewPrinter(w, eventlog.Options{JSON: f.json, Watch: f.watch, Verbose: f.verbose})
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"os"
 
 	"github.com/reactive-ccm/ccm/engine/daemon/session"
 	"github.com/spf13/cobra"
@@ -47,7 +46,7 @@ func reportSession(cmd *cobra.Command, remove bool) error {
 	if dir == "" {
 		return usage(errors.New("no session store: give --session DIR or set " + sessionEnv))
 	}
-	s, err := openSession(dir)
+	s, err := session.Open(dir)
 	if err != nil {
 		return usage(err)
 	}
@@ -62,14 +61,4 @@ func reportSession(cmd *cobra.Command, remove bool) error {
 		}
 	}
 	return nil
-}
-
-// openSession opens the session store in dir, saying how to start one
-// when there is none.
-func openSession(dir string) (*session.Store, error) {
-	s, err := session.Open(dir)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, fmt.Errorf("%w; start one with `ccm session new --directory %s`", err, dir)
-	}
-	return s, err
 }

@@ -11,6 +11,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/reactive-ccm/ccm/engine/daemon/inputs"
+	"github.com/reactive-ccm/ccm/engine/daemon/reload"
 	"github.com/reactive-ccm/ccm/engine/daemon/state"
 	"github.com/reactive-ccm/ccm/engine/fleet/bundle"
 	"github.com/reactive-ccm/ccm/engine/fleet/natsconn"
@@ -133,42 +135,48 @@ func closeSources(cmd *cobra.Command, log *slog.Logger) {
 	}
 }
 
-// manifestPaths maps the manifest arguments (paths, obj://, https://) to
-// local manifest files: remote bundles are fetched, or read from the cache
-// when their source is unreachable.
-func manifestPaths(cmd *cobra.Command, args []string) ([]string, error) {
-	r, err := remoteOf(cmd)
+// compile compiles the manifests args name (paths, obj:// or https://
+// bundles), children read as given, and says what from
+// (inputs.Data.Compile). A bad address is unusable input (exit 2), a
+// source that cannot be had a failure (exit 1), and problems in the
+// manifests unusable input, every one listed.
+func compile(cmd *cobra.Command, args []string, children graph.ChildLoading) (*graph.Graph, reload.Inputs, error) {
+	d, err := dataOf(cmd)
 	if err != nil {
-		return nil, err
+		return nil, reload.Inputs{}, err
 	}
-	paths := make([]string, len(args))
-	for i, a := range args {
-		if paths[i], err = r.sources.Manifest(a); err != nil {
-			return nil, sourceError(err)
-		}
-	}
-	return paths, nil
+	g, in, err := d.Compile(cmd.Context(), args, children)
+	return g, in, loadError(err)
 }
 
-// sourceError makes a bad address unusable input (exit 2) and a source
-// that cannot be had a failure (exit 1).
-func sourceError(err error) error {
-	if errors.Is(err, source.ErrLocation) {
+// loadError is err as ccm exits for it (see compile).
+func loadError(err error) error {
+	var src *inputs.SourceError
+	switch {
+	case errors.As(err, &src) && errors.Is(err, source.ErrLocation):
+		return usage(err)
+	case errors.As(err, &src):
+		return &exitError{code: exitFailed, err: err}
+	case err != nil:
 		return usage(err)
 	}
-	return &exitError{code: exitFailed, err: err}
+	return nil
 }
 
 // loadOrFallBack compiles the manifests, on the last remote bundles that
 // compiled when the newest do not (source.Compile), reporting why.
-func loadOrFallBack(cmd *cobra.Command, args []string, children graph.ChildLoading, log *slog.Logger) (*graph.Graph, error) {
+func loadOrFallBack(cmd *cobra.Command, args []string, children graph.ChildLoading, log *slog.Logger) (*graph.Graph, reload.Inputs, error) {
 	r, err := remoteOf(cmd)
 	if err != nil {
-		return nil, err
+		return nil, reload.Inputs{}, err
 	}
-	g, why, err := source.Compile(r.sources, func() (*graph.Graph, error) { return loadAs(cmd, args, children) })
+	var in reload.Inputs
+	g, why, err := source.Compile(r.sources, func() (g *graph.Graph, err error) {
+		g, in, err = compile(cmd, args, children)
+		return g, err
+	})
 	if why != nil {
 		log.Error("the newest manifests do not compile; running the last bundles that did until a fixed one is published", "error", why)
 	}
-	return g, err
+	return g, in, err
 }

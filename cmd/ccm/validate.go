@@ -44,25 +44,10 @@ func newGraphCmd() *cobra.Command {
 }
 
 // load compiles the manifests (paths, obj:// or https:// bundles), with
-// the child manifests that exist; any problem in them is unusable input
-// (exit 2), with every problem listed.
+// the child manifests that exist (compile).
 func load(cmd *cobra.Command, args []string) (*graph.Graph, error) {
-	return loadAs(cmd, args, graph.ChildrenAtLoad)
-}
-
-// loadAs is load with children read as given.
-func loadAs(cmd *cobra.Command, args []string, children graph.ChildLoading) (*graph.Graph, error) {
-	files, err := manifestPaths(cmd, args)
-	if err != nil {
-		return nil, err
-	}
-	opts := loadOptions(cmd)
-	opts.Children = children
-	g, err := graph.Load(files, opts)
-	if err != nil {
-		return nil, usage(err)
-	}
-	return g, nil
+	g, _, err := compile(cmd, args, graph.ChildrenAtLoad)
+	return g, err
 }
 
 // notePending says which child manifests validate could not check: those

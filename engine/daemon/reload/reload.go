@@ -240,7 +240,7 @@ func (r *Reloader) reload(ctx context.Context) {
 	g, in, err := r.opts.Load(ctx)
 	if err != nil {
 		r.opts.Logger.Error("reload failed; the running manifests stay in force until this is fixed", "error", err)
-		r.failed(err)
+		r.failed(err, pre)
 		return
 	}
 	// What was loaded is taken to hash as the same paths did before the
@@ -265,13 +265,15 @@ func (r *Reloader) reload(ctx context.Context) {
 	r.opts.Logger.Info("reloaded manifests", "kept", st.Kept, "added", st.Added, "removed", st.Removed)
 }
 
-// failed records a reload that did not compile; what it failed on is
-// remembered, so only a further change tries again.
-func (r *Reloader) failed(err error) {
+// failed records a reload that did not compile; what it failed on (the
+// inputs as they hashed before the load read them, pre) is remembered,
+// so only a further change tries again, an edit made while the load
+// failed included.
+func (r *Reloader) failed(err error, pre []byte) {
 	r.count(false)
 	r.report(err)
 	r.mu.Lock()
-	r.sum = r.in.Sum()
+	r.sum = pre
 	r.mu.Unlock()
 }
 

@@ -176,6 +176,16 @@ func (d *daemon) armed(at time.Time) {
 	}
 }
 
+// edited tells the loop the manifest changed, lets the inputs be still
+// for the quiet time and returns the reload's outcome.
+func (d *daemon) edited() error {
+	d.t.Helper()
+	d.w.fire(d.t, d.manifest)
+	d.still()
+	d.clock.Advance(quiet)
+	return d.outcome()
+}
+
 // still waits until the loop waits for the inputs to be still from now.
 func (d *daemon) still() { d.armed(d.clock.Now().Add(quiet)) }
 
@@ -208,10 +218,7 @@ func TestAnEditReloadsOnceTheInputsAreStill(t *testing.T) {
 		t.Fatal("not converged at start")
 	}
 	d.write(d.file("a", "one\n"), d.file("b", "two\n"))
-	d.w.fire(t, d.manifest)
-	d.still()
-	d.clock.Advance(quiet)
-	if err := d.outcome(); err != nil {
+	if err := d.edited(); err != nil {
 		t.Fatal(err)
 	}
 	if !d.holds("b", "two\n") {
@@ -290,10 +297,7 @@ func TestForceNowReloadsUnchangedInputsAtOnce(t *testing.T) {
 func TestABrokenManifestKeepsTheRunningGraph(t *testing.T) {
 	d := start(t, nil)
 	d.put("- file:\n    - relative: {ensure: nonsense}\n")
-	d.w.fire(t, d.manifest)
-	d.still()
-	d.clock.Advance(quiet)
-	if err := d.outcome(); err == nil {
+	if err := d.edited(); err == nil {
 		t.Fatal("a broken manifest reloaded")
 	}
 	if err := os.Remove(filepath.Join(d.dir, "a")); err != nil {
@@ -308,10 +312,7 @@ func TestABrokenManifestKeepsTheRunningGraph(t *testing.T) {
 	d.still()
 	d.clock.Advance(quiet)
 	d.write(d.file("a", "fixed\n"))
-	d.w.fire(t, d.manifest)
-	d.still()
-	d.clock.Advance(quiet)
-	if err := d.outcome(); err != nil {
+	if err := d.edited(); err != nil {
 		t.Fatal(err)
 	}
 	if st := d.r.Stats(); st.Reloads != 2 || st.Failures != 1 || d.loads.Load() != 2 || !d.holds("a", "fixed\n") {
@@ -353,26 +354,29 @@ func TestARemoteRevisionReloadsAtOnce(t *testing.T) {
 	}
 }
 
-// TestAnEditRightAfterTheLoadReloads: an edit between the load's read of
-// the manifest and the watch on what it loaded is not taken for loaded.
-func TestAnEditRightAfterTheLoadReloads(t *testing.T) {
-	// edit is set once the daemon started: the next load is edited after.
-	var edit atomic.Bool
+// startEditing starts a daemon whose next load once edit is set rewrites
+// the manifest after reading it, to a holding content.
+func startEditing(t *testing.T, content string) (*daemon, *atomic.Bool) {
+	edit := new(atomic.Bool)
 	d := start(t, func(d *daemon) reload.Options {
 		return reload.Options{Load: func(ctx context.Context) (*graph.Graph, reload.Inputs, error) {
 			g, in, err := d.load(ctx)
 			if edit.Swap(false) {
-				d.write(d.file("a", "three\n"))
+				d.write(d.file("a", content))
 			}
 			return g, in, err
 		}}
 	})
+	return d, edit
+}
+
+// TestAnEditRightAfterTheLoadReloads: an edit between the load's read of
+// the manifest and the watch on what it loaded is not taken for loaded.
+func TestAnEditRightAfterTheLoadReloads(t *testing.T) {
+	d, edit := startEditing(t, "three\n")
 	edit.Store(true)
 	d.write(d.file("a", "two\n"))
-	d.w.fire(t, d.manifest)
-	d.still()
-	d.clock.Advance(quiet)
-	if err := d.outcome(); err != nil {
+	if err := d.edited(); err != nil {
 		t.Fatal(err)
 	}
 	d.still()
@@ -382,5 +386,23 @@ func TestAnEditRightAfterTheLoadReloads(t *testing.T) {
 	}
 	if !d.holds("a", "three\n") {
 		t.Fatal("the edit made right after the load was never loaded")
+	}
+}
+
+// TestAFixWrittenWhileABrokenManifestLoadsReloads: a fix written after
+// the failing load read the manifest is not taken for what failed.
+func TestAFixWrittenWhileABrokenManifestLoadsReloads(t *testing.T) {
+	d, edit := startEditing(t, "fixed\n")
+	edit.Store(true)
+	d.put("- file:\n    - relative: {ensure: nonsense}\n")
+	if err := d.edited(); err == nil {
+		t.Fatal("a broken manifest reloaded")
+	}
+	// The fix's own event, as inotify delivers it.
+	if err := d.edited(); err != nil {
+		t.Fatal(err)
+	}
+	if !d.holds("a", "fixed\n") {
+		t.Fatal("the fix written while the broken manifest loaded was not converged")
 	}
 }

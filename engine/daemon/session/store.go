@@ -43,10 +43,14 @@ type Start struct {
 
 // Open opens the session store in dir, which must exist and pass the
 // ownership rule: owned by root or ccm's user, writable by no one else,
-// nor under a directory others may change.
+// nor under a directory others may change. A missing one says how to
+// start it.
 func Open(dir string) (*Store, error) {
 	s := &Store{dir: dir}
 	d, err := s.open()
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("%w; start one with `ccm session new --directory %s`", err, dir)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -267,3 +267,20 @@ func (d *Dir) Names() ([]string, error) {
 	}
 	return out, nil
 }
+
+// OpenNamed opens the state directory named (Resolve), for reading only
+// when readOnly. One that cannot be used is an error only when named on
+// purpose; the default is then no directory, with why in unusable, so
+// ccm still runs for users who cannot write DefaultPath. Read only, a
+// missing one is no directory: a noop run creates nothing.
+func OpenNamed(named string, readOnly bool) (d *Dir, unusable, err error) {
+	path, explicit := Resolve(named)
+	d, err = open(path, readOnly)
+	switch {
+	case readOnly && errors.Is(err, fs.ErrNotExist):
+		return nil, nil, nil
+	case err != nil && !explicit:
+		return nil, err, nil
+	}
+	return d, nil, err
+}

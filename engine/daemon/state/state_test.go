@@ -348,3 +348,32 @@ func TestGraphKeyIsTheSameFromAnyDirectory(t *testing.T) {
 		t.Error("the order of the manifests does not change the key")
 	}
 }
+
+// A state directory named on purpose that cannot be used is an error; a
+// missing one read only is none, and is not created.
+func TestOpenNamed(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "file")
+	if err := os.WriteFile(file, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if d, unusable, err := state.OpenNamed(filepath.Join(file, "state"), false); d != nil || unusable != nil || err == nil {
+		t.Errorf("OpenNamed under a file = %v, %v, %v; want an error", d, unusable, err)
+	}
+	missing := filepath.Join(dir, "missing")
+	if d, unusable, err := state.OpenNamed(missing, true); d != nil || unusable != nil || err != nil {
+		t.Errorf("OpenNamed of a missing directory, read only = %v, %v, %v; want none", d, unusable, err)
+	}
+	if _, err := os.Stat(missing); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a missing state directory was created: %v", err)
+	}
+	t.Setenv(state.PathEnv, missing)
+	d, unusable, err := state.OpenNamed("", false)
+	if err != nil || unusable != nil || d == nil {
+		t.Fatalf("OpenNamed of $%s = %v, %v, %v; want it made", state.PathEnv, d, unusable, err)
+	}
+	d.Close()
+	if _, err := os.Stat(missing); err != nil {
+		t.Errorf("the state directory $%s names was not made: %v", state.PathEnv, err)
+	}
+}

@@ -3,7 +3,7 @@
 // last change and last error, the counts, and the daemon's own health.
 //
 // It is plain data, ready for JSON: the engine fills the resources, the
-// command adds the daemon's health, the control socket serves it to
+// daemon (package daemon) adds its own health, the control socket serves it to
 // `ccm status`, and anything else that reports on a host (a fleet
 // publisher) can send the same Report.
 package status

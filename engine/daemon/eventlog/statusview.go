@@ -1,4 +1,4 @@
-package main
+package eventlog
 
 import (
 	"fmt"
@@ -7,20 +7,19 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/reactive-ccm/ccm/engine/daemon/eventlog"
 	"github.com/reactive-ccm/ccm/engine/daemon/status"
 )
 
-// printStatus writes a daemon's report for people: its health, the
-// counts, then one row per resource.
-func printStatus(w io.Writer, r status.Report, now time.Time) error {
+// WriteStatus writes a daemon's report for people (`ccm status`): its
+// health, the counts, then one row per resource.
+func WriteStatus(w io.Writer, r status.Report, now time.Time) error {
 	d := r.Daemon
 	fmt.Fprintf(w, "ccm %s, pid %d, up %s; inotify: %d watches, %d polled paths, %d overflows; reloads: %d (%d failed)\n",
 		d.Version, d.PID, time.Duration(d.Uptime*float64(time.Second)).Round(time.Second),
 		d.Watches, d.Polled, d.Overflows, d.Reloads, d.ReloadFailures)
-	fmt.Fprintln(w, eventlog.CountsLine(r.Counts, d.LastConverged, now))
+	fmt.Fprintln(w, CountsLine(r.Counts, d.LastConverged, now))
 	if p := r.PausedAll; p != nil {
-		fmt.Fprintf(w, "every resource paused by %s %s\n", p.By, eventlog.Until(p.Until, now))
+		fmt.Fprintf(w, "every resource paused by %s %s\n", p.By, Until(p.Until, now))
 	}
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
@@ -36,7 +35,7 @@ func lastChange(c *status.Change) string {
 	if c == nil {
 		return "-"
 	}
-	what := eventlog.Describe(c.Changes)
+	what := Describe(c.Changes)
 	if what == "" && c.Refreshed {
 		what = "refreshed"
 	}
@@ -47,10 +46,10 @@ func lastChange(c *status.Change) string {
 func note(res status.Resource, now time.Time) string {
 	var parts []string
 	if p := res.Paused; p != nil {
-		parts = append(parts, fmt.Sprintf("paused by %s %s", p.By, eventlog.Until(p.Until, now)))
+		parts = append(parts, fmt.Sprintf("paused by %s %s", p.By, Until(p.Until, now)))
 	}
 	if len(res.Drift) > 0 {
-		parts = append(parts, "would repair "+eventlog.Describe(res.Drift))
+		parts = append(parts, "would repair "+Describe(res.Drift))
 	}
 	if res.LastError != "" {
 		parts = append(parts, res.LastError)
