@@ -40,6 +40,17 @@ func beforeExit(ctx context.Context, log *slog.Logger, publish func(context.Cont
 	}
 }
 
+// natsCmd makes c an operator's command against NATS, with --context and
+// --timeout (default d): run is called with the connection (onNATS).
+func natsCmd(c *cobra.Command, d time.Duration, run func(context.Context, *cobra.Command, []string, *natsconn.Conn) error) *cobra.Command {
+	var timeout time.Duration
+	addNATSFlags(c.Flags(), &timeout, d)
+	c.RunE = func(cmd *cobra.Command, args []string) error {
+		return onNATS(cmd, timeout, func(ctx context.Context, conn *natsconn.Conn) error { return run(ctx, cmd, args, conn) })
+	}
+	return c
+}
+
 // onNATS runs f once against NATS for an operator's command
 // (natsconn.Once). Failures exit 1; f's usage errors keep their code.
 func onNATS(cmd *cobra.Command, timeout time.Duration, f func(context.Context, *natsconn.Conn) error) error {
