@@ -8,7 +8,7 @@ import (
 	"github.com/reactive-ccm/ccm/engine"
 	"github.com/reactive-ccm/ccm/graph"
 	"github.com/reactive-ccm/ccm/resources"
-	"go.yaml.in/yaml/v3"
+	"github.com/reactive-ccm/ccm/resources/resourcetest"
 )
 
 // outside is a resource managed elsewhere, which may have failed.
@@ -39,7 +39,7 @@ func TestExternalVerticesGateButAreNotReported(t *testing.T) {
 			opts := graph.Options{External: func(ref string) (graph.External, error) {
 				return graph.External{Type: "fake", Name: "elsewhere", Resource: outside{failed: tt.failed}}, nil
 			}}
-			g, err := graph.LoadEntry(graph.Entry{Type: "fake", Props: node(t, "{name: mine, value: '1', require: [fake#elsewhere]}"), File: "cli"}, opts)
+			g, err := graph.LoadEntry(graph.Entry{Type: "fake", Props: resourcetest.YAMLNode(t, "{name: mine, value: '1', require: [fake#elsewhere]}"), File: "cli"}, opts)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -56,13 +56,4 @@ func TestExternalVerticesGateButAreNotReported(t *testing.T) {
 			}
 		})
 	}
-}
-
-func node(t *testing.T, src string) *yaml.Node {
-	t.Helper()
-	var doc yaml.Node
-	if err := yaml.Unmarshal([]byte(src), &doc); err != nil {
-		t.Fatal(err)
-	}
-	return doc.Content[0]
 }

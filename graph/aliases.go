@@ -1,7 +1,6 @@
 package graph
 
 import (
-	"github.com/reactive-ccm/ccm/graph/internal/yamlbudget"
 	"github.com/reactive-ccm/ccm/graph/internal/yamlmerge"
 	"go.yaml.in/yaml/v3"
 )
@@ -13,8 +12,5 @@ import (
 // documents ccm parses into nodes and then walks: an ensure request and
 // the agent's configuration.
 func PrepareYAML(file string, doc *yaml.Node) error {
-	if err := yamlbudget.Check(file, doc); err != nil {
-		return err
-	}
 	return yamlmerge.Expand(file, doc)
 }

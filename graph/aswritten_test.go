@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/reactive-ccm/ccm/graph"
-	"go.yaml.in/yaml/v3"
+	"github.com/reactive-ccm/ccm/resources/resourcetest"
 )
 
 // asWrittenCases are properties of every shape YAML gives, each decoded
@@ -23,11 +23,7 @@ const asWrittenCases = `
 `
 
 func TestPropertiesAsWrittenAreWhatYAMLDecodes(t *testing.T) {
-	var doc yaml.Node
-	if err := yaml.Unmarshal([]byte(asWrittenCases), &doc); err != nil {
-		t.Fatal(err)
-	}
-	for i, n := range doc.Content[0].Content {
+	for i, n := range resourcetest.YAMLNode(t, asWrittenCases).Content {
 		want := map[string]any{}
 		if err := n.Decode(&want); err != nil {
 			t.Fatalf("case %d: %v", i, err)
@@ -39,11 +35,7 @@ func TestPropertiesAsWrittenAreWhatYAMLDecodes(t *testing.T) {
 }
 
 func TestPropertiesAsWrittenAreCopiedEachTime(t *testing.T) {
-	var doc yaml.Node
-	if err := yaml.Unmarshal([]byte(`{map: {a: x}, list: [y], keys: {1: z}}`), &doc); err != nil {
-		t.Fatal(err)
-	}
-	kept := graph.KeptProperties(doc.Content[0])
+	kept := graph.KeptProperties(resourcetest.YAMLNode(t, `{map: {a: x}, list: [y], keys: {1: z}}`))
 	first := kept()
 	// Redacting a report changes its maps and lists in place.
 	first["map"].(map[string]any)["a"] = "redacted"

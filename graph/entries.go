@@ -157,14 +157,18 @@ func withDefaults(props, defaults *yaml.Node) *yaml.Node {
 
 // singleMap reads the `TYPE: {name: NAME, ...}` form.
 func (m *Manifest) singleMap(typ *resources.Type, body *yaml.Node, tmpl resources.Templates, errs *resources.ErrorList) *entry {
-	var nameNode *yaml.Node
+	var nameKey, nameNode *yaml.Node
 	rest := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: body.Line, Column: body.Column}
 	for i := 0; i+1 < len(body.Content); i += 2 {
-		if body.Content[i].Value == "name" && nameNode == nil {
-			nameNode = yamlnode.Deref(body.Content[i+1])
-			continue
+		k := body.Content[i]
+		switch {
+		case k.Value == "name" && nameKey != nil:
+			errs.Addf(pos(m.File, k), "%s: duplicate property \"name\" (first set at line %d)", typ.Name, nameKey.Line)
+		case k.Value == "name":
+			nameKey, nameNode = k, yamlnode.Deref(body.Content[i+1])
+		default:
+			rest.Content = append(rest.Content, k, body.Content[i+1])
 		}
-		rest.Content = append(rest.Content, body.Content[i], body.Content[i+1])
 	}
 	if nameNode == nil {
 		errs.Addf(pos(m.File, body), "%s: a resource given as a map needs a name: key", typ.Name)

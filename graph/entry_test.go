@@ -6,17 +6,8 @@ import (
 	"testing"
 
 	"github.com/reactive-ccm/ccm/graph"
-	"go.yaml.in/yaml/v3"
+	"github.com/reactive-ccm/ccm/resources/resourcetest"
 )
-
-func props(t *testing.T, src string) *yaml.Node {
-	t.Helper()
-	var doc yaml.Node
-	if err := yaml.Unmarshal([]byte(src), &doc); err != nil {
-		t.Fatal(err)
-	}
-	return doc.Content[0]
-}
 
 func TestLoadEntry(t *testing.T) {
 	external := func(ref string) (graph.External, error) {
@@ -26,7 +17,7 @@ func TestLoadEntry(t *testing.T) {
 		return graph.External{}, errors.New("not known here")
 	}
 	t.Run("one resource with its references", func(t *testing.T) {
-		e := graph.Entry{Type: "thing", Props: props(t, "{name: a, value: x, require: [thing#elsewhere], subscribe: [thing#alias]}"), File: "request"}
+		e := graph.Entry{Type: "thing", Props: resourcetest.YAMLNode(t, "{name: a, value: x, require: [thing#elsewhere], subscribe: [thing#alias]}"), File: "request"}
 		g, err := graph.LoadEntry(e, graph.Options{External: external})
 		if err != nil {
 			t.Fatal(err)
@@ -39,24 +30,24 @@ func TestLoadEntry(t *testing.T) {
 		}
 	})
 	t.Run("errors are positioned in the request", func(t *testing.T) {
-		e := graph.Entry{Type: "thing", Props: props(t, "name: a\nensure: bad\nrequire: [thing#nothere]\n"), File: "request"}
+		e := graph.Entry{Type: "thing", Props: resourcetest.YAMLNode(t, "name: a\nensure: bad\nrequire: [thing#nothere]\n"), File: "request"}
 		_, err := graph.LoadEntry(e, graph.Options{External: external})
 		if err == nil || !strings.Contains(err.Error(), `request:2:9: thing#a: ensure "bad" is not valid`) {
 			t.Fatalf("got %v", err)
 		}
-		e.Props = props(t, "name: a\nrequire: [thing#nothere]\n")
+		e.Props = resourcetest.YAMLNode(t, "name: a\nrequire: [thing#nothere]\n")
 		if _, err = graph.LoadEntry(e, graph.Options{External: external}); err == nil || !strings.Contains(err.Error(), `request:2:11: require "thing#nothere": not known here`) {
 			t.Fatalf("got %v", err)
 		}
 	})
 	t.Run("unknown type", func(t *testing.T) {
-		_, err := graph.LoadEntry(graph.Entry{Type: "nosuch", Props: props(t, "{name: a}"), File: "request"}, graph.Options{})
+		_, err := graph.LoadEntry(graph.Entry{Type: "nosuch", Props: resourcetest.YAMLNode(t, "{name: a}"), File: "request"}, graph.Options{})
 		if err == nil || !strings.Contains(err.Error(), `unknown resource type "nosuch"`) {
 			t.Fatalf("got %v", err)
 		}
 	})
 	t.Run("no name", func(t *testing.T) {
-		_, err := graph.LoadEntry(graph.Entry{Type: "thing", Props: props(t, "{value: a}"), File: "request"}, graph.Options{})
+		_, err := graph.LoadEntry(graph.Entry{Type: "thing", Props: resourcetest.YAMLNode(t, "{value: a}"), File: "request"}, graph.Options{})
 		if err == nil || !strings.Contains(err.Error(), "needs a name") {
 			t.Fatalf("got %v", err)
 		}

@@ -3,6 +3,7 @@ package graph
 import (
 	"context"
 
+	"github.com/reactive-ccm/ccm/internal/tree"
 	"github.com/reactive-ccm/ccm/resources"
 	"github.com/reactive-ccm/ccm/resources/registration"
 )
@@ -143,23 +144,12 @@ func (v *Vertex) Properties() map[string]any {
 // redactValues cuts a sensitive resource's recorded values out of every
 // string in m, however deep.
 func redactValues(m map[string]any, s *resources.Secrets) {
-	var walk func(v any) any
-	walk = func(v any) any {
-		switch v := v.(type) {
-		case string:
-			return s.Redact(v)
-		case map[string]any:
-			for k, x := range v {
-				v[k] = walk(x)
-			}
-		case []any:
-			for i, x := range v {
-				v[i] = walk(x)
-			}
+	tree.MapLeaves(m, func(v any) any {
+		if str, ok := v.(string); ok {
+			return s.Redact(str)
 		}
 		return v
-	}
-	walk(m)
+	})
 }
 
 // Graph is a validated dependency DAG of resources.

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"github.com/reactive-ccm/ccm/graph/internal/yamlbudget"
 	"github.com/reactive-ccm/ccm/graph/internal/yamlmerge"
 	"github.com/reactive-ccm/ccm/resources"
 	"github.com/reactive-ccm/ccm/resources/document"
@@ -47,9 +46,6 @@ func JetResources(m *Manifest, t resources.Templates) (*yaml.Node, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal([]byte(out), &doc); err != nil {
 		return nil, fmt.Errorf("the rendered resources are not valid YAML: %w", err)
-	}
-	if err := yamlbudget.Check(file, &doc); err != nil {
-		return nil, err
 	}
 	if err := yamlmerge.Expand(file, &doc); err != nil {
 		return nil, err

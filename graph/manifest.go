@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/reactive-ccm/ccm/graph/internal/yamlbudget"
 	"github.com/reactive-ccm/ccm/graph/internal/yamlmerge"
 	"github.com/reactive-ccm/ccm/resources"
 	"github.com/reactive-ccm/ccm/resources/document"
@@ -64,9 +63,6 @@ func parseManifest(file string, src []byte) (*Manifest, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(src, &doc); err != nil {
 		return nil, syntaxError(file, src, err)
-	}
-	if err := yamlbudget.Check(file, &doc); err != nil {
-		return nil, err
 	}
 	if err := yamlmerge.Expand(file, &doc); err != nil {
 		return nil, err

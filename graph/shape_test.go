@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/reactive-ccm/ccm/graph"
+	"github.com/reactive-ccm/ccm/resources/resourcetest"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -41,11 +42,8 @@ func TestShapeErrors(t *testing.T) {
 // the agent's configuration) as manifests are: merge keys resolved, alias
 // bombs refused.
 func TestPrepareYAML(t *testing.T) {
-	var doc yaml.Node
-	if err := yaml.Unmarshal([]byte("d: &d {a: 1}\nx: {<<: *d, b: 2}\n"), &doc); err != nil {
-		t.Fatal(err)
-	}
-	if err := graph.PrepareYAML("r.yaml", &doc); err != nil {
+	doc := resourcetest.YAMLDoc(t, "d: &d {a: 1}\nx: {<<: *d, b: 2}\n")
+	if err := graph.PrepareYAML("r.yaml", doc); err != nil {
 		t.Fatal(err)
 	}
 	var got map[string]map[string]int

@@ -365,6 +365,9 @@ func decodeValue(n *yaml.Node, dst reflect.Value) error {
 		if err := n.Decode(&i); err != nil {
 			return fmt.Errorf("expected an integer, got %q", n.Value)
 		}
+		if dst.OverflowInt(i) {
+			return fmt.Errorf("expected an integer that fits in %d bits, got %s", dst.Type().Bits(), n.Value)
+		}
 		dst.SetInt(i)
 		return nil
 	case reflect.Slice:

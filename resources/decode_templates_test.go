@@ -6,7 +6,6 @@ import (
 
 	"github.com/reactive-ccm/ccm/resources"
 	"github.com/reactive-ccm/ccm/resources/resourcetest"
-	"go.yaml.in/yaml/v3"
 )
 
 type templatedProps struct {
@@ -22,15 +21,11 @@ type templatedProps struct {
 // decodeWith decodes src, a mapping, with vars as the templates.
 func decodeWith(t *testing.T, vars resourcetest.Vars, src string) (templatedProps, error) {
 	t.Helper()
-	var doc yaml.Node
-	if err := yaml.Unmarshal([]byte(src), &doc); err != nil {
-		t.Fatal(err)
-	}
 	var p templatedProps
 	typ := resources.Type{Name: "t", Props: templatedProps{}, New: func(spec *resources.Spec) (resources.Instance, error) {
 		return resources.Instance{}, spec.Decode(&p)
 	}}
-	_, err := typ.Build(&resources.Spec{Type: "t", Name: "n", Props: doc.Content[0], Pos: resources.Pos{File: "m.yaml", Line: 1, Col: 1}, Templates: vars})
+	_, err := typ.Build(&resources.Spec{Type: "t", Name: "n", Props: resourcetest.YAMLNode(t, src), Pos: resources.Pos{File: "m.yaml", Line: 1, Col: 1}, Templates: vars})
 	return p, err
 }
 

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/reactive-ccm/ccm/resources"
+	"github.com/reactive-ccm/ccm/resources/resourcetest"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -16,11 +17,7 @@ func mappingOf(t *testing.T, keys []string) *yaml.Node {
 	for i, k := range keys {
 		fmt.Fprintf(&src, "%s: %d\n", k, i)
 	}
-	var doc yaml.Node
-	if err := yaml.Unmarshal([]byte(src.String()), &doc); err != nil {
-		t.Fatal(err)
-	}
-	return doc.Content[0]
+	return resourcetest.YAMLNode(t, src.String())
 }
 
 func TestKeys(t *testing.T) {

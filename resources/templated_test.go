@@ -6,18 +6,13 @@ import (
 
 	"github.com/reactive-ccm/ccm/resources"
 	"github.com/reactive-ccm/ccm/resources/resourcetest"
-	"go.yaml.in/yaml/v3"
 )
 
 // secretSpec is a spec whose owner property and content template resolve
 // to data.
 func secretSpec(t *testing.T, vars resourcetest.Vars) *resources.Spec {
 	t.Helper()
-	var doc yaml.Node
-	if err := yaml.Unmarshal([]byte("owner: \"{{ token }}\"\n"), &doc); err != nil {
-		t.Fatal(err)
-	}
-	return &resources.Spec{Type: "t", Name: "n", Props: doc.Content[0], Pos: resources.Pos{File: "m.yaml", Line: 1}, Templates: vars}
+	return &resources.Spec{Type: "t", Name: "n", Props: resourcetest.YAMLNode(t, "owner: \"{{ token }}\"\n"), Pos: resources.Pos{File: "m.yaml", Line: 1}, Templates: vars}
 }
 
 // owned fails to build, quoting the owner it decoded.

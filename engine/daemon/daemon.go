@@ -80,8 +80,8 @@ func (e *BadInput) Error() string { return e.Err.Error() }
 func (e *BadInput) Unwrap() error { return e.Err }
 
 // Run runs the daemon c describes until ctx ends, then waits for its
-// reload loop, its servers and its signal handling to stop. A context
-// ended is a clean stop: the error is nil.
+// servers (the control socket removed) and its signal handling to stop.
+// A context ended is a clean stop: the error is nil.
 func Run(ctx context.Context, c Config) (Session, error) {
 	started := time.Now()
 	log := c.Engine.Logger
@@ -120,18 +120,14 @@ func Run(ctx context.Context, c Config) (Session, error) {
 		return Session{}, err
 	}
 	sdn.Start(ctx, e)
-	wg.Add(2)
-	go func() { defer wg.Done(); r.Run(ctx) }()
+	// The reload loop is not waited for: a reload may be fetching a
+	// remote bundle, which must not hold the daemon's exit.
+	go r.Run(ctx)
 	// Remote sources feed the same reload path as local edits.
 	if c.Sources != nil {
 		c.Sources.Watch(ctx, r.RequestNow)
 	}
-	sig, stop := c.signals()
-	go func() {
-		defer wg.Done()
-		defer stop()
-		obey(ctx, log, sig, r, e, c.Forget)
-	}()
+	c.obeySignals(ctx, &wg, log, r, e)
 	_, err = e.Run(ctx)
 	wg.Wait()
 	s := Session{Took: time.Since(started), Reloads: r.Stats().Reloads, State: e.State()}

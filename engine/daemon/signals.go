@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"sync"
 	"syscall"
 
 	"github.com/reactive-ccm/ccm/engine"
@@ -33,6 +34,17 @@ func settled(ctx context.Context, log *slog.Logger, sdn *sdnotify.Notifier, rep 
 			next(st)
 		}
 	}
+}
+
+// obeySignals obeys c's signals (obey) until ctx ends, counted in wg.
+func (c Config) obeySignals(ctx context.Context, wg *sync.WaitGroup, log *slog.Logger, r *reload.Reloader, e *engine.Engine) {
+	sig, stop := c.signals()
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		defer stop()
+		obey(ctx, log, sig, r, e, c.Forget)
+	}()
 }
 
 // signals are c.Signals, else the process's SIGHUP, SIGUSR1 and SIGUSR2

@@ -17,10 +17,11 @@ import (
 	_ "github.com/reactive-ccm/ccm/resources/file"
 )
 
-func TestRunRepairsFileDrift(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "motd")
-	id := "file#" + path
-	w := enginetest.Start(t, fmt.Sprintf(`
+// startMotd runs a file resource holding "hello\n" in a temporary
+// directory.
+func startMotd(t *testing.T) (w *enginetest.Run, path, id string) {
+	path = filepath.Join(t.TempDir(), "motd")
+	w = enginetest.Start(t, fmt.Sprintf(`
 - file:
     - %s:
         ensure: present
@@ -29,6 +30,11 @@ func TestRunRepairsFileDrift(t *testing.T) {
         group: "%d"
         mode: "0644"
 `, path, os.Getuid(), os.Getgid()), enginetest.Options{})
+	return w, path, "file#" + path
+}
+
+func TestRunRepairsFileDrift(t *testing.T) {
+	w, path, id := startMotd(t)
 	if ev := w.Changed(t, id); ev.Trigger != engine.TriggerStartup {
 		t.Fatalf("first convergence = %+v, want a startup change", ev)
 	}
@@ -44,6 +50,35 @@ func TestRunRepairsFileDrift(t *testing.T) {
 	}
 	if st := w.Engine().State(); st.Resources != 1 {
 		t.Fatalf("engine state %+v, want one resource", st)
+	}
+}
+
+func TestRepairsEachWaitsForEachRepair(t *testing.T) {
+	w, path, id := startMotd(t)
+	w.Changed(t, id)
+	w.Settle(t)
+	write := func(t *testing.T) {
+		if err := os.WriteFile(path, []byte("drift\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	remove := func(t *testing.T) {
+		if err := os.Remove(path); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var checked []string
+	w.RepairsEach(t, id, []enginetest.Drift{
+		{Name: "content changed", Make: write, Want: "hello\n"},
+		{Name: "file removed", Make: remove, ID: id, Want: "hello\n"},
+	}, func(t *testing.T, d enginetest.Drift) {
+		checked = append(checked, d.Name)
+		if b, err := os.ReadFile(path); err != nil || string(b) != d.Want {
+			t.Errorf("after the repair the file holds %q, %v", b, err)
+		}
+	})
+	if len(checked) != 2 {
+		t.Fatalf("checked %q, want both drifts", checked)
 	}
 }
 

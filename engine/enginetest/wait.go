@@ -92,3 +92,42 @@ func (r *Run) Settle(tb testing.TB) {
 	r.events = nil
 	r.mu.Unlock()
 }
+
+// Drift is a change made behind the engine's back, for RepairsEach.
+type Drift struct {
+	// Name names the drift's subtest.
+	Name string
+	// Make makes the change, failing t when it cannot.
+	Make func(t *testing.T)
+	// ID is the resource that repairs it, when not RepairsEach's.
+	ID string
+	// Want is what the drift's check expects to find after the repair.
+	Want string
+}
+
+// RepairsEach makes each drift in a subtest of t, one after the other,
+// and waits for resource id (or the drift's own ID) to repair it, as a
+// drift, and for the engine to settle; check, unless nil, then looks at
+// what the repair left.
+func (r *Run) RepairsEach(t *testing.T, id string, drifts []Drift, check func(t *testing.T, d Drift)) {
+	t.Helper()
+	for _, d := range drifts {
+		t.Run(d.Name, func(t *testing.T) {
+			repairer := id
+			if d.ID != "" {
+				repairer = d.ID
+			}
+			start := time.Now()
+			d.Make(t)
+			made := time.Since(start)
+			if ev := r.Changed(t, repairer); ev.Trigger != engine.TriggerDrift {
+				t.Errorf("repair %+v, want a drift", ev)
+			}
+			t.Logf("%s repaired %s after the drift began (making it took %s)", repairer, time.Since(start), made)
+			r.Settle(t)
+			if check != nil {
+				check(t, d)
+			}
+		})
+	}
+}

@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/reactive-ccm/ccm/graph/hiera"
-	"github.com/reactive-ccm/ccm/graph/internal/yamlbudget"
 	"github.com/reactive-ccm/ccm/graph/internal/yamlmerge"
 	"github.com/reactive-ccm/ccm/resources/document"
 	"github.com/reactive-ccm/ccm/resources/template"
@@ -96,9 +95,6 @@ func ReadFile(file string) (map[string]any, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(b, &doc); err != nil {
 		return nil, fmt.Errorf("facts: %s: invalid JSON or YAML: %w", file, err)
-	}
-	if err := yamlbudget.Check(file, &doc); err != nil {
-		return nil, err
 	}
 	if err := yamlmerge.Expand(file, &doc); err != nil {
 		return nil, err

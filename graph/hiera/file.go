@@ -3,7 +3,6 @@ package hiera
 import (
 	"fmt"
 
-	"github.com/reactive-ccm/ccm/graph/internal/yamlbudget"
 	"github.com/reactive-ccm/ccm/graph/internal/yamlmerge"
 	"github.com/reactive-ccm/ccm/resources"
 	"github.com/reactive-ccm/ccm/resources/document"
@@ -27,9 +26,6 @@ func Parse(file string, b []byte) (Source, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(b, &doc); err != nil {
 		return src, resources.Errorf(resources.Pos{File: file}, "invalid YAML or JSON: %v", err)
-	}
-	if err := yamlbudget.Check(file, &doc); err != nil {
-		return src, err
 	}
 	if err := yamlmerge.Expand(file, &doc); err != nil {
 		return src, err

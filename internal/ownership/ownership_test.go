@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/reactive-ccm/ccm/internal/ownership"
+	"github.com/reactive-ccm/ccm/resources/resourcetest"
 )
 
 // nobody is the unprivileged user the tests hand files to.
@@ -112,9 +113,7 @@ func TestReadFileAppliesTheRule(t *testing.T) {
 func TestReadFileReadsOnlyBoundedRegularFiles(t *testing.T) {
 	base := t.TempDir()
 	fifo := filepath.Join(base, "fifo")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	resourcetest.FIFO(t, fifo)
 	big := filepath.Join(base, "big")
 	if err := os.WriteFile(big, make([]byte, 101), 0o600); err != nil {
 		t.Fatal(err)

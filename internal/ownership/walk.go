@@ -255,6 +255,8 @@ func pathError(op, path string, err error) error {
 // typeName names the kind of file st is, for messages.
 func typeName(st *unix.Stat_t) string {
 	switch st.Mode & unix.S_IFMT {
+	case unix.S_IFREG:
+		return "a regular file"
 	case unix.S_IFDIR:
 		return "a directory"
 	case unix.S_IFLNK:

@@ -6,11 +6,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/reactive-ccm/ccm/resources/internal/command"
+	"github.com/reactive-ccm/ccm/resources/resourcetest"
 )
 
 func TestExtractionTimeoutKillsTheTool(t *testing.T) {
@@ -38,9 +38,7 @@ func TestExtractionRefusesAFIFO(t *testing.T) {
 	dir := t.TempDir()
 	name := filepath.Join(dir, "app.tar")
 	// tar would block opening a FIFO nobody writes to.
-	if err := syscall.Mkfifo(name, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	resourcetest.FIFO(t, name)
 	a := buildArchive(t, name, "url: http://127.0.0.1:1/app.tar\nextract_parent: "+filepath.Join(dir, "out"))
 	err := a.extract(t.Context())
 	if !errors.Is(err, ErrExtract) || !strings.Contains(err.Error(), "is a FIFO, not an archive file") {

@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"syscall"
 	"testing"
 
 	"github.com/reactive-ccm/ccm/resources"
@@ -127,9 +126,7 @@ func TestInstance(t *testing.T) {
 
 func TestSourceMustBeARegularFile(t *testing.T) {
 	manifestDir, target := t.TempDir(), filepath.Join(t.TempDir(), "f")
-	if err := syscall.Mkfifo(filepath.Join(manifestDir, "fifo"), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	resourcetest.FIFO(t, filepath.Join(manifestDir, "fifo"))
 	for _, src := range []string{"/dev/zero", "fifo", manifestDir} {
 		r := resourcetest.MustBuild(t, "file", target, "ensure: present\nsource: "+src+"\nowner: root\ngroup: root\nmode: \"0644\"\n", manifestDir).Resource
 		if _, err := resources.Converge(t.Context(), r, false, false); !errors.Is(err, safepath.ErrNotRegular) {

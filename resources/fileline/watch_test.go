@@ -5,9 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-	"time"
 
-	"github.com/reactive-ccm/ccm/engine"
 	"github.com/reactive-ccm/ccm/engine/enginetest"
 	"github.com/reactive-ccm/ccm/resources/resourcetest"
 
@@ -45,28 +43,18 @@ func TestWatchRepairsDrift(t *testing.T) {
 	if got := resourcetest.ReadFile(t, path); got != want {
 		t.Fatalf("converged to %q, want %q", got, want)
 	}
-	tamper := []struct {
-		name, id, content, want string
-	}{
-		{"edited line", "file_line#a", "# host\nA=2\n# BEGIN CCM block\nB=1\nC=1\n# END CCM block\n", want},
-		{"edited block, host line added", "file_line#block", "# host\nA=1\n# BEGIN CCM block\nB=2\n# END CCM block\nD=1\n",
-			"# host\nA=1\n# BEGIN CCM block\nB=1\nC=1\n# END CCM block\nD=1\n"},
+	edit := func(content string) func(*testing.T) {
+		return func(t *testing.T) { resourcetest.WriteFile(t, path, content, 0o644) }
 	}
-	for _, tt := range tamper {
-		t.Run(tt.name, func(t *testing.T) {
-			start := time.Now()
-			resourcetest.WriteFile(t, path, tt.content, 0o644)
-			ev := w.Changed(t, tt.id)
-			t.Logf("repaired %s after %s", tt.id, time.Since(start))
-			if ev.Trigger != engine.TriggerDrift {
-				t.Errorf("trigger %s, want drift", ev.Trigger)
-			}
-			w.Settle(t)
-			if got := resourcetest.ReadFile(t, path); got != tt.want {
-				t.Errorf("repaired to %q, want %q", got, tt.want)
-			}
-		})
-	}
+	w.RepairsEach(t, "file_line#a", []enginetest.Drift{
+		{Name: "edited line", Make: edit("# host\nA=2\n# BEGIN CCM block\nB=1\nC=1\n# END CCM block\n"), Want: want},
+		{Name: "edited block, host line added", ID: "file_line#block", Make: edit("# host\nA=1\n# BEGIN CCM block\nB=2\n# END CCM block\nD=1\n"),
+			Want: "# host\nA=1\n# BEGIN CCM block\nB=1\nC=1\n# END CCM block\nD=1\n"},
+	}, func(t *testing.T, d enginetest.Drift) {
+		if got := resourcetest.ReadFile(t, path); got != d.Want {
+			t.Errorf("repaired to %q, want %q", got, d.Want)
+		}
+	})
 	t.Run("file removed", func(t *testing.T) {
 		if err := os.Remove(path); err != nil {
 			t.Fatal(err)

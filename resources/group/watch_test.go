@@ -4,9 +4,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/reactive-ccm/ccm/engine"
 	"github.com/reactive-ccm/ccm/engine/enginetest"
 	"github.com/reactive-ccm/ccm/resources/resourcetest/sandbox"
 )
@@ -26,27 +24,13 @@ func TestWatchRepairsDrift(t *testing.T) {
 	w.Changed(t, id)
 	w.Settle(t)
 	t.Cleanup(func() { sandbox.Command(t, "groupdel", "ccmwatch") })
-	tamper := []struct {
-		name string
-		args []string
-	}{
-		{"member removed", []string{"gpasswd", "--delete", "ccmw1", "ccmwatch"}},
-		{"gid changed", []string{"groupmod", "--gid", "4801", "ccmwatch"}},
-		{"group deleted", []string{"groupdel", "ccmwatch"}},
-	}
-	for _, tt := range tamper {
-		t.Run(tt.name, func(t *testing.T) {
-			start := time.Now()
-			sandbox.Command(t, tt.args[0], tt.args[1:]...)
-			ran := time.Since(start)
-			if ev := w.Changed(t, id); ev.Trigger != engine.TriggerDrift {
-				t.Errorf("repair %+v, want a drift", ev)
-			}
-			t.Logf("repaired %s after the tool started (the tool took %s)", time.Since(start), ran)
-			w.Settle(t)
-			if g := lookup(t, "ccmwatch"); g == nil || g.GID != 4800 || strings.Join(slices.Sorted(slices.Values(g.Members)), ",") != "ccmw1,ccmw2" {
-				t.Errorf("after the repair %+v", g)
-			}
-		})
-	}
+	w.RepairsEach(t, id, []enginetest.Drift{
+		{Name: "member removed", Make: sandbox.Step("gpasswd", "--delete", "ccmw1", "ccmwatch")},
+		{Name: "gid changed", Make: sandbox.Step("groupmod", "--gid", "4801", "ccmwatch")},
+		{Name: "group deleted", Make: sandbox.Step("groupdel", "ccmwatch")},
+	}, func(t *testing.T, _ enginetest.Drift) {
+		if g := lookup(t, "ccmwatch"); g == nil || g.GID != 4800 || strings.Join(slices.Sorted(slices.Values(g.Members)), ",") != "ccmw1,ccmw2" {
+			t.Errorf("after the repair %+v", g)
+		}
+	})
 }

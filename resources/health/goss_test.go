@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/reactive-ccm/ccm/resources"
@@ -85,7 +84,7 @@ func TestGossRules(t *testing.T) {
 func TestGossServiceInPrivateSystemd(t *testing.T) {
 	sd := systemdtest.Require(t)
 	const unit = "ccm-health-goss.service"
-	installUnit(t, sd, unit, "[Service]\nExecStart=/bin/sleep infinity\n")
+	sd.Install(t, unit, "[Service]\nExecStart=/bin/sleep infinity\n")
 	// The namespace sees this PATH too: from here the harness names the
 	// real systemctl by its path.
 	systemctlShim(t, sd)
@@ -107,9 +106,7 @@ func TestGossServiceInPrivateSystemd(t *testing.T) {
 // can end the check; while it stays blocked, another rule set still runs.
 func TestGossTimeout(t *testing.T) {
 	fifo := filepath.Join(t.TempDir(), "hold")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	resourcetest.FIFO(t, fifo)
 	t.Cleanup(func() { release(t, fifo) })
 	checks := mustParse(t, "- {name: slow, timeout: 100ms, goss_rules: {command: {'cat "+fifo+"': {exit-status: 0, timeout: 3600000}}}}")
 	res := run(t, checks[0])

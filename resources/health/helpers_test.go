@@ -28,16 +28,12 @@ func TestMain(m *testing.M) {
 // parse reads a health_checks list written in YAML for service#web.
 func parse(t testing.TB, src string, tmpl resources.Templates) ([]resources.HealthCheck, error) {
 	t.Helper()
-	var doc yaml.Node
-	if err := yaml.Unmarshal([]byte(src), &doc); err != nil {
-		t.Fatalf("bad YAML in test: %v", err)
-	}
 	if tmpl == nil {
 		tmpl = resources.Literal{}
 	}
 	spec := &resources.Spec{Type: "service", Name: "web", Props: &yaml.Node{Kind: yaml.MappingNode},
 		Pos: resources.Pos{File: "m.yaml", Line: 1, Col: 1}, Templates: tmpl}
-	return health.Parse(spec, doc.Content[0])
+	return health.Parse(spec, resourcetest.YAMLNode(t, src))
 }
 
 // mustParse is parse that fails the test on error.
@@ -92,21 +88,4 @@ func run(t testing.TB, check resources.HealthCheck) resources.HealthResult {
 	t.Helper()
 	res, _ := waits(t, check)
 	return res
-}
-
-// installUnit writes a unit into the private systemd and reloads it; the
-// unit is stopped (and disabled, when it was enabled) when the test ends.
-func installUnit(t testing.TB, sd *systemdtest.Systemd, name, content string) {
-	t.Helper()
-	if err := sd.WriteUnit(name, content); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := sd.Systemctl(t.Context(), "daemon-reload"); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.WithoutCancel(t.Context()), 10*time.Second)
-		defer cancel()
-		sd.Systemctl(ctx, "disable", "--now", name)
-	})
 }

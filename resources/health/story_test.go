@@ -70,7 +70,7 @@ func newStory(t testing.TB, unit string) *story {
 	}
 	s := &story{sd: sd, unit: unit, dir: t.TempDir(), port: freePort(t)}
 	s.conf = filepath.Join(s.dir, "app.conf")
-	installUnit(t, sd, unit+".service", fmt.Sprintf("[Service]\nExecStart=%s\nEnvironment=%s=%s\n", bin, serveEnv, s.conf))
+	sd.Install(t, unit+".service", fmt.Sprintf("[Service]\nExecStart=%s\nEnvironment=%s=%s\n", bin, serveEnv, s.conf))
 	return s
 }
 

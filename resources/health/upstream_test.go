@@ -95,7 +95,7 @@ func httpd(t *testing.T, sd *systemdtest.Systemd) {
 		t.Fatal(err)
 	}
 	unit := fmt.Sprintf("[Service]\nExecStart=%s\nEnvironment=%s=1\n\n[Install]\nWantedBy=multi-user.target\n", bin, acmeEnv)
-	installUnit(t, sd, "httpd.service", unit)
+	sd.Install(t, "httpd.service", unit)
 }
 
 // systemctlShim puts first in PATH a systemctl that runs the real one

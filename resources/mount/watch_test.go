@@ -3,9 +3,7 @@ package mount_test
 import (
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/reactive-ccm/ccm/engine"
 	"github.com/reactive-ccm/ccm/engine/enginetest"
 	"github.com/reactive-ccm/ccm/resources/resourcetest"
 	"github.com/reactive-ccm/ccm/resources/resourcetest/sandbox"
@@ -30,32 +28,18 @@ func TestWatchRepairsDrift(t *testing.T) {
 	w.Changed(t, id)
 	w.Settle(t)
 	line := "ccm-watch " + p + " tmpfs size=1m 0 0\n"
-	tamper := []struct {
-		name string
-		do   func(t *testing.T)
-	}{
-		{"unmounted", func(t *testing.T) { sandbox.Command(t, "umount", p) }},
-		{"mounted over", func(t *testing.T) { sandbox.Command(t, "mount", "-t", "tmpfs", "intruder", p) }},
-		{"fstab line edited", func(t *testing.T) {
+	w.RepairsEach(t, id, []enginetest.Drift{
+		{Name: "unmounted", Make: sandbox.Step("umount", p)},
+		{Name: "mounted over", Make: sandbox.Step("mount", "-t", "tmpfs", "intruder", p)},
+		{Name: "fstab line edited", Make: func(t *testing.T) {
 			resourcetest.WriteFile(t, "/etc/fstab", strings.Replace(resourcetest.ReadFile(t, "/etc/fstab"), "size=1m", "size=2m", 1), 0o644)
 		}},
-	}
-	for _, tt := range tamper {
-		t.Run(tt.name, func(t *testing.T) {
-			start := time.Now()
-			tt.do(t)
-			ran := time.Since(start)
-			if ev := w.Changed(t, id); ev.Trigger != engine.TriggerDrift {
-				t.Errorf("repair %+v, want a drift", ev)
-			}
-			t.Logf("repaired %s after the tool started (the tool took %s)", time.Since(start), ran)
-			w.Settle(t)
-			if e := top(t, p); e == nil || e.Source != "ccm-watch" {
-				t.Errorf("after the repair %+v", e)
-			}
-			if got := resourcetest.ReadFile(t, "/etc/fstab"); !strings.HasSuffix(got, line) {
-				t.Errorf("fstab %q, want it to end with %q", got, line)
-			}
-		})
-	}
+	}, func(t *testing.T, _ enginetest.Drift) {
+		if e := top(t, p); e == nil || e.Source != "ccm-watch" {
+			t.Errorf("after the repair %+v", e)
+		}
+		if got := resourcetest.ReadFile(t, "/etc/fstab"); !strings.HasSuffix(got, line) {
+			t.Errorf("fstab %q, want it to end with %q", got, line)
+		}
+	})
 }

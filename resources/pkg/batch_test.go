@@ -2,7 +2,6 @@ package pkg
 
 import (
 	"context"
-	"fmt"
 	"sync"
 	"testing"
 
@@ -19,13 +18,7 @@ const checkWorkers = 4
 // dpkg -i; it returns their names.
 func installBulk(tb testing.TB, n int) []string {
 	tb.Helper()
-	names := make([]string, n)
-	pkgs := make([]debfixture.Package, n)
-	for i := range n {
-		names[i] = fmt.Sprintf("%sbulk-%03d", debfixture.Prefix, i)
-		pkgs[i] = debfixture.Package{Name: names[i], Version: "1.0-1"}
-	}
-	r := debfixture.New(tb, pkgs...)
+	names, r := debfixture.NewNumbered(tb, "bulk", n)
 	args := []string{"-i"}
 	for _, n := range names {
 		args = append(args, r.Deb(tb, n, "1.0-1"))

@@ -98,13 +98,7 @@ func TestEngineGroupsConsecutivePackages(t *testing.T) {
 // from the checks through apt-get to the events. apt-get-runs/op counts
 // the runs apt logged.
 func BenchmarkEngineInstallPackages(b *testing.B) {
-	names := make([]string, 20)
-	pkgs := make([]debfixture.Package, len(names))
-	for i := range names {
-		names[i] = fmt.Sprintf("%sengine-%03d", debfixture.Prefix, i)
-		pkgs[i] = debfixture.Package{Name: names[i], Version: "1.0-1"}
-	}
-	r := debfixture.New(b, pkgs...)
+	names, r := debfixture.NewNumbered(b, "engine", 20)
 	manifest := packages("present", names...)
 	seen := len(r.History(b))
 	for b.Loop() {

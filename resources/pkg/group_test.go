@@ -47,19 +47,6 @@ func (a *aptGets) take() []string {
 	return out
 }
 
-// fixtures builds n fixture packages named prefix-NNN at 1.0-1 and
-// returns their names.
-func fixtures(tb testing.TB, prefix string, n int) ([]string, *debfixture.Repo) {
-	tb.Helper()
-	names := make([]string, n)
-	pkgs := make([]debfixture.Package, n)
-	for i := range n {
-		names[i] = fmt.Sprintf("%s%s-%03d", debfixture.Prefix, prefix, i)
-		pkgs[i] = debfixture.Package{Name: names[i], Version: "1.0-1"}
-	}
-	return names, debfixture.New(tb, pkgs...)
-}
-
 // ensured builds a resource per name, all served by m and ensured so.
 func ensured(m manager.Manager, ensure string, names ...string) []*resource {
 	rs := make([]*resource, len(names))
@@ -81,7 +68,7 @@ func applyGroup(ctx context.Context, rs []*resource) []resources.GroupResult {
 }
 
 func TestGroupsGoToAptTogether(t *testing.T) {
-	names, r := fixtures(t, "group", 3)
+	names, r := debfixture.NewNumbered(t, "group", 3)
 	nosuch := debfixture.Prefix + "nosuch"
 	install := "apt-get " + strings.Join(installArgs, " ") + " "
 	tests := []struct {
@@ -188,7 +175,7 @@ func TestGroupKeySeparatesRemovesAndProviders(t *testing.T) {
 // still is, and with the 20 grouped into one run. apt-get-runs/op counts
 // the runs. The floor is that one apt-get run alone, without ccm.
 func BenchmarkInstallPackages(b *testing.B) {
-	names, _ := fixtures(b, "bench", 20)
+	names, _ := debfixture.NewNumbered(b, "bench", 20)
 	for _, grouped := range []bool{false, true} {
 		name := "one-apt-get-each-20"
 		if grouped {

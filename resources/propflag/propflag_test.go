@@ -5,13 +5,13 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/reactive-ccm/ccm/internal/ownership"
 	"github.com/reactive-ccm/ccm/resources"
 	"github.com/reactive-ccm/ccm/resources/document"
 	"github.com/reactive-ccm/ccm/resources/propflag"
+	"github.com/reactive-ccm/ccm/resources/resourcetest"
 	"github.com/spf13/pflag"
 	"go.yaml.in/yaml/v3"
 )
@@ -124,9 +124,7 @@ func TestNodeFile(t *testing.T) {
 func TestNodeErrors(t *testing.T) {
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "fifo")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	resourcetest.FIFO(t, fifo)
 	for _, tc := range []struct {
 		name string
 		args []string

@@ -3,6 +3,7 @@ package resourcetest
 import (
 	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
 )
 
@@ -30,6 +31,15 @@ func WriteTree(t testing.TB, dir string, files map[string]string) {
 		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// FIFO makes a named pipe at path, for tests of what must not block on
+// one, failing the test on error.
+func FIFO(t testing.TB, path string) {
+	t.Helper()
+	if err := syscall.Mkfifo(path, 0o600); err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -26,13 +26,9 @@ func BuildWith(t testing.TB, typ, name, props, dir string, tmpl resources.Templa
 	if !ok {
 		t.Fatalf("resource type %q is not registered", typ)
 	}
-	var doc yaml.Node
-	if err := yaml.Unmarshal([]byte(props), &doc); err != nil {
-		t.Fatalf("bad YAML in test: %v", err)
-	}
-	node := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: 1, Column: 1}
-	if doc.Kind != 0 && len(doc.Content) > 0 && doc.Content[0].Kind == yaml.MappingNode {
-		node = doc.Content[0]
+	node := YAMLNode(t, props)
+	if node.Kind != yaml.MappingNode {
+		node = YAMLNode(t, "")
 	}
 	spec := &resources.Spec{
 		Type: typ, Name: name, Props: node, Dir: dir, Templates: tmpl,

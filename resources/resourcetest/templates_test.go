@@ -59,3 +59,12 @@ func TestWriteFileIgnoresTheUmask(t *testing.T) {
 		t.Fatalf("mode %o content %q", st.Mode&0o777, resourcetest.ReadFile(t, path))
 	}
 }
+
+func TestFIFOIsANamedPipe(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "fifo")
+	resourcetest.FIFO(t, path)
+	var st syscall.Stat_t
+	if err := syscall.Lstat(path, &st); err != nil || st.Mode&syscall.S_IFMT != syscall.S_IFIFO {
+		t.Fatalf("mode %o, %v: want a FIFO", st.Mode, err)
+	}
+}

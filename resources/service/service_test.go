@@ -26,22 +26,12 @@ const (
 func unit(t testing.TB, name, content string, started bool) *systemdtest.Systemd {
 	t.Helper()
 	sd := systemdtest.Require(t)
-	if err := sd.WriteUnit(name, content); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := sd.Systemctl(t.Context(), "daemon-reload"); err != nil {
-		t.Fatal(err)
-	}
+	sd.Install(t, name, content)
 	if started {
 		if _, err := sd.Systemctl(t.Context(), "start", name); err != nil {
 			t.Fatal(err)
 		}
 	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.WithoutCancel(t.Context()), 10*time.Second)
-		defer cancel()
-		sd.Systemctl(ctx, "disable", "--now", name)
-	})
 	return sd
 }
 

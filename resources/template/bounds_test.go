@@ -6,17 +6,15 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/reactive-ccm/ccm/resources/internal/safepath"
+	"github.com/reactive-ccm/ccm/resources/resourcetest"
 )
 
 func TestFilesReadAreBounded(t *testing.T) {
 	dir := t.TempDir()
-	if err := syscall.Mkfifo(filepath.Join(dir, "fifo.jet"), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	resourcetest.FIFO(t, filepath.Join(dir, "fifo.jet"))
 	big, err := os.Create(filepath.Join(dir, "big.templ"))
 	if err != nil {
 		t.Fatal(err)

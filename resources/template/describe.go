@@ -39,8 +39,8 @@ func ownMessage(err error) (string, bool) {
 		return ErrMissingKey.Error() + "; give a default: lookup(KEY, DEFAULT)", true
 	case errors.Is(err, ErrMissingKV):
 		return ErrMissingKV.Error() + "; give a default: kvGet(BUCKET, KEY, DEFAULT)", true
-	case errors.Is(err, ErrNoKV), errors.Is(err, ErrTooDeep), errors.Is(err, ErrEmptyExpr):
-		return sentinelOf(err, ErrNoKV, ErrTooDeep, ErrEmptyExpr), true
+	case errors.Is(err, ErrNoKV), errors.Is(err, ErrTooDeep), errors.Is(err, ErrEmptyExpr), errors.Is(err, ErrFunctionValue):
+		return sentinelOf(err, ErrNoKV, ErrTooDeep, ErrEmptyExpr, ErrFunctionValue), true
 	case errors.Is(err, ErrArgs):
 		return wrapperOf(err, ErrArgs), true
 	case errors.Is(err, safepath.ErrSymlink):

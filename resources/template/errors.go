@@ -29,6 +29,10 @@ var (
 	// Every error here reaches callers inside an ExprError, whose text
 	// begins "template", so none repeats the package name.
 	ErrArgs = errors.New("bad arguments")
+	// ErrFunctionValue is an expression whose value is, or holds, a
+	// function: one named without being called (lookup for
+	// lookup('key')), which no property, data or text can hold.
+	ErrFunctionValue = errors.New("gives a function, not a value: call it, with its arguments in brackets (lookup('key'), not lookup)")
 )
 
 // maxDepth bounds nested template() and jet() calls.

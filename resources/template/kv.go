@@ -2,8 +2,9 @@ package template
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
+
+	"github.com/reactive-ccm/ccm/internal/tree"
 )
 
 // kvGet implements kvGet(bucket, key[, default]): the value of a key in a
@@ -43,32 +44,9 @@ func kvValue(v []byte) any {
 	if len(trimmed) == 0 || (trimmed[0] != '{' && trimmed[0] != '[') {
 		return string(v)
 	}
-	dec := json.NewDecoder(bytes.NewReader(trimmed))
-	dec.UseNumber()
-	var out any
-	if err := dec.Decode(&out); err != nil || dec.More() {
+	out, err := tree.DecodeJSON(trimmed)
+	if err != nil {
 		return string(v)
 	}
-	return numbers(out)
-}
-
-// numbers turns JSON numbers into ints when integral, else float64s.
-func numbers(v any) any {
-	switch v := v.(type) {
-	case json.Number:
-		if i, err := v.Int64(); err == nil {
-			return int(i)
-		}
-		f, _ := v.Float64()
-		return f
-	case map[string]any:
-		for k, x := range v {
-			v[k] = numbers(x)
-		}
-	case []any:
-		for i, x := range v {
-			v[i] = numbers(x)
-		}
-	}
-	return v
+	return out
 }

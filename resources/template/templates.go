@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"maps"
+	"reflect"
 	"strings"
 	"sync"
 
@@ -251,10 +252,37 @@ func (t *Templates) eval(b *budget, sg segment) (any, error) {
 		defer t.envs.Put(env)
 	}
 	v, err := expr.Run(p.p, env)
+	if err == nil && holdsFunc(reflect.ValueOf(v)) {
+		err = ErrFunctionValue
+	}
 	if err != nil {
 		return nil, &ExprError{Expr: sg.text, Open: sg.open, Ran: true, Err: err}
 	}
 	return v, nil
+}
+
+// holdsFunc reports whether v is a function or a list or map holding
+// one: a value no property can take, and the YAML encoder panics on.
+func holdsFunc(v reflect.Value) bool {
+	switch v.Kind() {
+	case reflect.Func:
+		return true
+	case reflect.Interface, reflect.Pointer:
+		return !v.IsNil() && holdsFunc(v.Elem())
+	case reflect.Slice, reflect.Array:
+		for i := range v.Len() {
+			if holdsFunc(v.Index(i)) {
+				return true
+			}
+		}
+	case reflect.Map:
+		for it := v.MapRange(); it.Next(); {
+			if holdsFunc(it.Value()) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // meteredEnv returns a copy of the environment holding b, from a pool: a

@@ -2,9 +2,7 @@ package user_test
 
 import (
 	"testing"
-	"time"
 
-	"github.com/reactive-ccm/ccm/engine"
 	"github.com/reactive-ccm/ccm/engine/enginetest"
 	"github.com/reactive-ccm/ccm/resources/resourcetest/sandbox"
 
@@ -42,29 +40,15 @@ func TestWatchRepairsDrift(t *testing.T) {
 		sandbox.Command(t, "userdel", "--remove", "ccmwatch")
 		sandbox.Command(t, "groupdel", "ccmwatchers")
 	})
-	tamper := []struct {
-		name string
-		args []string
-	}{
-		{"shell changed", []string{"usermod", "--shell", "/bin/bash", "ccmwatch"}},
-		{"password locked", []string{"usermod", "--lock", "ccmwatch"}},
-		{"taken out of the group", []string{"gpasswd", "--delete", "ccmwatch", "ccmwatchers"}},
-		{"user deleted", []string{"userdel", "ccmwatch"}},
-	}
-	for _, tt := range tamper {
-		t.Run(tt.name, func(t *testing.T) {
-			start := time.Now()
-			sandbox.Command(t, tt.args[0], tt.args[1:]...)
-			ran := time.Since(start)
-			if ev := w.Changed(t, id); ev.Trigger != engine.TriggerDrift {
-				t.Errorf("repair %+v, want a drift", ev)
-			}
-			t.Logf("repaired %s after the tool started (the tool took %s)", time.Since(start), ran)
-			w.Settle(t)
-			u := lookup(t, "ccmwatch")
-			if u == nil || u.Shell != "/bin/sh" || u.Password != hash || groupsOf(t, "ccmwatch") != "ccmwatchers" {
-				t.Errorf("after the repair %+v in %q", u, groupsOf(t, "ccmwatch"))
-			}
-		})
-	}
+	w.RepairsEach(t, id, []enginetest.Drift{
+		{Name: "shell changed", Make: sandbox.Step("usermod", "--shell", "/bin/bash", "ccmwatch")},
+		{Name: "password locked", Make: sandbox.Step("usermod", "--lock", "ccmwatch")},
+		{Name: "taken out of the group", Make: sandbox.Step("gpasswd", "--delete", "ccmwatch", "ccmwatchers")},
+		{Name: "user deleted", Make: sandbox.Step("userdel", "ccmwatch")},
+	}, func(t *testing.T, _ enginetest.Drift) {
+		u := lookup(t, "ccmwatch")
+		if u == nil || u.Shell != "/bin/sh" || u.Password != hash || groupsOf(t, "ccmwatch") != "ccmwatchers" {
+			t.Errorf("after the repair %+v in %q", u, groupsOf(t, "ccmwatch"))
+		}
+	})
 }

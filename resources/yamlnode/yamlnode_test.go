@@ -4,17 +4,14 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/reactive-ccm/ccm/resources/resourcetest"
 	"github.com/reactive-ccm/ccm/resources/yamlnode"
 	"go.yaml.in/yaml/v3"
 )
 
 func value(t *testing.T, src string) *yaml.Node {
 	t.Helper()
-	var doc yaml.Node
-	if err := yaml.Unmarshal([]byte(src), &doc); err != nil {
-		t.Fatal(err)
-	}
-	return doc.Content[0].Content[1]
+	return resourcetest.YAMLNode(t, src).Content[1]
 }
 
 func TestDescribe(t *testing.T) {
@@ -38,11 +35,7 @@ func TestDescribe(t *testing.T) {
 }
 
 func TestDerefAndIsNull(t *testing.T) {
-	var doc yaml.Node
-	if err := yaml.Unmarshal([]byte("a: &x [1]\nb: *x\nc: *x\nd: ~\n"), &doc); err != nil {
-		t.Fatal(err)
-	}
-	m := doc.Content[0]
+	m := resourcetest.YAMLNode(t, "a: &x [1]\nb: *x\nc: *x\nd: ~\n")
 	a, b := m.Content[1], m.Content[3]
 	if b.Kind != yaml.AliasNode || yamlnode.Deref(b) != a || yamlnode.Deref(a) != a || yamlnode.Deref(nil) != nil {
 		t.Fatal("Deref does not lead an alias to its anchor, or moves a plain node")

@@ -30,22 +30,10 @@ func (daemon) RecheckResource(string) error       { return nil }
 
 var _ control.Controller = daemon{}
 
-// serve listens at path and serves until the test ends.
+// serve serves daemon{} at path until the test ends.
 func serve(t *testing.T, path string) {
 	t.Helper()
-	srv, err := control.Listen(path, daemon{}, slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(t.Context())
-	done := make(chan error)
-	go func() { done <- srv.Serve(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Error(err)
-		}
-	})
+	serveAt(t, path, daemon{})
 }
 
 func TestTheSocketIsPrivateAndRemovedAfter(t *testing.T) {

@@ -118,6 +118,28 @@ func TestSummary(t *testing.T) {
 	}
 }
 
+// TestSummaryJSONKeepsUpstreamOrder: the summary line's keys come in
+// upstream's order, ours (rolled back, health) before total_errors, as
+// the corpus compares them.
+func TestSummaryJSONKeepsUpstreamOrder(t *testing.T) {
+	var b bytes.Buffer
+	p := eventlog.NewPrinter(&b, eventlog.Options{JSON: true})
+	p.Summary(engine.Summary{Resources: 2, Failed: 1, RolledBack: 1}, false)
+	p.Flush()
+	keys := []string{"protocol", "start_time", "end_time", "total_duration", "total_resources", "unique_resources", "changed_resources",
+		"failed_resources", "skipped_resources", "stable_resources", "refreshed_count", "requirements_unmet_count", "rolled_back_resources",
+		"health_checked_count", "health_check_ok_count", "health_check_warning_count", "health_check_critical_count",
+		"health_check_unknown_count", "total_errors"}
+	last := -1
+	for _, k := range keys {
+		i := strings.Index(b.String(), `"`+k+`":`)
+		if i <= last {
+			t.Fatalf("%s out of place in %s", k, b.String())
+		}
+		last = i
+	}
+}
+
 func TestSessionCountsWhatTheWatchDid(t *testing.T) {
 	var b bytes.Buffer
 	t.Setenv("JOURNAL_STREAM", "")

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/reactive-ccm/ccm/engine"
+	"github.com/reactive-ccm/ccm/engine/daemon/session"
 )
 
 // summaryJSON is upstream CCM's session summary, as a JSON line. Each
@@ -13,18 +14,8 @@ import (
 // unique_resources agree (upstream counts events in total_resources, and
 // a manifest may name a resource twice there).
 type summaryJSON struct {
-	Protocol  string        `json:"protocol"`
-	StartTime time.Time     `json:"start_time"`
-	EndTime   time.Time     `json:"end_time"`
-	Duration  time.Duration `json:"total_duration"`
-	Total     int           `json:"total_resources"`
-	Unique    int           `json:"unique_resources"`
-	Changed   int           `json:"changed_resources"`
-	Failed    int           `json:"failed_resources"`
-	Skipped   int           `json:"skipped_resources"`
-	Stable    int           `json:"stable_resources"`
-	Refreshed int           `json:"refreshed_count"`
-	Unmet     int           `json:"requirements_unmet_count"`
+	Protocol string `json:"protocol"`
+	session.Counts
 	// RolledBack is ours: upstream has no rollback.
 	RolledBack int `json:"rolled_back_resources,omitempty"`
 	Checked    int `json:"health_checked_count"`
@@ -44,9 +35,11 @@ func (p *Printer) Summary(s engine.Summary, noop bool) {
 	if p.json {
 		// As upstream, a noop resource that would change counts as changed.
 		_ = p.enc.Encode(summaryJSON{
-			Protocol: "io.choria.ccm.v1.session.summary", StartTime: s.Start, EndTime: s.Start.Add(s.Duration), Duration: s.Duration,
-			Total: s.Resources, Unique: s.Resources, Changed: s.Changed + s.WouldChange, Failed: s.Failed, Skipped: s.Skipped, Stable: s.Stable,
-			Refreshed: s.Refreshed, Unmet: s.Unmet, RolledBack: s.RolledBack, Errors: s.Failed + s.RolledBack,
+			Protocol: "io.choria.ccm.v1.session.summary",
+			Counts: session.Counts{StartTime: s.Start, EndTime: s.Start.Add(s.Duration), Duration: s.Duration,
+				Total: s.Resources, Unique: s.Resources, Changed: s.Changed + s.WouldChange, Failed: s.Failed, Skipped: s.Skipped, Stable: s.Stable,
+				Refreshed: s.Refreshed, Unmet: s.Unmet},
+			RolledBack: s.RolledBack, Errors: s.Failed + s.RolledBack,
 			Checked: s.Health.Checked, OK: s.Health.OK, Warning: s.Health.Warning, Critical: s.Health.Critical, Unknown: s.Health.Unknown,
 		})
 		return

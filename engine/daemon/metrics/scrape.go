@@ -39,8 +39,8 @@ func (s *scrape) Collect(ch chan<- prometheus.Metric) {
 		standing status.Standing
 		n        int
 	}{
-		{status.Converged, c.Converged}, {status.Failed, c.Failed}, {status.Blocked, c.Blocked},
-		{status.Contested, c.Contested}, {status.Paused, c.Paused}, {status.Pending, c.Pending},
+		{status.Converged, c.Converged}, {status.Failed, c.Failed}, {status.Unhealthy, c.Unhealthy}, {status.RolledBack, c.RolledBack},
+		{status.Blocked, c.Blocked}, {status.Contested, c.Contested}, {status.Paused, c.Paused}, {status.Pending, c.Pending},
 	} {
 		ch <- prometheus.MustNewConstMetric(resourcesDesc, prometheus.GaugeValue, float64(x.n), string(x.standing))
 	}

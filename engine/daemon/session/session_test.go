@@ -100,8 +100,8 @@ func TestSummarize(t *testing.T) {
 		},
 	}
 	got := session.Summarize(es)
-	want := session.Summary{StartTime: start, EndTime: start.Add(4*time.Second + time.Millisecond), Duration: 4*time.Second + time.Millisecond,
-		Total: 4, Unique: 4, Changed: 1, Failed: 1, Skipped: 1, Stable: 1, Refreshed: 1, Unmet: 1, Errors: 1}
+	want := session.Summary{Counts: session.Counts{StartTime: start, EndTime: start.Add(4*time.Second + time.Millisecond), Duration: 4*time.Second + time.Millisecond,
+		Total: 4, Unique: 4, Changed: 1, Failed: 1, Skipped: 1, Stable: 1, Refreshed: 1, Unmet: 1}, Errors: 1}
 	if got != want {
 		t.Fatalf("got %+v\nwant %+v", got, want)
 	}

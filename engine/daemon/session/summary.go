@@ -10,6 +10,14 @@ import (
 // each event by its worst outcome, failed, then skipped, then changed,
 // then stable; refreshes separately.
 type Summary struct {
+	Counts
+	Errors int `json:"total_errors"`
+}
+
+// Counts are the counts of upstream's session summary that a one-shot
+// run's JSON summary line (package eventlog) shows too, in upstream's
+// order.
+type Counts struct {
 	StartTime time.Time     `json:"start_time"`
 	EndTime   time.Time     `json:"end_time"`
 	Duration  time.Duration `json:"total_duration"`
@@ -21,8 +29,7 @@ type Summary struct {
 	Stable    int           `json:"stable_resources"`
 	Refreshed int           `json:"refreshed_count"`
 	// Unmet counts the requirements events name as unmet, as upstream.
-	Unmet  int `json:"requirements_unmet_count"`
-	Errors int `json:"total_errors"`
+	Unmet int `json:"requirements_unmet_count"`
 }
 
 // Summarize sums es up. The run time runs from the session's start (or

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"go.yaml.in/yaml/v3"
+	"github.com/reactive-ccm/ccm/resources/resourcetest"
 )
 
 // bomb is the classic: levels of ten aliases each to the level before.
@@ -25,15 +25,6 @@ func bomb(levels int) string {
 	return b.String()
 }
 
-func parse(t *testing.T, src string) *yaml.Node {
-	t.Helper()
-	var doc yaml.Node
-	if err := yaml.Unmarshal([]byte(src), &doc); err != nil {
-		t.Fatal(err)
-	}
-	return &doc
-}
-
 func TestCheck(t *testing.T) {
 	var shared strings.Builder
 	shared.WriteString("defaults: &d {owner: root, group: root, mode: \"0644\", ensure: present}\nfiles:\n")
@@ -51,7 +42,7 @@ func TestCheck(t *testing.T) {
 		{"a bomb of 9 levels", bomb(9), "m.yaml:6:"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			err := Check("m.yaml", parse(t, tc.src))
+			err := Check("m.yaml", resourcetest.YAMLDoc(t, tc.src))
 			if tc.at == "" {
 				if err != nil {
 					t.Fatal(err)

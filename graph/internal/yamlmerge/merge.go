@@ -12,13 +12,14 @@
 //     upstream's library has them;
 //   - a quoted "<<" is an ordinary key.
 //
-// Expand runs after the alias budget (yamlbudget) has accepted the
-// document: a merge adds the pairs of the map it merges, which that budget
-// counted as the alias's expansion, and each mapping is expanded once
-// however many aliases reach it.
+// Expand first has the alias budget (yamlbudget) accept the document: a
+// merge adds the pairs of the map it merges, which that budget counts as
+// the alias's expansion, and each mapping is expanded once however many
+// aliases reach it.
 package yamlmerge
 
 import (
+	"github.com/reactive-ccm/ccm/graph/internal/yamlbudget"
 	"github.com/reactive-ccm/ccm/resources"
 	"github.com/reactive-ccm/ccm/resources/yamlnode"
 	"go.yaml.in/yaml/v3"
@@ -27,9 +28,13 @@ import (
 // mergeTag is the tag yaml.v3 gives a plain `<<` key.
 const mergeTag = "!!merge"
 
-// Expand resolves the merge keys of doc in place. A `<<` whose value is
-// not a map or a list of maps is an error at its position in file.
+// Expand refuses doc when its aliases expand too far (yamlbudget.Check),
+// then resolves its merge keys in place. A `<<` whose value is not a map
+// or a list of maps is an error at its position in file.
 func Expand(file string, doc *yaml.Node) error {
+	if err := yamlbudget.Check(file, doc); err != nil {
+		return err
+	}
 	x := expander{file: file, done: map[*yaml.Node]bool{}}
 	x.node(doc)
 	return x.errs.Err()

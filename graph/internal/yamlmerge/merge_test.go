@@ -5,18 +5,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/reactive-ccm/ccm/resources/resourcetest"
 	"github.com/reactive-ccm/ccm/resources/yamlnode"
 	"go.yaml.in/yaml/v3"
 )
-
-func parse(t *testing.T, src string) *yaml.Node {
-	t.Helper()
-	var doc yaml.Node
-	if err := yaml.Unmarshal([]byte(src), &doc); err != nil {
-		t.Fatal(err)
-	}
-	return &doc
-}
 
 // content prints x's pairs as key=value in order, values as yaml.v3
 // decodes them; merges left in place would show as "<<=".
@@ -59,7 +51,7 @@ func TestExpand(t *testing.T) {
 		{"nested in a list", "d: &d {a: 1}\nx:\n  l: [{<<: *d, b: 2}]\n", "l=[map[a:1 b:2]]"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			doc := parse(t, tc.src)
+			doc := resourcetest.YAMLDoc(t, tc.src)
 			if err := Expand("m.yaml", doc); err != nil {
 				t.Fatal(err)
 			}
@@ -78,7 +70,7 @@ func TestExpandErrors(t *testing.T) {
 		{"two merge keys", "d: &d {a: 1}\nx:\n  <<: *d\n  <<: {b: 2}\n", "m.yaml:4:3: <<: a second merge key in one map (the first is at line 3)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			err := Expand("m.yaml", parse(t, tc.src))
+			err := Expand("m.yaml", resourcetest.YAMLDoc(t, tc.src))
 			if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
 				t.Fatalf("error %v, want %q", err, tc.want)
 			}
@@ -95,7 +87,7 @@ func TestExpandOnce(t *testing.T) {
 	for i := range 10000 {
 		fmt.Fprintf(&b, "  - {<<: *d, name: /srv/f%d}\n", i)
 	}
-	doc := parse(t, b.String())
+	doc := resourcetest.YAMLDoc(t, b.String())
 	x := expander{file: "m.yaml", done: map[*yaml.Node]bool{}}
 	x.node(doc)
 	if err := x.errs.Err(); err != nil {
@@ -110,5 +102,21 @@ func TestExpandOnce(t *testing.T) {
 	// Only the anchored map is remembered, however many merge it.
 	if len(x.done) != 1 {
 		t.Fatalf("%d nodes remembered, want 1", len(x.done))
+	}
+}
+
+// TestExpandRefusesAnAliasBombFirst: a document whose aliases expand too
+// far is refused before any merge key is resolved.
+func TestExpandRefusesAnAliasBombFirst(t *testing.T) {
+	src := "l0: &l0 {a: 1}\n"
+	for i := 1; i <= 7; i++ {
+		src += fmt.Sprintf("l%d: &l%d [%s]\n", i, i, strings.TrimSuffix(strings.Repeat(fmt.Sprintf("*l%d, ", i-1), 10), ", "))
+	}
+	doc := resourcetest.YAMLDoc(t, src+"x: {<<: *l0, b: 2}\n")
+	if err := Expand("m.yaml", doc); err == nil || !strings.Contains(err.Error(), "alias bomb") {
+		t.Fatalf("Expand = %v, want the alias budget's error", err)
+	}
+	if got := content(t, doc, "x"); !strings.Contains(got, "<<=") {
+		t.Fatalf("x = %s: a merge was resolved in a refused document", got)
 	}
 }

@@ -81,6 +81,12 @@ func Command(t testing.TB, name string, args ...string) string {
 	return string(out)
 }
 
+// Step is Command to run later, by the test or subtest it is given:
+// a drift a watch test makes (enginetest.Drift), say.
+func Step(name string, args ...string) func(t *testing.T) {
+	return func(t *testing.T) { Command(t, name, args...) }
+}
+
 // lacks says what the host lacks for a sandbox, or "".
 func lacks() string {
 	if os.Geteuid() != 0 {

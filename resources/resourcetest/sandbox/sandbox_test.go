@@ -66,3 +66,18 @@ func TestNetworkNamespaceIsPrivate(t *testing.T) {
 	}
 	l.Close()
 }
+
+// TestStepRunsWhenCalled: a step runs its tool in the sandbox when
+// called, not when made.
+func TestStepRunsWhenCalled(t *testing.T) {
+	sandbox.Require(t)
+	probe := filepath.Join(t.TempDir(), "step")
+	step := sandbox.Step("touch", probe)
+	if _, err := os.Lstat(probe); !os.IsNotExist(err) {
+		t.Fatalf("the step ran when made: %v", err)
+	}
+	step(t)
+	if _, err := os.Lstat(probe); err != nil {
+		t.Fatalf("the step did not run: %v", err)
+	}
+}

@@ -49,3 +49,21 @@ func TestHarness(t *testing.T) {
 		}
 	})
 }
+
+// TestInstallLeavesNothingRunning: a unit Install wrote is loaded, and
+// stopped and disabled when the test that installed it ends.
+func TestInstallLeavesNothingRunning(t *testing.T) {
+	sd := Require(t)
+	const unit = "ccm-harness-install.service"
+	t.Run("installed", func(t *testing.T) {
+		sd.Install(t, unit, "[Service]\nExecStart=/bin/sleep infinity\n[Install]\nWantedBy=multi-user.target\n")
+		if _, err := sd.Systemctl(t.Context(), "enable", "--now", unit); err != nil {
+			t.Fatal(err)
+		}
+	})
+	for _, q := range []string{"is-active", "is-enabled"} {
+		if out, err := sd.Systemctl(t.Context(), q, unit); err == nil {
+			t.Errorf("%s after the test: %s", q, out)
+		}
+	}
+}

@@ -53,13 +53,7 @@ func ccm(t *testing.T, env []string, args ...string) (string, int) {
 func TestServiceDocsExamples(t *testing.T) {
 	sd := systemdtest.Require(t)
 	const unit = "ccm-e2e.service"
-	if err := sd.WriteUnit(unit, "[Service]\nExecStart=/bin/sleep infinity\n[Install]\nWantedBy=multi-user.target\n"); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := sd.Systemctl(t.Context(), "daemon-reload"); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { sd.Systemctl(t.Context(), "disable", "--now", unit) })
+	sd.Install(t, unit, "[Service]\nExecStart=/bin/sleep infinity\n[Install]\nWantedBy=multi-user.target\n")
 	dir := t.TempDir()
 	session := []string{"CCM_SESSION_STORE=" + filepath.Join(dir, "session")}
 	if out, code := ccm(t, nil, "session", "new", "--directory", filepath.Join(dir, "session")); code != 0 {

@@ -74,6 +74,19 @@ func New(t testing.TB, pkgs ...Package) *Repo {
 	return r
 }
 
+// NewNumbered is New serving n packages at 1.0-1, named after name and
+// numbered from 000 (ccm-fixture-name-000, ...), whose names it returns.
+func NewNumbered(t testing.TB, name string, n int) ([]string, *Repo) {
+	t.Helper()
+	names := make([]string, n)
+	pkgs := make([]Package, n)
+	for i := range n {
+		names[i] = fmt.Sprintf("%s%s-%03d", Prefix, name, i)
+		pkgs[i] = Package{Name: names[i], Version: "1.0-1"}
+	}
+	return names, New(t, pkgs...)
+}
+
 func skipUnlessUsable(t testing.TB) {
 	t.Helper()
 	if os.Geteuid() != 0 {

@@ -1,7 +1,6 @@
 package ordertest_test
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -40,15 +39,7 @@ func newStack(t *testing.T) *stack {
 	repo := debfixture.New(t, debfixture.Package{Name: fixApp, Version: "1.0-1", Conffile: true})
 	s := &stack{sd: sd, conf: filepath.Join(filepath.Dir(repo.Conffile(fixApp)), "app.conf")}
 	unit := fmt.Sprintf("[Service]\nExecStartPre=/usr/bin/test -f %s\nExecStart=/bin/sleep infinity\n", s.conf)
-	if err := sd.WriteUnit(unitApp, unit); err != nil {
-		t.Fatal(err)
-	}
-	s.systemctl(t, "daemon-reload")
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.WithoutCancel(t.Context()), 10*time.Second)
-		defer cancel()
-		_, _ = sd.Systemctl(ctx, "stop", unitApp)
-	})
+	sd.Install(t, unitApp, unit)
 	s.manifest = fmt.Sprintf(`
 - package:
     - %s: {ensure: present}
