@@ -64,3 +64,21 @@ func (b bounded) expired(ctx context.Context, op string, err error) error {
 	return fmt.Errorf("%w: the %s did not finish within %s (%s); what it ran was stopped: %v",
 		ErrTimeout, op, b.d, b.why, err)
 }
+
+// ParseTimeouts reads --timeout TYPE=DURATION values into Options.Timeouts,
+// by each type's canonical name.
+func ParseTimeouts(flag map[string]string) (map[string]time.Duration, error) {
+	out := make(map[string]time.Duration, len(flag))
+	for name, v := range flag {
+		t, ok := resources.Lookup(name)
+		if !ok {
+			return nil, fmt.Errorf("--timeout %s=%s: no resource type %q", name, v, name)
+		}
+		d, err := time.ParseDuration(v)
+		if err != nil || d <= 0 {
+			return nil, fmt.Errorf("--timeout %s=%s: want a positive duration such as 30s or 5m", name, v)
+		}
+		out[t.Name] = d
+	}
+	return out, nil
+}

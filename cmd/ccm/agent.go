@@ -33,28 +33,14 @@ func newAgentCmd() *cobra.Command {
 		if err != nil {
 			return usage(err)
 		}
-		if err := applyAgentConfig(cmd, c); err != nil {
-			return err
+		unsupported, err := c.Apply(cmd.Flags())
+		for _, name := range unsupported {
+			fmt.Fprintf(cmd.ErrOrStderr(), "ccm: the agent setting for --%s is not supported by this ccm; ignored\n", name)
+		}
+		if err != nil {
+			return usage(err)
 		}
 		return run(cmd, c.Manifests)
 	}
 	return cmd
-}
-
-// applyAgentConfig sets the flags the configuration speaks for, unless
-// they were given on the command line.
-func applyAgentConfig(cmd *cobra.Command, c *agent.Config) error {
-	for name, v := range c.Flags() {
-		fl := cmd.Flags().Lookup(name)
-		switch {
-		case fl != nil && fl.Changed:
-		case fl == nil:
-			fmt.Fprintf(cmd.ErrOrStderr(), "ccm: the agent setting for --%s is not supported by this ccm; ignored\n", name)
-		default:
-			if err := cmd.Flags().Set(name, v); err != nil {
-				return usage(fmt.Errorf("%s: %w", name, err))
-			}
-		}
-	}
-	return nil
 }

@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 
 	"github.com/reactive-ccm/ccm/engine/fleet/bundle"
+	"github.com/reactive-ccm/ccm/engine/fleet/release"
 	"github.com/spf13/cobra"
 )
 
@@ -53,17 +53,13 @@ func newBundlePackCmd() *cobra.Command {
 }
 
 // removeStaleSignature removes FILE.sig, which signed the tarball FILE
-// held before: push would attach it to bytes it does not sign.
+// held before (bundle.RemoveSignature).
 func removeStaleSignature(cmd *cobra.Command, file string) error {
-	err := os.Remove(file + bundle.SignatureSuffix)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
+	sig, err := bundle.RemoveSignature(file)
+	if sig != "" {
+		fmt.Fprintf(cmd.OutOrStdout(), "removed %s, which signed the previous %s\n", sig, file)
 	}
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(cmd.OutOrStdout(), "removed %s%s, which signed the previous %s\n", file, bundle.SignatureSuffix, file)
-	return nil
+	return err
 }
 
 func newBundleSignCmd() *cobra.Command {
@@ -83,19 +79,11 @@ func newBundleSignCmd() *cobra.Command {
 	return cmd
 }
 
-// signFile writes file.sig.
+// signFile writes file.sig (release.SignFile).
 func signFile(cmd *cobra.Command, file, keyFile string) error {
-	b, err := os.ReadFile(file)
+	sig, err := release.SignFile(file, keyFile)
 	if err != nil {
-		return usage(err)
-	}
-	signature, err := signer(keyFile)(b)
-	if err != nil {
-		return err
-	}
-	sig := file + bundle.SignatureSuffix
-	if err := os.WriteFile(sig, signature, 0o644); err != nil {
-		return err
+		return releaseError(err)
 	}
 	fmt.Fprintf(cmd.OutOrStdout(), "signed %s: %s\n", file, sig)
 	return nil

@@ -5,80 +5,65 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"text/tabwriter"
+	"strings"
 	"time"
 
 	"github.com/reactive-ccm/ccm/engine/fleet/bundle"
 	"github.com/reactive-ccm/ccm/engine/fleet/natsconn"
 	"github.com/reactive-ccm/ccm/engine/fleet/release"
-	"github.com/reactive-ccm/ccm/internal/termsafe"
 	"github.com/spf13/cobra"
 )
 
 func newBundleHistoryCmd() *cobra.Command {
 	var asJSON bool
-	var timeout time.Duration
-	cmd := &cobra.Command{
+	cmd := objectCmd(&cobra.Command{
 		Use:   "history obj://BUCKET/KEY",
 		Short: "List the revisions of a bundle the store keeps: when, by whom, digest, signer; * marks the current one",
 		Args:  cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return onObject(cmd, args[0], timeout, false, func(ctx context.Context, _ *natsconn.Conn, o release.Object) error {
-				all, err := release.History(ctx, o.Store, o.Key)
-				if err != nil {
-					return err
-				}
-				if asJSON {
-					return json.NewEncoder(cmd.OutOrStdout()).Encode(all)
-				}
-				return printHistory(cmd.OutOrStdout(), all)
-			})
-		},
-	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print the revisions as JSON")
-	addNATSFlags(cmd.Flags(), &timeout, 10*time.Second)
-	return cmd
-}
-
-func printHistory(w io.Writer, all []release.Entry) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "REVISION\tPUSHED\tBY\tDIGEST\tSIGNED")
-	for _, e := range all {
-		mark := ""
-		if e.Current {
-			mark = " *"
+	}, 10*time.Second, func(ctx context.Context, cmd *cobra.Command, _ []string, _ *natsconn.Conn, o release.Object) error {
+		all, err := release.History(ctx, o.Store, o.Key)
+		if err != nil {
+			return err
 		}
-		fmt.Fprintf(tw, "%d%s\t%s\t%s\t%s\t%s\n", e.Seq, mark, e.Pushed.Local().Format(time.DateTime), termsafe.OneLine(e.PushedBy), release.ShortDigest(e.Digest), signedBy([]byte(e.Signature)))
-	}
-	return tw.Flush()
+		if asJSON {
+			return json.NewEncoder(cmd.OutOrStdout()).Encode(all)
+		}
+		return release.PrintHistory(cmd.OutOrStdout(), all)
+	})
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the revisions as JSON")
+	return cmd
 }
 
 func newBundleRollbackCmd() *cobra.Command {
 	var key string
-	var timeout time.Duration
-	cmd := &cobra.Command{
+	cmd := objectCmd(&cobra.Command{
 		Use:   "rollback obj://BUCKET/KEY [REVISION]",
 		Short: "Make an older revision from the history current again (default the one before the current); --key signs it again, so hosts that never go back take it",
 		Args:  cobra.RangeArgs(1, 2),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			want := ""
-			if len(args) == 2 {
-				want = args[1]
-			}
-			return onObject(cmd, args[0], timeout, false, func(ctx context.Context, _ *natsconn.Conn, o release.Object) error {
-				got, err := o.Rollback(ctx, want, signer(key))
-				if err != nil {
-					return releaseError(err)
-				}
-				fmt.Fprintf(cmd.OutOrStdout(), "rolled %s back to revision %d: digest %s, %s\n", o.Name, got.Entry.Seq, got.Info.Digest, signedBy(got.Bundle.Signature))
-				return nil
-			})
-		},
-	}
+	}, 30*time.Second, func(ctx context.Context, cmd *cobra.Command, args []string, _ *natsconn.Conn, o release.Object) error {
+		got, err := o.Rollback(ctx, strings.Join(args[1:], ""), release.KeySigner(key))
+		if err != nil {
+			return releaseError(err)
+		}
+		fmt.Fprintf(cmd.OutOrStdout(), "rolled %s back to revision %d: digest %s, %s\n", o.Name, got.Entry.Seq, got.Info.Digest, bundle.Describe(got.Bundle.Signature))
+		return nil
+	})
 	cmd.Flags().StringVar(&key, "key", "", "sign the revision again with this ed25519 private key (needed for a signed revision)")
-	addNATSFlags(cmd.Flags(), &timeout, 30*time.Second)
 	return cmd
+}
+
+// objectCmd makes c an operator's command on the bundle object its first
+// argument names, with --context and --timeout (default d): run is
+// called with the object (onObject).
+func objectCmd(c *cobra.Command, d time.Duration, run func(context.Context, *cobra.Command, []string, *natsconn.Conn, release.Object) error) *cobra.Command {
+	var timeout time.Duration
+	addNATSFlags(c.Flags(), &timeout, d)
+	c.RunE = func(cmd *cobra.Command, args []string) error {
+		return onObject(cmd, args[0], timeout, false, func(ctx context.Context, conn *natsconn.Conn, o release.Object) error {
+			return run(ctx, cmd, args, conn, o)
+		})
+	}
+	return c
 }
 
 // onObject runs f on the bundle object raw names (obj://BUCKET/KEY), its
@@ -95,21 +80,6 @@ func onObject(cmd *cobra.Command, raw string, timeout time.Duration, create bool
 		}
 		return f(ctx, c, release.Object{Store: obs, Key: loc.Key, Name: loc.String()})
 	})
-}
-
-// signer signs with the private key in keyFile, read when a signature is
-// needed; nil without a key file.
-func signer(keyFile string) release.Signer {
-	if keyFile == "" {
-		return nil
-	}
-	return func(data []byte) ([]byte, error) {
-		priv, err := bundle.ReadPrivateKey(keyFile)
-		if err != nil {
-			return nil, usage(err)
-		}
-		return bundle.Sign(data, priv, time.Now()), nil
-	}
 }
 
 // releaseError makes a change release refuses unusable input (exit 2).

@@ -2,14 +2,13 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"os"
 	"time"
 
 	"github.com/reactive-ccm/ccm/engine/fleet/bundle"
 	"github.com/reactive-ccm/ccm/engine/fleet/natsconn"
 	"github.com/reactive-ccm/ccm/engine/fleet/release"
+	"github.com/reactive-ccm/ccm/engine/fleet/report"
 	"github.com/reactive-ccm/ccm/engine/fleet/source"
 	"github.com/reactive-ccm/ccm/graph"
 	"github.com/spf13/cobra"
@@ -28,15 +27,16 @@ func newBundlePushCmd() *cobra.Command {
 			if _, err := objectLocation(args[1]); err != nil {
 				return err
 			}
-			b, err := readBundle(args[0])
+			b, err := release.ReadBundle(args[0])
 			if err != nil {
-				return err
+				return releaseError(err)
 			}
-			plan, err := rolloutPlan(canary, auto, key)
+			plan, err := release.ParsePlan(canary, auto, key != "")
 			if err != nil {
-				return err
+				return usage(err)
 			}
-			if plan.auto != nil {
+			if plan.Auto != nil {
+				plan.Auto.Sign = release.KeySigner(key)
 				timeout = max(timeout, 30*24*time.Hour)
 			}
 			if !force {
@@ -48,14 +48,14 @@ func newBundlePushCmd() *cobra.Command {
 				if err := o.NotOlder(ctx, b); err != nil && !force {
 					return releaseError(err)
 				}
-				if plan.percent > 0 {
-					return plan.stage(ctx, cmd, c, o, b, keep)
+				if plan.Percent > 0 {
+					return stage(ctx, cmd, plan, c, o, b, keep)
 				}
 				info, err := release.Publish(ctx, o.Store, o.Key, b, keep)
 				if err != nil {
 					return err
 				}
-				fmt.Fprintf(cmd.OutOrStdout(), "pushed %s: %d bytes, %s, digest %s\n", o.Name, info.Size, signedBy(b.Signature), info.Digest)
+				fmt.Fprintf(cmd.OutOrStdout(), "pushed %s: %d bytes, %s, digest %s\n", o.Name, info.Size, bundle.Describe(b.Signature), info.Digest)
 				return nil
 			})
 		},
@@ -70,25 +70,10 @@ func newBundlePushCmd() *cobra.Command {
 	return cmd
 }
 
-// readBundle reads a bundle to push from file, and its signature from
-// file.sig when there is one.
-func readBundle(file string) (release.Bundle, error) {
-	b := release.Bundle{PushedBy: release.Pusher()}
-	var err error
-	if b.Data, err = os.ReadFile(file); err != nil {
-		return b, usage(err)
-	}
-	b.Signature, err = os.ReadFile(file + bundle.SignatureSuffix)
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return b, err
-	}
-	return b, nil
-}
-
 func objectLocation(raw string) (source.Location, error) {
-	loc, err := source.Parse(raw, false)
-	if err != nil || loc.Scheme != source.Object {
-		return loc, usage(fmt.Errorf("%s: want obj://BUCKET/KEY", raw))
+	loc, err := source.ParseObject(raw)
+	if err != nil {
+		return loc, usage(err)
 	}
 	return loc, nil
 }
@@ -107,58 +92,17 @@ func checkBundle(cmd *cobra.Command, file string, b release.Bundle) error {
 	})
 }
 
-// signedBy describes a signature for the operator.
-func signedBy(sig []byte) string {
-	a, err := bundle.Inspect(sig)
-	switch {
-	case len(sig) == 0:
-		return "unsigned"
-	case err != nil:
-		return "with a signature that is not one"
-	}
-	return fmt.Sprintf("signed by %s at %s", a.Key[:12], a.Signed.Format(time.RFC3339))
-}
-
-// stagedPush is a push under --canary, with --auto's plan if any.
-type stagedPush struct {
-	percent float64
-	auto    *release.Auto
-}
-
-func rolloutPlan(canary, auto, key string) (stagedPush, error) {
-	var p stagedPush
-	if canary == "" {
-		if auto != "" || key != "" {
-			return p, usage(errors.New("--auto and --key go with --canary"))
-		}
-		return p, nil
-	}
-	var err error
-	if p.percent, err = release.ParseShare(canary); err != nil {
-		return p, usage(err)
-	}
-	if p.percent >= 100 {
-		return p, usage(errors.New("--canary: a share below 100%; a push without --canary goes to every host"))
-	}
-	if auto != "" {
-		a, err := parseAuto(auto)
-		if err != nil {
-			return p, err
-		}
-		a.Sign, p.auto = signer(key), &a
-	}
-	return p, nil
-}
-
 // stage starts the rollout of b, then follows --auto's plan.
-func (p stagedPush) stage(ctx context.Context, cmd *cobra.Command, c *natsconn.Conn, o release.Object, b release.Bundle, keep int) error {
-	r, err := release.Stage(ctx, o.Store, o.Key, b, keep, p.percent)
+func stage(ctx context.Context, cmd *cobra.Command, p release.Plan, c *natsconn.Conn, o release.Object, b release.Bundle, keep int) error {
+	r, err := release.Stage(ctx, o.Store, o.Key, b, keep, p.Percent)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(cmd.OutOrStdout(), "staged %s: revision %d (%s), %s, to %s of the hosts\n", o.Name, r.Seq, release.ShortDigest(r.Digest), signedBy(b.Signature), release.Share(r.Percent))
-	if p.auto == nil {
+	fmt.Fprintf(cmd.OutOrStdout(), "staged %s: revision %d (%s), %s, to %s of the hosts\n", o.Name, r.Seq, release.ShortDigest(r.Digest), bundle.Describe(b.Signature), release.Share(r.Percent))
+	if p.Auto == nil {
 		return nil
 	}
-	return followAuto(ctx, *p.auto, c, o, &r, cmd.OutOrStdout())
+	a := *p.Auto
+	a.Widened = func(p float64) { sayWidened(cmd.OutOrStdout(), o, &r, p) }
+	return report.FollowAuto(ctx, a, c, o, &r)
 }

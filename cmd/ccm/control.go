@@ -105,7 +105,7 @@ func newEventsCmd() *cobra.Command {
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			f.watch = true
-			out := newPrinter(cmd.OutOrStdout(), f)
+			out := eventlog.NewPrinter(cmd.OutOrStdout(), printOptions(f))
 			return clientError(client(cmd).Events(ctx, follow, func(ev *engine.Event) error {
 				out.Event(ev)
 				return nil
@@ -119,28 +119,33 @@ func newEventsCmd() *cobra.Command {
 	return cmd
 }
 
+// request is a command that asks the daemon one thing (ask) and prints
+// its answer, if any.
+func request(use, short string, args cobra.PositionalArgs, ask func(cmd *cobra.Command, c *control.Client, args []string) (string, error)) *cobra.Command {
+	return &cobra.Command{Use: use, Short: short, Args: args, RunE: func(cmd *cobra.Command, args []string) error {
+		said, err := ask(cmd, client(cmd), args)
+		if said != "" && err == nil {
+			fmt.Fprintln(cmd.OutOrStdout(), said)
+		}
+		return err
+	}}
+}
+
 func newPauseCmd() *cobra.Command {
 	var req control.PauseRequest
-	cmd := &cobra.Command{
-		Use:   "pause RESOURCE...|--all [--for DURATION]",
-		Short: "Keep the daemon's hands off resources: still checked and drift reported, nothing changed",
-		RunE: func(cmd *cobra.Command, refs []string) error {
+	cmd := request("pause RESOURCE...|--all [--for DURATION]", "Keep the daemon's hands off resources: still checked and drift reported, nothing changed", nil,
+		func(cmd *cobra.Command, c *control.Client, refs []string) (string, error) {
 			req.Resources, req.SudoUser = refs, os.Getenv("SUDO_USER")
 			if !req.Valid() {
-				return usage(errors.New("name resources (type#name) or give --all, and a --for that is not negative"))
+				return "", usage(errors.New("name resources (type#name) or give --all, and a --for that is not negative"))
 			}
-			p, err := client(cmd).Pause(cmd.Context(), req)
-			if err != nil {
-				return clientError(err)
-			}
+			p, err := c.Pause(cmd.Context(), req)
 			what := "every resource"
 			if !req.All {
 				what = strings.Join(refs, ", ")
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "paused %s by %s %s\n", what, p.By, eventlog.Until(p.Until, time.Now()))
-			return nil
-		},
-	}
+			return fmt.Sprintf("paused %s by %s %s", what, p.By, eventlog.Until(p.Until, time.Now())), clientError(err)
+		})
 	cmd.Flags().BoolVar(&req.All, "all", false, "pause every resource, those a reload adds included")
 	cmd.Flags().DurationVar(&req.For, "for", 0, "end the pause by itself after this long (default: until ccm resume)")
 	return cmd
@@ -148,36 +153,20 @@ func newPauseCmd() *cobra.Command {
 
 func newResumeCmd() *cobra.Command {
 	var req control.ResumeRequest
-	cmd := &cobra.Command{
-		Use:   "resume RESOURCE...|--all",
-		Short: "End pauses: the resources are checked and repaired at once",
-		RunE: func(cmd *cobra.Command, refs []string) error {
-			req.Resources = refs
-			if !req.Valid() {
-				return usage(errors.New("name resources (type#name) or give --all"))
+	cmd := request("resume RESOURCE...|--all", "End pauses: the resources are checked and repaired at once", nil,
+		func(cmd *cobra.Command, c *control.Client, refs []string) (string, error) {
+			if req.Resources = refs; !req.Valid() {
+				return "", usage(errors.New("name resources (type#name) or give --all"))
 			}
-			if err := client(cmd).Resume(cmd.Context(), req); err != nil {
-				return clientError(err)
-			}
-			fmt.Fprintln(cmd.OutOrStdout(), "resumed; checking now")
-			return nil
-		},
-	}
+			return "resumed; checking now", clientError(c.Resume(cmd.Context(), req))
+		})
 	cmd.Flags().BoolVar(&req.All, "all", false, "end every pause")
 	return cmd
 }
 
 func newRecheckCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:   "recheck [RESOURCE]",
-		Short: "Check one resource, or every resource, now (as SIGUSR1 does for all)",
-		Args:  cobra.MaximumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			var req control.RecheckRequest
-			if len(args) == 1 {
-				req.Resource = args[0]
-			}
-			return clientError(client(cmd).Recheck(cmd.Context(), req))
-		},
-	}
+	return request("recheck [RESOURCE]", "Check one resource, or every resource, now (as SIGUSR1 does for all)", cobra.MaximumNArgs(1),
+		func(cmd *cobra.Command, c *control.Client, args []string) (string, error) {
+			return "", clientError(c.Recheck(cmd.Context(), control.RecheckRequest{Resource: strings.Join(args, "")}))
+		})
 }

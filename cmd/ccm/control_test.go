@@ -252,3 +252,15 @@ func TestTheControlSocketAnswersRootOnly(t *testing.T) {
 		t.Fatal("a refused client paused the daemon")
 	}
 }
+
+// TestPauseAndResumeRefuseBadRequestsBeforeAsking: a request that names
+// nothing, or both resources and --all, is refused as unusable input
+// (exit 2) without a daemon to ask.
+func TestPauseAndResumeRefuseBadRequestsBeforeAsking(t *testing.T) {
+	socket := filepath.Join(t.TempDir(), "none.sock")
+	for _, args := range [][]string{{"pause"}, {"pause", "--all", "file#/a"}, {"pause", "--all", "--for", "-1s"}, {"resume"}, {"resume", "--all", "file#/a"}} {
+		if r := ccm(t, append(args, "--socket", socket)...); r.code != 2 || !strings.Contains(r.stderr, "--all") {
+			t.Errorf("ccm %v: exit %d, stderr %q; want exit 2 naming --all", args, r.code, r.stderr)
+		}
+	}
+}

@@ -4,18 +4,14 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"strings"
 
 	"github.com/reactive-ccm/ccm/engine/daemon/ensure"
 	"github.com/reactive-ccm/ccm/engine/daemon/eventlog"
+	"github.com/reactive-ccm/ccm/engine/daemon/session"
 	"github.com/reactive-ccm/ccm/resources"
 	"github.com/reactive-ccm/ccm/resources/propflag"
 	"github.com/spf13/cobra"
 )
-
-// sessionEnv names the session store `ccm ensure` records in, as
-// upstream CCM's.
-const sessionEnv = "CCM_SESSION_STORE"
 
 // newEnsureCmd is upstream CCM's `ccm ensure TYPE NAME`: one resource,
 // described by flags generated from its type's property declarations,
@@ -25,12 +21,12 @@ func newEnsureCmd() *cobra.Command {
 		Use:   "ensure TYPE NAME [flags]",
 		Short: "Converge one resource described on the command line",
 		Long: "Converge one resource described on the command line, as if it were the only resource of a manifest.\n\n" +
-			"In a session (ccm session new, or " + sessionEnv + "), each call records its event, so a later call's " +
+			"In a session (ccm session new, or " + session.Env + "), each call records its event, so a later call's " +
 			"--require and --subscribe see the earlier calls' outcomes.",
 	}
 	fl := cmd.PersistentFlags()
 	fl.Bool("noop", false, "report what would change and change nothing")
-	fl.String("session", "", "session store directory (default $"+sessionEnv+")")
+	fl.String("session", "", "session store directory (default $"+session.Env+")")
 	fl.StringArray("hiera", nil, "hiera data file for templates (default $"+hieraEnv+", else ./.hiera when it exists)")
 	addReadEnvFlags(fl)
 	addFactFlags(fl)
@@ -99,12 +95,4 @@ func defaultHiera(cmd *cobra.Command) error {
 		return nil
 	}
 	return cmd.Flags().Set("hiera", hieraDefault)
-}
-
-// sessionDir is --session, else $CCM_SESSION_STORE, else "".
-func sessionDir(cmd *cobra.Command) string {
-	if d, _ := cmd.Flags().GetString("session"); d != "" {
-		return d
-	}
-	return strings.TrimSpace(os.Getenv(sessionEnv))
 }

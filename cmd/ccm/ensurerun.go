@@ -8,6 +8,7 @@ import (
 
 	"github.com/reactive-ccm/ccm/engine"
 	"github.com/reactive-ccm/ccm/engine/daemon/ensure"
+	"github.com/reactive-ccm/ccm/engine/daemon/session"
 	"github.com/spf13/cobra"
 	"go.yaml.in/yaml/v3"
 )
@@ -25,7 +26,8 @@ func ensureOne(cmd *cobra.Command, typ string, props *yaml.Node, from string) (*
 	}
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	ev, err := ensure.One(ctx, ensure.Request{Type: typ, Props: props, From: from, Session: sessionDir(cmd), Load: loadOptions(cmd),
+	named, _ := cmd.Flags().GetString("session")
+	ev, err := ensure.One(ctx, ensure.Request{Type: typ, Props: props, From: from, Session: session.Named(named), Load: loadOptions(cmd),
 		Engine: engine.Options{Noop: boolFlag(cmd, "noop"), Logger: log}})
 	if bad := (*ensure.BadRequest)(nil); errors.As(err, &bad) {
 		return nil, usage(bad.Err)

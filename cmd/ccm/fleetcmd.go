@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -23,80 +22,49 @@ func newFleetCmd() *cobra.Command {
 
 func newFleetStatusCmd() *cobra.Command {
 	var asJSON bool
-	var timeout time.Duration
 	var filter report.Filter
-	cmd := &cobra.Command{
+	cmd := natsCmd(&cobra.Command{
 		Use:   "status",
 		Short: "A summary, then the hosts grouped by the revision they apply; exit 1 when any shown host is stale, failing, refused or behind",
 		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			var hosts []hostView
-			err := onNATS(cmd, timeout, func(ctx context.Context, c *natsconn.Conn) error {
-				all, err := report.Statuses(ctx, c)
-				if err != nil {
-					return err
-				}
-				hosts = viewHosts(all, report.ReadTargets(ctx, c.JetStream(), all), time.Now(), filter)
-				return nil
-			})
-			if err != nil {
-				return err
-			}
-			if asJSON {
-				err = printFleetJSON(cmd, hosts)
-			} else {
-				err = printFleet(cmd.OutOrStdout(), hosts)
-			}
-			if err == nil && !healthy(hosts) {
-				err = &exitError{code: exitFailed}
-			}
+	}, 10*time.Second, func(ctx context.Context, cmd *cobra.Command, _ []string, c *natsconn.Conn) error {
+		hosts, err := report.ReadView(ctx, c, filter)
+		if err != nil {
 			return err
-		},
-	}
+		}
+		if asJSON {
+			err = report.PrintJSON(cmd.OutOrStdout(), hosts)
+		} else {
+			err = report.Print(cmd.OutOrStdout(), hosts, time.Now())
+		}
+		if err == nil && !report.AllHealthy(hosts) {
+			err = &exitError{code: exitFailed}
+		}
+		return err
+	})
 	fl := cmd.Flags()
 	fl.BoolVar(&asJSON, "json", false, "print each host's status, with its standing, as a JSON line")
 	fl.StringVar(&filter.Revision, "revision", "", "only hosts applying a revision starting with this")
 	fl.StringVar((*string)(&filter.Standing), "standing", "", "only hosts of this standing (converged, behind, refused, failing, …)")
 	fl.BoolVar(&filter.Stale, "stale", false, "only hosts that missed three heartbeats")
-	addNATSFlags(fl, &timeout, 10*time.Second)
 	return cmd
-}
-
-func printFleetJSON(cmd *cobra.Command, hosts []hostView) error {
-	enc := json.NewEncoder(cmd.OutOrStdout())
-	for _, h := range hosts {
-		out := struct {
-			report.Status
-			Standing report.Standing `json:"standing"`
-		}{h.Status, h.standing}
-		if err := enc.Encode(out); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 func newFleetForgetCmd() *cobra.Command {
-	var timeout time.Duration
-	cmd := &cobra.Command{
+	return natsCmd(&cobra.Command{
 		Use:   "forget HOST...",
 		Short: "Remove hosts that are gone from the fleet's status",
 		Args:  cobra.MinimumNArgs(1),
-		RunE: func(cmd *cobra.Command, hosts []string) error {
-			return onNATS(cmd, timeout, func(ctx context.Context, c *natsconn.Conn) error {
-				for _, h := range hosts {
-					if err := report.Forget(ctx, c, h); err != nil {
-						if errors.Is(err, report.ErrHostName) {
-							return usage(err)
-						}
-						return err
-					}
-					fmt.Fprintf(cmd.OutOrStdout(), "forgot %s\n", h)
+	}, 10*time.Second, func(ctx context.Context, cmd *cobra.Command, hosts []string, c *natsconn.Conn) error {
+		for _, h := range hosts {
+			if err := report.Forget(ctx, c, h); err != nil {
+				if errors.Is(err, report.ErrHostName) {
+					return usage(err)
 				}
-				return nil
-			})
-		},
-	}
-	addNATSFlags(cmd.Flags(), &timeout, 10*time.Second)
-	return cmd
+				return err
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "forgot %s\n", h)
+		}
+		return nil
+	})
 }

@@ -9,7 +9,6 @@ import (
 	"github.com/reactive-ccm/ccm/graph"
 	"github.com/reactive-ccm/ccm/graph/facts"
 	"github.com/reactive-ccm/ccm/graph/hiera"
-	"github.com/reactive-ccm/ccm/resources/template"
 	"github.com/spf13/cobra"
 )
 
@@ -130,11 +129,8 @@ func hieraParse(cmd *cobra.Command, args []string, f hieraFlags) error {
 	if err != nil {
 		return err
 	}
-	data, err := hiera.Resolve(template.NewData(template.Env{Facts: all, Environ: env}), src)
+	data, err := facts.ResolveHiera(src, all, env, f.dataFile, f.data)
 	if err != nil {
-		return usage(err)
-	}
-	if data, err = facts.MergeOver(data, f.dataFile, f.data); err != nil {
 		return usage(err)
 	}
 	return printQuery(cmd, data, f)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"log/slog"
 	"time"
 
 	"github.com/reactive-ccm/ccm/engine/fleet/natsconn"
@@ -28,33 +29,38 @@ func natsSettings(cmd *cobra.Command, name string) natsconn.Settings {
 	return s
 }
 
-// beforeExit is how long a one-shot run waits for NATS to take what it
-// publishes before it exits, even once ctx has ended.
-func beforeExit(ctx context.Context) (context.Context, context.CancelFunc) {
-	return context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+// beforeExit gives publish, which hands NATS what a one-shot run leaves,
+// at most 10 seconds, even once ctx has ended; a failure is logged as
+// msg.
+func beforeExit(ctx context.Context, log *slog.Logger, publish func(context.Context) error, msg string, attrs ...any) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	if err := publish(ctx); err != nil {
+		log.Warn(msg, append(attrs, "error", err)...)
+	}
 }
 
-// onNATS runs f once against NATS for an operator's command: the server is
-// dialled without retrying, so a refused login or a server that is not
-// there is an error at once, and so is a refused permission (natsconn.Run).
-// Failures exit 1; f's usage errors keep their code.
+// natsCmd makes c an operator's command against NATS, with --context and
+// --timeout (default d): run is called with the connection (onNATS).
+func natsCmd(c *cobra.Command, d time.Duration, run func(context.Context, *cobra.Command, []string, *natsconn.Conn) error) *cobra.Command {
+	var timeout time.Duration
+	addNATSFlags(c.Flags(), &timeout, d)
+	c.RunE = func(cmd *cobra.Command, args []string) error {
+		return onNATS(cmd, timeout, func(ctx context.Context, conn *natsconn.Conn) error { return run(ctx, cmd, args, conn) })
+	}
+	return c
+}
+
+// onNATS runs f once against NATS for an operator's command
+// (natsconn.Once). Failures exit 1; f's usage errors keep their code.
 func onNATS(cmd *cobra.Command, timeout time.Duration, f func(context.Context, *natsconn.Conn) error) error {
 	log, err := setupLogging(cmd)
 	if err != nil {
 		return err
 	}
-	s := natsSettings(cmd, "ccm "+cmd.Name())
-	s.FailFast = true
-	c, err := natsconn.Dial(s, log)
-	if err != nil {
-		return &exitError{code: exitFailed, err: err}
-	}
-	defer c.Close()
-	ctx, cancel := context.WithTimeout(cmd.Context(), timeout)
-	defer cancel()
-	err = c.Run(ctx, func(ctx context.Context) error { return f(ctx, c) })
+	err = natsconn.Once(cmd.Context(), natsSettings(cmd, "ccm "+cmd.Name()), log, timeout, f)
 	if _, ok := err.(*exitError); err != nil && !ok {
-		err = &exitError{code: exitFailed, err: err}
+		err = failure(err)
 	}
 	return err
 }

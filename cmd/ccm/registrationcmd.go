@@ -4,11 +4,9 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
-	"io"
 	"log/slog"
 	"os"
 	"os/signal"
-	"sort"
 	"strings"
 	"syscall"
 	"time"
@@ -142,14 +140,6 @@ func newRegInitCmd() *cobra.Command {
 	return cmd
 }
 
-// filterArgs reads the positional cluster, protocol, service and address,
-// each "*" when left out.
-func filterArgs(args []string) registration.Filter {
-	f := [4]string{"*", "*", "*", "*"}
-	copy(f[:], args)
-	return registration.Filter{Cluster: f[0], Protocol: f[1], Service: f[2], Address: f[3]}
-}
-
 const filterUse = "[CLUSTER [PROTOCOL [SERVICE [ADDRESS]]]]"
 
 func newRegQueryCmd() *cobra.Command {
@@ -164,7 +154,7 @@ func newRegQueryCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			res, err := reg.Lookup(filterArgs(args))
+			res, err := reg.Lookup(registry.FilterArgs(args))
 			if err != nil {
 				return failure(err)
 			}
@@ -185,54 +175,12 @@ func newRegQueryCmd() *cobra.Command {
 				_, err = fmt.Fprintln(w, string(b))
 				return err
 			}
-			return printEntries(w, res)
+			return registry.PrintEntries(w, res)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "render results in JSON format")
 	cmd.Flags().BoolVar(&asYAML, "yaml", false, "render results in YAML format")
 	return cmd
-}
-
-// printEntries lists entries as upstream's query does, by cluster,
-// protocol and service, under a heading per service.
-func printEntries(w io.Writer, res registration.Entries) error {
-	if len(res) == 0 {
-		_, err := fmt.Fprintln(w, "No results found")
-		return err
-	}
-	sort.SliceStable(res, func(i, j int) bool {
-		a, b := res[i], res[j]
-		if a.Cluster != b.Cluster {
-			return a.Cluster < b.Cluster
-		}
-		if a.Protocol != b.Protocol {
-			return a.Protocol < b.Protocol
-		}
-		return a.Service < b.Service
-	})
-	bw := bufio.NewWriter(w)
-	var cluster, service string
-	for _, r := range res {
-		if cluster != r.Cluster || service != r.Service {
-			cluster, service = r.Cluster, r.Service
-			fmt.Fprintf(bw, "Service: %s @ %s\n\n", r.Service, r.Cluster)
-		}
-		fmt.Fprintf(bw, "       Cluster: %s\n      Protocol: %s\n       Service: %s\n       Address: %s\n", r.Cluster, r.Protocol, r.Service, r.Address)
-		fmt.Fprintf(bw, "          Port: %v\n      Priority: %d\n", r.Port, r.Priority)
-		if len(r.Annotations) > 0 {
-			fmt.Fprintln(bw, "   Annotations:")
-			keys := make([]string, 0, len(r.Annotations))
-			for k := range r.Annotations {
-				keys = append(keys, k)
-			}
-			sort.Strings(keys)
-			for _, k := range keys {
-				fmt.Fprintf(bw, "                %s: %s\n", k, r.Annotations[k])
-			}
-		}
-		fmt.Fprintln(bw)
-	}
-	return bw.Flush()
 }
 
 func newRegRmCmd() *cobra.Command {
@@ -296,44 +244,23 @@ func newRegWatchCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			events, err := reg.Events(ctx, filterArgs(args))
+			events, err := reg.Events(ctx, registry.FilterArgs(args))
 			if err != nil {
 				return failure(err)
 			}
 			log, enc := userLog(cmd), json.NewEncoder(cmd.OutOrStdout())
 			for ev := range events {
 				if asJSON {
-					if err := enc.Encode(watchEvent{Action: ev.Action.String(), Entry: ev.Entry, Reason: ev.Reason}); err != nil {
+					if err := enc.Encode(ev); err != nil {
 						return err
 					}
 					continue
 				}
-				logEvent(log, ev)
+				ev.Log(log)
 			}
 			return nil
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print each event as a JSON object")
 	return cmd
-}
-
-// watchEvent is an event as `registration watch --json` prints it.
-type watchEvent struct {
-	Action string              `json:"action"`
-	Entry  *registration.Entry `json:"entry"`
-	Reason string              `json:"reason,omitempty"`
-}
-
-// logEvent writes an event as upstream's watch logs it.
-func logEvent(log *slog.Logger, ev registry.Event) {
-	e := ev.Entry
-	if ev.Action == registry.Remove {
-		log.Warn("Removed entry", "cluster", e.Cluster, "service", e.Service, "protocol", e.Protocol, "address", e.Address, "reason", ev.Reason)
-		return
-	}
-	attrs := []any{"cluster", e.Cluster, "service", e.Service, "protocol", e.Protocol, "address", e.Address, "port", e.Port}
-	if e.TTL != nil {
-		attrs = append(attrs, "ttl", e.TTL.String())
-	}
-	log.Info("Updated entry", attrs...)
 }

@@ -75,11 +75,7 @@ func announceTo(cmd *cobra.Command, opts *engine.Options) (*registry.Registry, b
 // syncRegistrations publishes what a one-shot run announced before it
 // exits, waiting at most 10 seconds for NATS.
 func syncRegistrations(ctx context.Context, reg *registry.Registry, log *slog.Logger) {
-	ctx, cancel := beforeExit(ctx)
-	defer cancel()
-	if err := reg.Sync(ctx); err != nil {
-		log.Warn("publishing registrations failed", "stream", reg.Stream(), "error", err)
-	}
+	beforeExit(ctx, log, reg.Sync, "publishing registrations failed", "stream", reg.Stream())
 }
 
 // addEnsureRegistrationFlag registers `ccm ensure TYPE`'s

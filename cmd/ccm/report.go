@@ -58,9 +58,5 @@ func reportEvents(opts *engine.Options, rep *report.Reporter) {
 // waiting at most 10 seconds for NATS.
 func flushReport(ctx context.Context, rep *report.Reporter, st engine.State, log *slog.Logger) {
 	rep.Settled(st)
-	ctx, cancel := beforeExit(ctx)
-	defer cancel()
-	if err := rep.Flush(ctx); err != nil {
-		log.Warn("reporting to NATS failed", "error", err)
-	}
+	beforeExit(ctx, log, rep.Flush, "reporting to NATS failed")
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"os"
 	"os/signal"
@@ -14,8 +13,8 @@ import (
 	"github.com/reactive-ccm/ccm/engine"
 	"github.com/reactive-ccm/ccm/engine/daemon"
 	"github.com/reactive-ccm/ccm/engine/daemon/eventlog"
+	"github.com/reactive-ccm/ccm/engine/daemon/state"
 	"github.com/reactive-ccm/ccm/graph"
-	"github.com/reactive-ccm/ccm/watchers/clock"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -107,82 +106,68 @@ func runManifests(cmd *cobra.Command, files []string, f runFlags) error {
 		return err
 	}
 	log.Debug("manifests compiled", "files", files, "resources", len(g.Vertices), "edges", len(g.Edges))
-	timeouts, err := parseTimeouts(f.timeouts)
+	timeouts, err := engine.ParseTimeouts(f.timeouts)
 	if err != nil {
-		return err
+		return usage(err)
 	}
-	dir, key, err := openState(log, f.stateDir, f.noop, files)
-	if err != nil {
-		return err
-	}
-	if dir != nil {
+	// Read only in noop; an unusable default is a warning (state.OpenNamed).
+	dir, unusable, err := state.OpenNamed(f.stateDir, f.noop)
+	switch {
+	case err != nil:
+		return usage(fmt.Errorf("--state-dir: %w", err))
+	case unusable != nil:
+		log.Warn("no state directory; pending refreshes will not survive a restart (set --state-dir)", "error", unusable)
+	case dir != nil:
 		defer dir.Close()
 	}
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	stdout := cmd.OutOrStdout()
-	var prog *eventlog.Progress
+	c := f.daemon
+	c.Graph, c.Inputs = g, in
+	c.Engine = engine.Options{Noop: f.noop, Watch: f.watch, Workers: f.workers, Logger: log, Verbose: f.verbose, Diff: f.diff,
+		MonitorOnly: f.monitorOnly, Rollback: f.rollback, State: dir, StateKey: state.GraphKey(files...), Timeouts: timeouts}
+	hooks := fleetHooks(ctx, cmd, f, &c)
 	if !f.watch {
-		prog = eventlog.StartProgress(stdout, !f.json, len(g.Vertices), log, clock.Real())
-		defer prog.End()
-		stdout = prog.Output(stdout)
-		log = prog.Logger(log, stderr)
-		slog.SetDefault(log)
-	}
-	out := newPrinter(stdout, f)
-	defer out.Flush()
-	opts := engine.Options{Noop: f.noop, Watch: f.watch, Workers: f.workers, Events: out.Event, Logger: log,
-		Verbose: f.verbose, Diff: f.diff, MonitorOnly: f.monitorOnly, Rollback: f.rollback, State: dir, StateKey: key, Timeouts: timeouts}
-	if prog != nil {
-		prog.Hook(&opts)
-	}
-	rep, err := newReporter(cmd, f, log)
-	if err != nil {
+		err := daemon.Once(ctx, c, daemon.Output{Stdout: cmd.OutOrStdout(), Stderr: stderr, Print: printOptions(f), NoSummary: f.noReport}, hooks)
+		if failed := (*daemon.Failed)(nil); errors.As(err, &failed) {
+			return &exitError{code: exitFailed, err: failed.Err}
+		}
 		return err
 	}
-	if rep != nil {
-		reportEvents(&opts, rep)
-	}
-	reg, announcing, err := announceTo(cmd, &opts)
-	if err != nil {
+	out := eventlog.NewPrinter(cmd.OutOrStdout(), printOptions(f))
+	defer out.Flush()
+	c.Engine.Events = out.Event
+	if _, err := hooks(log, &c.Engine); err != nil {
 		return err
 	}
 	for _, m := range g.Manifests {
 		out.Message(m.PreMessage)
 	}
-	if f.watch {
-		c := f.daemon
-		c.Graph, c.Inputs, c.Engine, c.Reporter = g, in, opts, rep
-		return watch(ctx, cmd, files, c, out)
-	}
-	return runOnce(ctx, g, opts, f, out, prog, func(st engine.State) {
-		if rep != nil {
-			flushReport(ctx, rep, st, log)
-		}
-		if announcing {
-			syncRegistrations(ctx, reg, log)
-		}
-	})
+	return watch(ctx, cmd, files, c, out)
 }
 
-// runOnce converges g once, tells the fleet (finish), prints the summary
-// and the post messages; its error carries the exit status.
-func runOnce(ctx context.Context, g *graph.Graph, opts engine.Options, f runFlags, out *eventlog.Printer, prog *eventlog.Progress, finish func(engine.State)) error {
-	e := engine.New(g, opts)
-	sum, err := e.Run(ctx)
-	prog.End()
-	finish(e.State())
-	if !f.noReport {
-		out.Summary(sum, f.noop)
+// fleetHooks has --report's reporter, made into c, hear the events and
+// --register's registrations announced; finish tells them how the run
+// ended.
+func fleetHooks(ctx context.Context, cmd *cobra.Command, f runFlags, c *daemon.Config) daemon.Hooks {
+	return func(log *slog.Logger, opts *engine.Options) (func(engine.State), error) {
+		rep, err := newReporter(cmd, f, log)
+		if err != nil {
+			return nil, err
+		}
+		if c.Reporter = rep; rep != nil {
+			reportEvents(opts, rep)
+		}
+		reg, announcing, err := announceTo(cmd, opts)
+		return func(st engine.State) {
+			if rep != nil {
+				flushReport(ctx, rep, st, log)
+			}
+			if announcing {
+				syncRegistrations(ctx, reg, log)
+			}
+		}, err
 	}
-	if err != nil && !errors.Is(err, context.Canceled) {
-		return &exitError{code: exitFailed, err: err}
-	}
-	if !sum.OK() || ctx.Err() != nil {
-		return &exitError{code: exitFailed}
-	}
-	postMessages(out, g)
-	return nil
 }
 
 // checkRunFlags refuses values and combinations of f that mean nothing.
@@ -212,15 +197,7 @@ func addOutputFlags(fl *pflag.FlagSet, f *runFlags) {
 	fl.BoolVar(&f.diff, "diff", false, "show a unified diff of changed file and scaffold content (never for binary or sensitive content)")
 }
 
-// postMessages prints each manifest's post_message; like upstream, only
-// after a run without errors.
-func postMessages(out *eventlog.Printer, g *graph.Graph) {
-	for _, m := range g.Manifests {
-		out.Message(m.PostMessage)
-	}
-}
-
-// newPrinter prints events to w as f asks.
-func newPrinter(w io.Writer, f runFlags) *eventlog.Printer {
-	return eventlog.NewPrinter(w, eventlog.Options{JSON: f.json, Watch: f.watch, Verbose: f.verbose})
+// printOptions are the printer's options f asks for.
+func printOptions(f runFlags) eventlog.Options {
+	return eventlog.Options{JSON: f.json, Watch: f.watch, Verbose: f.verbose}
 }

@@ -22,7 +22,7 @@ func newSessionCmd() *cobra.Command {
 			if err != nil {
 				return &exitError{code: exitFailed, err: err}
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "export %s=%s\n", sessionEnv, s.Dir())
+			fmt.Fprintf(cmd.OutOrStdout(), "export %s=%s\n", session.Env, s.Dir())
 			return nil
 		},
 	}
@@ -36,15 +36,16 @@ func newSessionCmd() *cobra.Command {
 			return reportSession(cmd, remove)
 		},
 	}
-	report.Flags().String("session", "", "session store directory (default $"+sessionEnv+")")
+	report.Flags().String("session", "", "session store directory (default $"+session.Env+")")
 	report.Flags().BoolVar(&remove, "remove", false, "remove the session store afterwards (only event files are removed; a directory holding anything else stays)")
 	return groupOf(cmd, create, report)
 }
 
 func reportSession(cmd *cobra.Command, remove bool) error {
-	dir := sessionDir(cmd)
+	flag, _ := cmd.Flags().GetString("session")
+	dir := session.Named(flag)
 	if dir == "" {
-		return usage(errors.New("no session store: give --session DIR or set " + sessionEnv))
+		return usage(errors.New("no session store: give --session DIR or set " + session.Env))
 	}
 	s, err := session.Open(dir)
 	if err != nil {

@@ -4,16 +4,13 @@ import (
 	"context"
 	"crypto/ed25519"
 	"errors"
-	"fmt"
 	"log/slog"
 	"os"
-	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/reactive-ccm/ccm/engine/daemon/inputs"
 	"github.com/reactive-ccm/ccm/engine/daemon/reload"
-	"github.com/reactive-ccm/ccm/engine/daemon/state"
 	"github.com/reactive-ccm/ccm/engine/fleet/bundle"
 	"github.com/reactive-ccm/ccm/engine/fleet/natsconn"
 	"github.com/reactive-ccm/ccm/engine/fleet/source"
@@ -57,24 +54,22 @@ func remoteOf(cmd *cobra.Command) (*remote, error) {
 	if err != nil {
 		return nil, err
 	}
+	fl := source.Flags{AllowHTTP: boolFlag(cmd, "allow-http"), AllowUnsigned: boolFlag(cmd, "allow-unsigned"),
+		AllowUnsignedData: boolFlag(cmd, "allow-unsigned-data"), ReadOnly: boolFlag(cmd, "noop")} // a noop run writes no cache
+	fl.TrustFile, _ = cmd.Flags().GetString("trust")
+	fl.CacheDir, _ = cmd.Flags().GetString("cache-dir")
+	fl.StateDir, _ = cmd.Flags().GetString("state-dir")
+	fl.HTTPInterval, _ = cmd.Flags().GetDuration("http-interval")
+	opts, err := fl.Options()
+	if err != nil {
+		return nil, usage(err)
+	}
 	r := &remote{nats: natsconn.NewLazy(natsSettings(cmd, "ccm "+hostName(cmd)), log)}
-	opts := source.Options{NATS: r.nats, Logger: log, Host: hostName(cmd)}
+	opts.NATS, opts.Logger, opts.Host = r.nats, log, hostName(cmd)
 	opts.OnRefused = func() {
 		if f := r.refused.Load(); f != nil {
 			(*f)()
 		}
-	}
-	opts.AllowHTTP = boolFlag(cmd, "allow-http")
-	opts.AllowUnsigned, opts.AllowUnsignedData = boolFlag(cmd, "allow-unsigned"), boolFlag(cmd, "allow-unsigned-data")
-	opts.HTTPInterval, _ = cmd.Flags().GetDuration("http-interval")
-	// A noop run reads the cache and writes nothing under it.
-	opts.ReadOnly = boolFlag(cmd, "noop")
-	opts.Cache = sync.OnceValues(func() (*state.Dir, error) { return sourceCache(cmd, opts.ReadOnly) })
-	if trust, _ := cmd.Flags().GetString("trust"); trust != "" && opts.AllowUnsigned {
-		return nil, usage(errors.New("--allow-unsigned contradicts --trust, which requires signed bundles; for kv:// data under --trust, use --allow-unsigned-data"))
-	}
-	if opts.Trust, err = trustKeys(cmd); err != nil {
-		return nil, usage(err)
 	}
 	r.sources = source.NewSet(cmd.Context(), opts)
 	cmd.SetContext(context.WithValue(cmd.Context(), remoteKey{}, r))
@@ -98,30 +93,6 @@ func hostName(cmd *cobra.Command) string {
 	}
 	h, _ := os.Hostname()
 	return h
-}
-
-// sourceCache opens --cache-dir, or the state directory's sources/; read
-// only, for a noop run, it is neither created nor written.
-func sourceCache(cmd *cobra.Command, readOnly bool) (*state.Dir, error) {
-	open := state.Open
-	if readOnly {
-		open = state.OpenReadOnly
-	}
-	if dir, _ := cmd.Flags().GetString("cache-dir"); dir != "" {
-		d, err := open(dir)
-		if err != nil {
-			return nil, fmt.Errorf("--cache-dir: %w", err)
-		}
-		return d, nil
-	}
-	flag, _ := cmd.Flags().GetString("state-dir")
-	path, _ := state.Resolve(flag)
-	d, err := open(path)
-	if err != nil {
-		return nil, fmt.Errorf("--state-dir: %w", err)
-	}
-	defer d.Close()
-	return d.Sub("sources")
 }
 
 // closeSources removes what a noop run fetched, once the run is over.

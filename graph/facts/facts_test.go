@@ -12,6 +12,7 @@ import (
 
 	"github.com/shirou/gopsutil/v4/host"
 
+	"github.com/reactive-ccm/ccm/graph/hiera"
 	"github.com/reactive-ccm/ccm/resources/resourcetest"
 	"github.com/reactive-ccm/ccm/resources/template"
 )
@@ -287,5 +288,29 @@ func TestLayered(t *testing.T) {
 	got, err = Layered(nil, nil, "", []string{"a=1"})
 	if err != nil || !reflect.DeepEqual(got, map[string]any{"a": "1"}) {
 		t.Errorf("without the host's facts: %v, %v", got, err)
+	}
+}
+
+func TestResolveHiera(t *testing.T) {
+	src, err := hiera.Parse("h.yaml", []byte(`
+hierarchy: {order: ["role:${ lookup('facts.role') }"]}
+data: {home: "${ environ.HOME }", port: 80, name: data}
+overrides:
+  role:web: {port: 8080}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := ResolveHiera(src, map[string]any{"role": "web"}, map[string]string{"HOME": "/root"}, "", []string{"name=flag"})
+	want := map[string]any{"home": "/root", "port": 8080, "name": "flag"}
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Fatalf("ResolveHiera = %v, %v; want %v", got, err, want)
+	}
+	bad, err := hiera.Parse("h.yaml", []byte("data: {x: \"${ nope( }\"}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ResolveHiera(bad, nil, nil, "", nil); err == nil || !strings.Contains(err.Error(), "h.yaml") {
+		t.Fatalf("a template that does not compile: %v, want an error naming the file", err)
 	}
 }

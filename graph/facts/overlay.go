@@ -11,6 +11,7 @@ import (
 	"github.com/reactive-ccm/ccm/graph/hiera"
 	"github.com/reactive-ccm/ccm/graph/internal/yamlmerge"
 	"github.com/reactive-ccm/ccm/resources/document"
+	"github.com/reactive-ccm/ccm/resources/template"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -147,4 +148,15 @@ func MergeOver(data map[string]any, file string, set []string) (map[string]any, 
 		return nil, fmt.Errorf("--data: %w", err)
 	}
 	return hiera.Merge(data, values), nil
+}
+
+// ResolveHiera is `ccm hiera parse`: src resolved against facts and
+// environ (hiera.Resolve), then the map in dataFile and set's KEY=VALUE
+// merged over the result (MergeOver).
+func ResolveHiera(src hiera.Source, facts map[string]any, environ map[string]string, dataFile string, set []string) (map[string]any, error) {
+	data, err := hiera.Resolve(template.NewData(template.Env{Facts: facts, Environ: environ}), src)
+	if err != nil {
+		return nil, err
+	}
+	return MergeOver(data, dataFile, set)
 }

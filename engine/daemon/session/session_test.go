@@ -133,3 +133,17 @@ func TestReplay(t *testing.T) {
 		})
 	}
 }
+
+func TestNamedFallsBackToTheEnvironment(t *testing.T) {
+	t.Setenv(session.Env, " /from/env\n")
+	if got := session.Named("/named"); got != "/named" {
+		t.Errorf("Named(/named) = %q; the name wins", got)
+	}
+	if got := session.Named(""); got != "/from/env" {
+		t.Errorf("Named(\"\") = %q; want $%s trimmed", got, session.Env)
+	}
+	t.Setenv(session.Env, "")
+	if got := session.Named(""); got != "" {
+		t.Errorf("Named(\"\") without $%s = %q; want no session", session.Env, got)
+	}
+}

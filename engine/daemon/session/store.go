@@ -20,6 +20,19 @@ import (
 // StartProtocol names the event recorded when a session is created.
 const StartProtocol = "io.choria.ccm.v1.session.start"
 
+// Env names the session store a command records in when it names none,
+// as upstream CCM's.
+const Env = "CCM_SESSION_STORE"
+
+// Named is the session store's directory: named, else $CCM_SESSION_STORE,
+// else "" (no session).
+func Named(named string) string {
+	if named != "" {
+		return named
+	}
+	return strings.TrimSpace(os.Getenv(Env))
+}
+
 // ext is the suffix of event files.
 const ext = ".event"
 

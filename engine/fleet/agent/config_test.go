@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/reactive-ccm/ccm/engine/fleet/agent"
+	"github.com/spf13/pflag"
 )
 
 func TestParseUpstreamExample(t *testing.T) {
@@ -119,5 +120,35 @@ func TestLocate(t *testing.T) {
 	}
 	if got, old := agent.Locate(path, legacy); got != path || old {
 		t.Fatalf("both exist: %s %v, want %s", got, old, path)
+	}
+}
+
+func TestApplyLetsTheCommandLineWin(t *testing.T) {
+	c, err := agent.Parse("c.yaml", []byte("manifests: [/m.yaml]\ninterval: 10m\nlog_level: debug\nmonitor_port: 9100\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs := pflag.NewFlagSet("run", pflag.ContinueOnError)
+	recheck := fs.Duration("recheck", time.Minute, "")
+	level := fs.String("log-level", "info", "")
+	watch := fs.Bool("watch", false, "")
+	if err := fs.Parse([]string{"--log-level", "warn"}); err != nil {
+		t.Fatal(err)
+	}
+	unsupported, err := c.Apply(fs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if *recheck != 10*time.Minute || !*watch || *level != "warn" {
+		t.Fatalf("recheck %v, watch %t, log-level %q: want the file's 10m and true, the command line's warn", *recheck, *watch, *level)
+	}
+	if fmt.Sprint(unsupported) != "[metrics-listen metrics-resources]" {
+		t.Fatalf("unsupported = %v, want the metrics flags this flag set lacks", unsupported)
+	}
+
+	fs = pflag.NewFlagSet("run", pflag.ContinueOnError)
+	fs.Int("recheck", 0, "")
+	if _, err := c.Apply(fs); err == nil || !strings.HasPrefix(err.Error(), "recheck: ") {
+		t.Fatalf("a value the flag refuses: %v, want an error naming the flag", err)
 	}
 }

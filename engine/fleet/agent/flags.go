@@ -1,9 +1,13 @@
 package agent
 
 import (
+	"fmt"
 	"net"
+	"sort"
 	"strconv"
 	"time"
+
+	"github.com/spf13/pflag"
 )
 
 // Flags is the configuration as the `ccm run` flags it stands for, by
@@ -34,4 +38,23 @@ func (c *Config) Flags() map[string]string {
 		}
 	}
 	return set
+}
+
+// Apply sets the flags of fs the configuration speaks for (Flags),
+// except those given on the command line, which win over the file. It
+// returns, sorted, the settings fs has no flag for, which are left out.
+func (c *Config) Apply(fs *pflag.FlagSet) (unsupported []string, err error) {
+	for name, v := range c.Flags() {
+		fl := fs.Lookup(name)
+		switch {
+		case fl == nil:
+			unsupported = append(unsupported, name)
+		case !fl.Changed && err == nil:
+			if serr := fs.Set(name, v); serr != nil {
+				err = fmt.Errorf("%s: %w", name, serr)
+			}
+		}
+	}
+	sort.Strings(unsupported)
+	return unsupported, err
 }

@@ -267,3 +267,30 @@ func TestPEMKeys(t *testing.T) {
 		t.Fatalf("bad private key: %v", err)
 	}
 }
+
+func TestDescribe(t *testing.T) {
+	_, priv, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	key := hex.EncodeToString(priv.Public().(ed25519.PublicKey))
+	// A signature stating a short key, as a crafted revision in a store
+	// may hold: listings show it rather than fail.
+	payload, _ := json.Marshal(bundle.Attestation{Digest: "x", Signed: at, Key: "ab"})
+	short := "ccm-sig-1." + base64.RawURLEncoding.EncodeToString(payload) + "." + base64.RawURLEncoding.EncodeToString(make([]byte, ed25519.SignatureSize))
+	for _, c := range []struct {
+		name string
+		sig  []byte
+		want string
+	}{
+		{"none", nil, "unsigned"},
+		{"garbage", []byte("not a signature"), "with a signature that is not one"},
+		{"signed", bundle.Sign([]byte("data"), priv, at), "signed by " + key[:12] + " at 2026-01-02T03:04:05Z"},
+		{"a short key", []byte(short), "signed by ab at 2026-01-02T03:04:05Z"},
+	} {
+		if got := bundle.Describe(c.sig); got != c.want {
+			t.Errorf("%s: Describe = %q, want %q", c.name, got, c.want)
+		}
+	}
+}

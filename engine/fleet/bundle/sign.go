@@ -10,7 +10,9 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"encoding/pem"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"strings"
 	"time"
@@ -19,6 +21,21 @@ import (
 // SignatureSuffix names a bundle's detached signature file: FILE.sig
 // beside FILE, URL.sig beside URL.
 const SignatureSuffix = ".sig"
+
+// RemoveSignature removes file.sig, the signature of what file held
+// before it was packed again: push would attach it to bytes it does not
+// sign. It returns the file it removed, "" when there was none.
+func RemoveSignature(file string) (string, error) {
+	sig := file + SignatureSuffix
+	err := os.Remove(sig)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	return sig, nil
+}
 
 // Attestation is what a signature states about a bundle, all of it
 // covered by the signature: which bytes, when they were signed and by
@@ -58,6 +75,20 @@ func Sign(bundle []byte, key ed25519.PrivateKey, now time.Time) []byte {
 func Inspect(sig []byte) (Attestation, error) {
 	a, _, _, err := parse(sig)
 	return a, err
+}
+
+// Describe says for an operator who signed sig and when, unchecked
+// (Inspect): "unsigned", "signed by KEY at TIME" with KEY shortened, or
+// that it is not a signature.
+func Describe(sig []byte) string {
+	a, err := Inspect(sig)
+	switch {
+	case len(sig) == 0:
+		return "unsigned"
+	case err != nil:
+		return "with a signature that is not one"
+	}
+	return fmt.Sprintf("signed by %s at %s", short(a.Key), a.Signed.Format(time.RFC3339))
 }
 
 // parse splits a signature into its attestation, the payload bytes that

@@ -263,3 +263,19 @@ func (c *Conn) Run(ctx context.Context, f func(context.Context) error) error {
 	}
 	return Explain(err)
 }
+
+// Once runs f once on a connection of its own, for an operator's command:
+// the server is dialled without retrying (FailFast), so a refused login or
+// a server that is not there is an error at once; f runs under Run, within
+// timeout; the connection is closed when f returns.
+func Once(ctx context.Context, s Settings, log *slog.Logger, timeout time.Duration, f func(context.Context, *Conn) error) error {
+	s.FailFast = true
+	c, err := Dial(s, log)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	return c.Run(ctx, func(ctx context.Context) error { return f(ctx, c) })
+}

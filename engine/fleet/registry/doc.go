@@ -21,4 +21,6 @@
 //     ordered consumer over every registration subject; a change wakes
 //     the resources whose templates asked a query it concerns
 //     (resources.Lookups).
+//   - PrintEntries and an Event's JSON and Log are what `ccm registration
+//     query` and `watch` print, as upstream's do.
 package registry

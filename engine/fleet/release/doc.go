@@ -17,5 +17,7 @@
 //   - Auto widens a rollout by itself while its wave stays healthy and
 //     aborts it when a host of the wave fails; the wave's health comes
 //     from the caller (report.WaveHealth), and time from an injectable
-//     clock.
+//     clock. ParsePlan reads push's --canary and --auto.
+//   - What an operator hands in (a bundle file, a key file, push's flags)
+//     that cannot be used is ErrRefused too: the request is wrong.
 package release

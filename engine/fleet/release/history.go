@@ -4,15 +4,18 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/user"
 	"sort"
 	"strconv"
 	"strings"
+	"text/tabwriter"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/reactive-ccm/ccm/engine/fleet/bundle"
+	"github.com/reactive-ccm/ccm/internal/termsafe"
 )
 
 // Object metadata keys.
@@ -116,4 +119,19 @@ func Pusher() string {
 	}
 	host, _ := os.Hostname()
 	return name + "@" + host
+}
+
+// PrintHistory writes the revisions as a table, * marking the current
+// one.
+func PrintHistory(w io.Writer, all []Entry) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "REVISION\tPUSHED\tBY\tDIGEST\tSIGNED")
+	for _, e := range all {
+		mark := ""
+		if e.Current {
+			mark = " *"
+		}
+		fmt.Fprintf(tw, "%d%s\t%s\t%s\t%s\t%s\n", e.Seq, mark, e.Pushed.Local().Format(time.DateTime), termsafe.OneLine(e.PushedBy), ShortDigest(e.Digest), bundle.Describe([]byte(e.Signature)))
+	}
+	return tw.Flush()
 }

@@ -19,7 +19,10 @@
 //   - Judge sums a host's status up in a Standing against what it should
 //     apply (Targets: what each obj:// source holds, or a rollout's
 //     revision for the hosts of its wave); Wave and WaveHealth say how a
-//     rollout's wave stands, for release.Auto.
+//     rollout's wave stands, for release.Auto (FollowAuto runs it on the
+//     fleet's status).
+//   - View, Print and PrintWave are `ccm fleet status` and `ccm rollout
+//     status`: the hosts judged, filtered and grouped by revision.
 //   - Publishing never blocks the engine: events wait in a bounded queue
 //     while NATS is away (the oldest are dropped, and counted, when it
 //     fills) and go out when it is back.

@@ -65,8 +65,8 @@ func ReadTargets(ctx context.Context, js jetstream.JetStream, all []Status) Targ
 	out := Targets{}
 	for _, st := range all {
 		for _, s := range st.Sources {
-			loc, err := source.Parse(s.Source, false)
-			if _, seen := out[s.Source]; seen || err != nil || loc.Scheme != source.Object {
+			loc, err := source.ParseObject(s.Source)
+			if _, seen := out[s.Source]; seen || err != nil {
 				continue
 			}
 			if tg, err := readTarget(ctx, js, loc); err == nil {

@@ -63,3 +63,12 @@ func WaveHealth(hosts []WaveHost) release.WaveHealth {
 	}
 	return release.WaveHealth{Failed: strings.Join(bad, ", "), Ready: ready}
 }
+
+// FollowAuto runs a's plan on the rollout r of o, judging its wave by the
+// fleet's status (ReadWave, WaveHealth).
+func FollowAuto(ctx context.Context, a release.Auto, c *natsconn.Conn, o release.Object, r *release.Rollout) error {
+	return a.Run(ctx, o, r, func(ctx context.Context) (release.WaveHealth, error) {
+		hosts, err := ReadWave(ctx, c, o.Name, *r)
+		return WaveHealth(hosts), err
+	})
+}

@@ -66,6 +66,16 @@ func Parse(raw string, allowHTTP bool) (Location, error) {
 	return Location{}, fmt.Errorf("%w: %s: unknown scheme %q; use a path, obj://, kv://, https:// or http://", ErrLocation, redact(raw), scheme)
 }
 
+// ParseObject reads obj://BUCKET/KEY, a bundle in an object store;
+// any other address is ErrLocation.
+func ParseObject(raw string) (Location, error) {
+	loc, err := Parse(raw, false)
+	if err != nil || loc.Scheme != Object {
+		return Location{}, fmt.Errorf("%w: %s: want obj://BUCKET/KEY", ErrLocation, redact(raw))
+	}
+	return loc, nil
+}
+
 // redact hides a password in a raw URL for error messages.
 func redact(raw string) string {
 	if u, err := url.Parse(raw); err == nil {

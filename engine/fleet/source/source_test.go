@@ -326,6 +326,19 @@ func TestLocations(t *testing.T) {
 	}
 }
 
+func TestParseObjectTakesOnlyObjects(t *testing.T) {
+	loc, err := source.ParseObject("obj://ccm/site.tgz")
+	if err != nil || loc.Bucket != "ccm" || loc.Key != "site.tgz" {
+		t.Fatalf("ParseObject = %+v, %v", loc, err)
+	}
+	for _, raw := range []string{"kv://ccm/site.tgz", "/srv/site.tgz", "obj://ccm", "https://user:pw@example.com/x.tgz"} {
+		_, err := source.ParseObject(raw)
+		if !errors.Is(err, source.ErrLocation) || !strings.Contains(err.Error(), "want obj://BUCKET/KEY") || strings.Contains(err.Error(), "pw") {
+			t.Errorf("%s: %v, want ErrLocation asking for obj://BUCKET/KEY, without the password", raw, err)
+		}
+	}
+}
+
 func TestLocalPathsKeepsWhatInotifyCanWatch(t *testing.T) {
 	got := source.LocalPaths([]string{"/etc/ccm/a.yaml", "file:///etc/ccm/b.yaml", "obj://bundles/web.tgz", "kv://data/x",
 		"https://example.com/c.yaml", "http://example.com/d.yaml", "ftp://example.com/e", "relative.yaml"})
