@@ -74,6 +74,15 @@ func (d Deferred) ReadsFiles() bool {
 	return d.tmpl != nil && d.tmpl.ReadsFiles(d.raw)
 }
 
+// FilesRead returns the files resolving the value reads whose names are
+// written in it, for a watching daemon to watch.
+func (d Deferred) FilesRead() []string {
+	if d.tmpl == nil {
+		return nil
+	}
+	return d.tmpl.FilesRead(d.raw)
+}
+
 // Resolve returns the value, its templates resolved and checked. Its
 // errors start with the property's position and label.
 func (d Deferred) Resolve() (string, error) {

@@ -15,6 +15,10 @@ type Templates interface {
 	// ReadsFiles reports whether resolving s may read files (readFile,
 	// file, template, jet), whose content an earlier resource may write.
 	ReadsFiles(s string) bool
+	// FilesRead returns the files resolving s reads whose names are
+	// written in it (readFile('motd.txt')), for a watching daemon to
+	// watch.
+	FilesRead(s string) []string
 	// Vars returns the variables templates see (facts, data, environ),
 	// for template engines such as scaffold's.
 	Vars() map[string]any
@@ -33,5 +37,6 @@ func (Literal) Value(s string) (any, error)     { return s, nil }
 func (Literal) String(s string) (string, error) { return s, nil }
 func (Literal) HasExpr(string) bool             { return false }
 func (Literal) ReadsFiles(string) bool          { return false }
+func (Literal) FilesRead(string) []string       { return nil }
 func (Literal) Vars() map[string]any            { return map[string]any{} }
 func (Literal) Fingerprint() string             { return "" }

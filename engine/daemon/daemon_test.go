@@ -221,6 +221,22 @@ func TestRunReloadsOnDataEdit(t *testing.T) {
 	r.until("reload on the data's edit", r.holds("two"))
 }
 
+// A file a content template reads by name is watched: its edit is a new
+// desired state, written at once rather than at the next re-check.
+func TestRunRewritesWhatAReadFileReadsOnItsEdit(t *testing.T) {
+	r := newRun(t)
+	src := filepath.Join(r.dir, "motd.txt")
+	put(t, src, "one\n")
+	put(t, r.manifest, manifest(r.dir, "{{ readFile('motd.txt') }}"))
+	r.start(r.config(inputs.Data{Facts: factsOff()}))
+	r.until("convergence", r.holds("one\n"))
+	put(t, src, "two\n")
+	r.until("rewrite after an edit of what readFile reads", r.holds("two\n"))
+	if reloads, err := r.status(); err != nil || reloads != 0 {
+		t.Fatalf("status after the edit: %d reloads, %v; want none: it is the resource's input", reloads, err)
+	}
+}
+
 func TestRunRefusesUnusableInput(t *testing.T) {
 	for name, set := range map[string]func(*daemon.Config, string){
 		"socket":  func(c *daemon.Config, dir string) { c.Socket = filepath.Join(dir, "manifest.yaml", "ccm.sock") },

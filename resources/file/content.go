@@ -79,7 +79,8 @@ func (c *inline) open(safepath.Policy) (io.ReadCloser, error) {
 	return io.NopCloser(strings.NewReader(text)), err
 }
 
-func (c *inline) watch() []string { return nil }
+// watch returns the files its templates read by name (readFile('motd.txt')).
+func (c *inline) watch() []string { return c.text.FilesRead() }
 
 func (c *inline) readsFiles() bool { return c.text.ReadsFiles() }
 
@@ -183,13 +184,15 @@ func (s *source) wrote()                  {}
 func (s *source) written() (digest, bool) { return digest{}, false }
 
 // watch returns the source path when it can be known before the first
-// check; a template error is reported by that check instead.
+// check (a template error is reported by that check instead), and the
+// files the path's templates read by name.
 func (s *source) watch() []string {
+	read := s.path.FilesRead()
 	p, err := s.resolve()
 	if err != nil {
-		return nil
+		return read
 	}
-	return []string{p}
+	return append(read, p)
 }
 
 var bufPool = sync.Pool{New: func() any { return new([32 << 10]byte) }}

@@ -51,6 +51,9 @@ func (v Vars) HasExpr(s string) bool { return expr.MatchString(s) }
 // ReadsFiles is false: Vars offers no functions.
 func (v Vars) ReadsFiles(string) bool { return false }
 
+// FilesRead is empty: Vars offers no functions.
+func (v Vars) FilesRead(string) []string { return nil }
+
 // Vars returns the entries.
 func (v Vars) Vars() map[string]any { return v }
 
