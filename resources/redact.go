@@ -1,11 +1,6 @@
 package resources
 
-import (
-	"errors"
-	"slices"
-	"strconv"
-	"strings"
-)
+import "slices"
 
 // templatedValue stands in an error for a value a template resolved to.
 const templatedValue = "the templated value"
@@ -20,21 +15,5 @@ func redact(err error, values []string) error {
 	if err == nil || len(values) == 0 {
 		return err
 	}
-	values = slices.Clone(values)
-	// Longest first, so a value inside another is not replaced first.
-	slices.SortFunc(values, func(a, b string) int { return len(b) - len(a) })
-	scrub := func(msg string) string {
-		for _, v := range values {
-			msg = strings.ReplaceAll(msg, strconv.Quote(v), templatedValue)
-			if len(v) >= 4 {
-				msg = strings.ReplaceAll(msg, v, templatedValue)
-			}
-		}
-		return msg
-	}
-	var pe *PosError
-	if errors.As(err, &pe) {
-		return &PosError{Pos: pe.Pos, Msg: scrub(pe.Msg)}
-	}
-	return errors.New(scrub(err.Error()))
+	return mapErr(err, scrubber(slices.Clone(values)))
 }

@@ -50,15 +50,24 @@ func (t *Templated) Redact(text string) string {
 		values = append(values, vs...)
 	}
 	t.mu.RUnlock()
-	// Longest first, so a value inside another is not replaced first.
+	return scrubber(values)(text)
+}
+
+// scrubber returns what leaves values out of a text: each wherever it is
+// quoted, and, when long enough not to match by chance (MinSecret),
+// wherever it appears. It sorts values, longest first, so that a value
+// inside another is not replaced first.
+func scrubber(values []string) func(string) string {
 	slices.SortFunc(values, func(a, b string) int { return len(b) - len(a) })
-	for _, v := range values {
-		text = strings.ReplaceAll(text, strconv.Quote(v), templatedValue)
-		if len(v) >= MinSecret {
-			text = strings.ReplaceAll(text, v, templatedValue)
+	return func(text string) string {
+		for _, v := range values {
+			text = strings.ReplaceAll(text, strconv.Quote(v), templatedValue)
+			if len(v) >= MinSecret {
+				text = strings.ReplaceAll(text, v, templatedValue)
+			}
 		}
+		return text
 	}
-	return text
 }
 
 // RedactErr returns err with the remembered values left out of its text,
