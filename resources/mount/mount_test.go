@@ -1,6 +1,7 @@
 package mount_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"os/exec"
 	"path/filepath"
@@ -138,13 +139,89 @@ func TestBlockDeviceByUUIDAndLabel(t *testing.T) {
 	}
 }
 
+// TestValidation: each problem at its position, the resource's for the
+// name and for a missing property.
 func TestValidation(t *testing.T) {
 	resourcetest.Rejects(t, "mount", []resourcetest.Rejected{
-		{Case: "relative", Name: "mnt", Props: "device: d\nfstype: tmpfs", Want: "must be an absolute path"},
+		{Case: "relative", Name: "mnt", Props: "device: d\nfstype: tmpfs", Want: "test.yaml:1:1: mount#mnt: the mount point must be an absolute path other than /"},
 		{Case: "root", Name: "/", Props: "device: d\nfstype: tmpfs", Want: "must be an absolute path other than /"},
-		{Case: "device required", Name: "/mnt/x", Props: "fstype: tmpfs", Want: "device is required with ensure: mounted"},
+		{Case: "unclean", Name: "/mnt/x/", Props: "device: d\nfstype: tmpfs", Want: "the mount point must be clean (no ., .., // or trailing /): write /mnt/x"},
+		{Case: "tab", Name: "/mnt/a\tb", Props: "device: d\nfstype: tmpfs", Want: "must not hold a tab or a newline"},
+		{Case: "device required", Name: "/mnt/x", Props: "fstype: tmpfs", Want: "test.yaml:1:1: mount#/mnt/x: device is required with ensure: mounted"},
 		{Case: "fstype for fstab", Name: "/mnt/x", Props: "ensure: unmounted\npersist: true\ndevice: d", Want: "fstype is required with ensure: unmounted"},
-		{Case: "comma in option", Name: "/mnt/x", Props: "device: d\nfstype: tmpfs\noptions: [\"ro,noexec\"]", Want: "is not one option"},
+		{Case: "space in device", Name: "/mnt/x", Props: "fstype: tmpfs\ndevice: \"a b\"", Want: "test.yaml:2:9: device: must not hold spaces"},
+		{Case: "bad ensure", Name: "/mnt/x", Props: "ensure: up\ndevice: d\nfstype: tmpfs", Want: "test.yaml:1:9: ensure"},
+		{Case: "comma in option", Name: "/mnt/x", Props: "device: d\nfstype: tmpfs\noptions: [\"ro,noexec\"]", Want: `test.yaml:3:10: options: item 1, "ro,noexec", is not one option`},
+		{Case: "empty option", Name: "/mnt/x", Props: "device: d\nfstype: tmpfs\noptions: [ro, \"\"]", Want: `options: item 2, "", is not one option`},
 		{Case: "bind", Name: "/mnt/x", Props: "device: /srv\nfstype: none\noptions: [bind]", Want: "bind is not supported"},
+		{Case: "remount", Name: "/mnt/x", Props: "device: d\nfstype: tmpfs\noptions: [remount]", Want: "remount is not supported"},
 	})
+	// Unmounting needs neither device nor fstype.
+	resourcetest.MustBuild(t, "mount", "/mnt/x", "ensure: unmounted", t.TempDir())
+	resourcetest.MustBuild(t, "mount", "/mnt/x", "ensure: absent\npersist: true", t.TempDir())
+}
+
+// TestStackedMounts: mounts piled on the point are taken off until the
+// wanted one is on top, and all of them for ensure: unmounted; a missing
+// mount point is created.
+func TestStackedMounts(t *testing.T) {
+	p := point(t)
+	r := build(t, p, "device: ccm-data\nfstype: tmpfs")
+	resourcetest.Converge(t.Context(), t, r, false, false)
+	for _, src := range []string{"one", "two", "three"} {
+		sandbox.Command(t, "mount", "-t", "tmpfs", src, p)
+	}
+	out := resourcetest.Converge(t.Context(), t, r, false, false)
+	if out.Before.Reason() != "device tmpfs three → tmpfs ccm-data" {
+		t.Errorf("drift %q", out.Before.Reason())
+	}
+	if e := top(t, p); e == nil || e.Source != "ccm-data" {
+		t.Fatalf("after the repair %+v", e)
+	}
+	sandbox.Command(t, "mount", "-t", "tmpfs", "four", p)
+	resourcetest.Converge(t.Context(), t, build(t, p, "ensure: unmounted"), false, false)
+	if e := top(t, p); e != nil {
+		t.Errorf("after unmounting %+v is still there", e)
+	}
+	deep := filepath.Join(p, "a", "b")
+	t.Cleanup(func() { _ = unix.Unmount(deep, unix.MNT_DETACH) })
+	resourcetest.Converge(t.Context(), t, build(t, deep, "device: ccm-deep\nfstype: tmpfs"), false, false)
+	if e := top(t, deep); e == nil || e.Source != "ccm-deep" {
+		t.Errorf("mount on a created point %+v", e)
+	}
+}
+
+// TestInspect: ccm status shows the topmost mount at a point, unmounted
+// when none, and refuses a relative path.
+func TestInspect(t *testing.T) {
+	p := point(t)
+	typ, _ := resources.Lookup("mount")
+	show := func(name string) map[string]any {
+		md, err := typ.Inspect(t.Context(), name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := json.Marshal(md)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m map[string]any
+		if err := json.Unmarshal(b, &m); err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	if got := fmt.Sprint(show(p + "/")); got != fmt.Sprintf("map[ensure:unmounted path:%s provider:mount]", p) {
+		t.Errorf("unmounted %s", got)
+	}
+	sandbox.Command(t, "mkdir", p)
+	sandbox.Command(t, "mount", "-t", "tmpfs", "-o", "ro,size=1m", "ccm-show", p)
+	md := show(p)
+	if md["ensure"] != "mounted" || md["source"] != "ccm-show" || md["fstype"] != "tmpfs" || !strings.HasPrefix(md["options"].(string), "ro") ||
+		!strings.Contains(md["super_options"].(string), "size=1024k") || !strings.Contains(md["device"].(string), ":") {
+		t.Errorf("mounted %v", md)
+	}
+	if _, err := typ.Inspect(t.Context(), "mnt"); err == nil || err.Error() != `"mnt" is not an absolute path` {
+		t.Errorf("inspecting a relative path: %v", err)
+	}
 }
