@@ -1,9 +1,12 @@
 package sysctl_test
 
 import (
+	"encoding/json"
 	"errors"
 	"os"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/reactive-ccm/ccm/resources"
 	"github.com/reactive-ccm/ccm/resources/resourcetest"
@@ -87,13 +90,72 @@ func TestUnknownKey(t *testing.T) {
 	}
 }
 
+// TestValidation: each problem at its position; a poll interval unset is
+// the default.
 func TestValidation(t *testing.T) {
 	resourcetest.Rejects(t, "sysctl", []resourcetest.Rejected{
-		{Case: "value required", Name: "net.ipv4.ip_forward", Props: "persist: true", Want: "value is required"},
-		{Case: "bad key", Name: "net..ipv4", Props: "value: 1", Want: "is not a kernel parameter's name"},
+		{Case: "value required", Name: "net.ipv4.ip_forward", Props: "persist: true", Want: "test.yaml:1:1: sysctl#net.ipv4.ip_forward: value is required"},
+		{Case: "bad key", Name: "net..ipv4", Props: "value: 1", Want: `test.yaml:1:1: sysctl#net..ipv4: "net..ipv4" is not a kernel parameter's name`},
 		{Case: "path in key", Name: "../etc/passwd", Props: "value: 1", Want: "is not a kernel parameter's name"},
-		{Case: "two lines", Name: "kernel.x", Props: "value: \"1\\n2\"", Want: "must be one line"},
-		{Case: "bad interval", Name: "kernel.x", Props: "value: 1\npoll_interval: often", Want: "is not a duration"},
-		{Case: "short interval", Name: "kernel.x", Props: "value: 1\npoll_interval: 1ms", Want: "shorter than"},
+		{Case: "two lines", Name: "kernel.x", Props: "value: \"1\\n2\"", Want: "test.yaml:1:8: value: must be one line"},
+		{Case: "bad interval", Name: "kernel.x", Props: "value: 1\npoll_interval: often", Want: `test.yaml:2:16: poll_interval: "often" is not a duration (2s, 500ms)`},
+		{Case: "short interval", Name: "kernel.x", Props: "value: 1\npoll_interval: 1ms", Want: "test.yaml:2:16: poll_interval: 1ms is shorter than 10ms"},
 	})
+	for props, want := range map[string]time.Duration{"value: 1": sysctl.DefaultPoll, "value: 1\npoll_interval: 10ms": 10 * time.Millisecond} {
+		r := resourcetest.MustBuild(t, "sysctl", "kernel.x", props, t.TempDir()).Resource
+		if got := r.Watch().Poll; got != want {
+			t.Errorf("%q polls every %s, want %s", props, got, want)
+		}
+	}
+}
+
+// TestKernelRefusal: a value the kernel refuses is an error that names
+// the value and the parameter.
+func TestKernelRefusal(t *testing.T) {
+	sandbox.Require(t)
+	r := resourcetest.MustBuild(t, "sysctl", "net.ipv4.ip_forward", "value: seven", t.TempDir()).Resource
+	_, err := resources.Converge(t.Context(), r, false, false)
+	if err == nil || !strings.Contains(err.Error(), `the kernel refused "seven" for net.ipv4.ip_forward`) {
+		t.Errorf("converge with a bad value: %v", err)
+	}
+}
+
+// TestPersistOnly: a value already set with its drop-in missing writes
+// the drop-in alone; inspect shows the value and what the drop-in sets.
+func TestPersistOnly(t *testing.T) {
+	sandbox.Require(t)
+	const dropIn = "/etc/sysctl.d/zz-ccm-net.ipv4.conf.lo.arp_notify.conf"
+	set(t, "/proc/sys/net/ipv4/conf/lo/arp_notify", "1")
+	t.Cleanup(func() { _ = os.Remove(dropIn) })
+	typ, _ := resources.Lookup("sysctl")
+	show := func() string {
+		md, err := typ.Inspect(t.Context(), "net.ipv4.conf.lo.arp_notify")
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := json.Marshal(md)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	const base = `{"key":"net.ipv4.conf.lo.arp_notify","value":"1","path":"/proc/sys/net/ipv4/conf/lo/arp_notify",`
+	if got, want := show(), base+`"provider":"procfs"}`; got != want {
+		t.Errorf("status %s, want %s", got, want)
+	}
+	r := resourcetest.MustBuild(t, "sysctl", "net.ipv4.conf.lo.arp_notify", "value: 1\npersist: true", t.TempDir()).Resource
+	out := resourcetest.Converge(t.Context(), t, r, false, true)
+	if want := "Would have written " + dropIn; out.Change.NoopMessage != want || out.Before.Reason() != "persist absent → "+dropIn {
+		t.Errorf("noop %q (%s), want %q", out.Change.NoopMessage, out.Before.Reason(), want)
+	}
+	resourcetest.Converge(t.Context(), t, r, false, false)
+	if got, want := show(), base+`"persisted":"`+dropIn+`: it sets 1","provider":"procfs"}`; got != want {
+		t.Errorf("status %s, want %s", got, want)
+	}
+	if _, err := typ.Inspect(t.Context(), "a..b"); err == nil || !strings.Contains(err.Error(), `"a..b" is not a kernel parameter's name`) {
+		t.Errorf("inspecting a bad name: %v", err)
+	}
+	if _, err := typ.Inspect(t.Context(), "kernel.ccm_none"); !errors.Is(err, sysctl.ErrNoKey) || !strings.Contains(err.Error(), "/proc/sys/kernel/ccm_none does not exist") {
+		t.Errorf("inspecting a missing parameter: %v", err)
+	}
 }
