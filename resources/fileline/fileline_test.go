@@ -1,6 +1,7 @@
 package fileline_test
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -104,5 +105,52 @@ func TestSymlinkIsNotFollowed(t *testing.T) {
 	}
 	if got := resourcetest.ReadFile(t, target); got != "a\n" {
 		t.Errorf("the link's target was changed: %q", got)
+	}
+}
+
+// TestInspect: ccm status shows the file's size in lines, digest,
+// attributes and the blocks with default markers; absent for a missing
+// file, a relative name taken from the working directory.
+func TestInspect(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "f")
+	typ, _ := resources.Lookup("file_line")
+	show := func(name string) string {
+		md, err := typ.Inspect(t.Context(), name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := json.Marshal(md)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	if got, want := show(path), `{"path":"`+path+`","ensure":"absent","lines":0,"provider":"posix"}`; got != want {
+		t.Errorf("missing file %s, want %s", got, want)
+	}
+	resourcetest.WriteFile(t, path, "a\n# BEGIN CCM motd\nx\n# END CCM motd\n# BEGIN other\n# BEGIN CCM ssh\n", 0o640)
+	want := `{"path":"` + path + `","ensure":"present","lines":6,"checksum":"sha256:8c319a64","owner":"root","group":"root","mode":"0640","blocks":["motd","ssh"],"provider":"posix"}`
+	if got := show(path); got != want {
+		t.Errorf("status\n%s\nwant\n%s", got, want)
+	}
+	t.Chdir(dir)
+	if got := show("f"); got != want {
+		t.Errorf("status by a relative name\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestNoEndMarkerIsAnErrorNamingTheFile: a begin marker without its end
+// stops the edit with the file, the marker and its line, and changes
+// nothing.
+func TestNoEndMarkerIsAnErrorNamingTheFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "f")
+	resourcetest.WriteFile(t, path, "a\n# BEGIN CCM l\nx\n", 0o644)
+	_, err := resources.Converge(t.Context(), build(t, path, "block: y"), false, false)
+	if !errors.Is(err, fileline.ErrNoEndMarker) || !strings.Contains(err.Error(), path+" ") || !strings.Contains(err.Error(), `("# BEGIN CCM l" at line 2); put the end marker back`) {
+		t.Errorf("converge: %v", err)
+	}
+	if got := resourcetest.ReadFile(t, path); got != "a\n# BEGIN CCM l\nx\n" {
+		t.Errorf("file changed to %q", got)
 	}
 }
