@@ -1,7 +1,6 @@
 package authorizedkey_test
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -136,17 +135,7 @@ func TestValidation(t *testing.T) {
 func TestInspectListsKeys(t *testing.T) {
 	addUser(t, "ccmkey5")
 	typ, _ := resources.Lookup("authorized_key")
-	show := func() string {
-		md, err := typ.Inspect(t.Context(), "ccmkey5")
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := json.Marshal(md)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return string(b)
-	}
+	show := func() string { return resourcetest.Inspect(t, "authorized_key", "ccmkey5") }
 	if got, want := show(), `{"user":"ccmkey5","path":"/home/ccmkey5/.ssh/authorized_keys","ensure":"absent","provider":"posix"}`; got != want {
 		t.Errorf("no file: %s, want %s", got, want)
 	}

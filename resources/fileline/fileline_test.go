@@ -1,7 +1,6 @@
 package fileline_test
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -114,18 +113,7 @@ func TestSymlinkIsNotFollowed(t *testing.T) {
 func TestInspect(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "f")
-	typ, _ := resources.Lookup("file_line")
-	show := func(name string) string {
-		md, err := typ.Inspect(t.Context(), name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := json.Marshal(md)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return string(b)
-	}
+	show := func(name string) string { return resourcetest.Inspect(t, "file_line", name) }
 	if got, want := show(path), `{"path":"`+path+`","ensure":"absent","lines":0,"provider":"posix"}`; got != want {
 		t.Errorf("missing file %s, want %s", got, want)
 	}

@@ -1,7 +1,6 @@
 package group_test
 
 import (
-	"encoding/json"
 	"strings"
 	"testing"
 
@@ -107,17 +106,7 @@ func TestInspectAndAbsent(t *testing.T) {
 	t.Cleanup(func() { sandbox.Command(t, "groupdel", "ccmshow") })
 	sandbox.Command(t, "gpasswd", "--add", "ccmi1", "ccmshow")
 	typ, _ := resources.Lookup("group")
-	show := func(name string) string {
-		md, err := typ.Inspect(t.Context(), name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := json.Marshal(md)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return string(b)
-	}
+	show := func(name string) string { return resourcetest.Inspect(t, "group", name) }
 	if got, want := show("ccmshow"), `{"name":"ccmshow","ensure":"present","gid":4720,"members":["ccmi1"],"provider":"groupadd"}`; got != want {
 		t.Errorf("status %s, want %s", got, want)
 	}

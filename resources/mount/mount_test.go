@@ -196,17 +196,8 @@ func TestStackedMounts(t *testing.T) {
 func TestInspect(t *testing.T) {
 	p := point(t)
 	typ, _ := resources.Lookup("mount")
-	show := func(name string) map[string]any {
-		md, err := typ.Inspect(t.Context(), name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := json.Marshal(md)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var m map[string]any
-		if err := json.Unmarshal(b, &m); err != nil {
+	show := func(name string) (m map[string]any) {
+		if err := json.Unmarshal([]byte(resourcetest.Inspect(t, "mount", name)), &m); err != nil {
 			t.Fatal(err)
 		}
 		return m

@@ -1,7 +1,6 @@
 package sysctl_test
 
 import (
-	"encoding/json"
 	"errors"
 	"os"
 	"strings"
@@ -128,17 +127,7 @@ func TestPersistOnly(t *testing.T) {
 	set(t, "/proc/sys/net/ipv4/conf/lo/arp_notify", "1")
 	t.Cleanup(func() { _ = os.Remove(dropIn) })
 	typ, _ := resources.Lookup("sysctl")
-	show := func() string {
-		md, err := typ.Inspect(t.Context(), "net.ipv4.conf.lo.arp_notify")
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := json.Marshal(md)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return string(b)
-	}
+	show := func() string { return resourcetest.Inspect(t, "sysctl", "net.ipv4.conf.lo.arp_notify") }
 	const base = `{"key":"net.ipv4.conf.lo.arp_notify","value":"1","path":"/proc/sys/net/ipv4/conf/lo/arp_notify",`
 	if got, want := show(), base+`"provider":"procfs"}`; got != want {
 		t.Errorf("status %s, want %s", got, want)

@@ -2,7 +2,6 @@ package user_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"slices"
@@ -183,17 +182,7 @@ func TestInspect(t *testing.T) {
 		"--comment", "Show Me", "--expiredate", "2040-01-02", "ccmshow")
 	t.Cleanup(func() { sandbox.Command(t, "userdel", "ccmshow"); sandbox.Command(t, "groupdel", "ccms-a") })
 	typ, _ := resources.Lookup("user")
-	show := func(name string) string {
-		md, err := typ.Inspect(t.Context(), name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := json.Marshal(md)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return string(b)
-	}
+	show := func(name string) string { return resourcetest.Inspect(t, "user", name) }
 	gid := lookup(t, "ccmshow").GID
 	want := fmt.Sprintf(`{"name":"ccmshow","ensure":"present","uid":4960,"gid":%d,"groups":["ccms-a"],"home":"/home/ccmshow","shell":"/bin/sh","comment":"Show Me","password":"locked","expiry":"2040-01-02","provider":"useradd"}`, gid)
 	if got := show("ccmshow"); got != want {
