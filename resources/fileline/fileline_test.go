@@ -142,3 +142,23 @@ func TestNoEndMarkerIsAnErrorNamingTheFile(t *testing.T) {
 		t.Errorf("file changed to %q", got)
 	}
 }
+
+// TestInstance: a line or block claims its part of the file, never the
+// whole, names what it keeps (a removal by match alone named "the line "
+// before), and watches the file.
+func TestInstance(t *testing.T) {
+	for _, c := range []struct {
+		props, want string
+	}{
+		{"line: a=1", "ensure present uses [/etc/x] claims [{/etc/x false the line a=1}] watch [/etc/x]"},
+		{"ensure: absent\nmatch: ^a=", "ensure absent uses [/etc/x] claims [{/etc/x false the lines matching ^a=}] watch [/etc/x]"},
+		{"block: y", "ensure present uses [/etc/x] claims [{/etc/x false the block # BEGIN CCM l}] watch [/etc/x]"},
+		{"block: y\nmarker_begin: '# >>'\nmarker_end: '# <<'", "ensure present uses [/etc/x] claims [{/etc/x false the block # >>}] watch [/etc/x]"},
+	} {
+		inst := resourcetest.MustBuild(t, "file_line", "l", "path: /etc/x\n"+c.props, t.TempDir())
+		got := fmt.Sprintf("ensure %s uses %v claims %v watch %v", inst.Ensure, inst.Uses, inst.Claims, inst.Resource.Watch().Paths)
+		if got != c.want {
+			t.Errorf("%q:\n%s\nwant\n%s", c.props, got, c.want)
+		}
+	}
+}

@@ -216,3 +216,40 @@ func TestInspect(t *testing.T) {
 		t.Errorf("inspecting a relative path: %v", err)
 	}
 }
+
+// TestInstance: a mounted point is owned (what is under it waits for the
+// mount) and watched in the mount table; persist claims the point's line
+// of fstab and watches the file.
+func TestInstance(t *testing.T) {
+	for _, c := range []struct {
+		props, want string
+	}{
+		{"device: d\nfstype: tmpfs", "ensure mounted owns [/mnt/x] uses [/mnt/x] claims [] mounts [/mnt/x] paths []"},
+		{"ensure: unmounted", "ensure unmounted owns [] uses [/mnt/x] claims [] mounts [/mnt/x] paths []"},
+		{"ensure: absent\npersist: true", "ensure absent owns [] uses [/mnt/x] claims [{/etc/fstab false the line for /mnt/x}] mounts [/mnt/x] paths [/etc/fstab]"},
+	} {
+		inst := resourcetest.MustBuild(t, "mount", "/mnt/x", c.props, t.TempDir())
+		w := inst.Resource.Watch()
+		got := fmt.Sprintf("ensure %s owns %v uses %v claims %v mounts %v paths %v", inst.Ensure, inst.Owns, inst.Uses, inst.Claims, w.Mounts, w.Paths)
+		if got != c.want {
+			t.Errorf("%q:\n%s\nwant\n%s", c.props, got, c.want)
+		}
+	}
+}
+
+// TestPersistUnmounted: ensure unmounted with persist keeps the fstab line
+// and mounts nothing.
+func TestPersistUnmounted(t *testing.T) {
+	p := point(t)
+	before := resourcetest.ReadFile(t, "/etc/fstab")
+	t.Cleanup(func() { resourcetest.WriteFile(t, "/etc/fstab", before, 0o644) })
+	r := build(t, p, "ensure: unmounted\npersist: true\ndevice: ccm-data\nfstype: tmpfs\noptions: [noauto]")
+	out := resourcetest.Converge(t.Context(), t, r, false, false)
+	line := "ccm-data " + p + " tmpfs noauto 0 0"
+	if out.Before.Reason() != "fstab absent → "+line {
+		t.Errorf("reason %q", out.Before.Reason())
+	}
+	if got := resourcetest.ReadFile(t, "/etc/fstab"); got != before+line+"\n" || top(t, p) != nil {
+		t.Errorf("fstab %q, mounted %v", got, top(t, p))
+	}
+}

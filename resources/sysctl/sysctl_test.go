@@ -2,6 +2,7 @@ package sysctl_test
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -146,5 +147,24 @@ func TestPersistOnly(t *testing.T) {
 	}
 	if _, err := typ.Inspect(t.Context(), "kernel.ccm_none"); !errors.Is(err, sysctl.ErrNoKey) || !strings.Contains(err.Error(), "/proc/sys/kernel/ccm_none does not exist") {
 		t.Errorf("inspecting a missing parameter: %v", err)
+	}
+}
+
+// TestInstance: the value is the ensure, normalized; without persist the
+// parameter depends on no file and nothing waits for it; with persist
+// the drop-in is the resource's whole, and watched.
+func TestInstance(t *testing.T) {
+	for _, c := range []struct {
+		props, want string
+	}{
+		{"value: \" 40000 \t 50000 \"", "ensure 40000 50000 independent true owns [] claims [] watch []"},
+		{"value: 1\npersist: true", "ensure 1 independent false owns [/etc/sysctl.d/zz-ccm-net.ipv4.ip_forward.conf] " +
+			"claims [{/etc/sysctl.d/zz-ccm-net.ipv4.ip_forward.conf true persist}] watch [/etc/sysctl.d/zz-ccm-net.ipv4.ip_forward.conf]"},
+	} {
+		inst := resourcetest.MustBuild(t, "sysctl", "net.ipv4.ip_forward", c.props, t.TempDir())
+		got := fmt.Sprintf("ensure %s independent %v owns %v claims %v watch %v", inst.Ensure, inst.Independent, inst.Owns, inst.Claims, inst.Resource.Watch().Paths)
+		if got != c.want {
+			t.Errorf("%q:\n%s\nwant\n%s", c.props, got, c.want)
+		}
 	}
 }
