@@ -11,6 +11,7 @@ import (
 	"github.com/reactive-ccm/ccm/resources"
 	"github.com/reactive-ccm/ccm/resources/authorizedkey"
 	"github.com/reactive-ccm/ccm/resources/resourcetest"
+	"github.com/reactive-ccm/ccm/resources/resourcetest/sandbox"
 )
 
 func build(t *testing.T, user, props string) resources.Resource {
@@ -191,5 +192,35 @@ func TestSSHDirRepairs(t *testing.T) {
 	}
 	if _, err := resources.Converge(t.Context(), r, false, false); !errors.Is(err, authorizedkey.ErrNoHome) || !strings.Contains(err.Error(), "/home/ccmkey6; create it first") {
 		t.Errorf("converge without a home: %v, want ErrNoHome naming it", err)
+	}
+}
+
+// TestAbsentKeyAndWatch: an absent key with no file is in order and
+// creates nothing; with the file, every line holding it goes and noop
+// says so. Watch follows the user's home, /home/USER for a user not
+// created yet.
+func TestAbsentKeyAndWatch(t *testing.T) {
+	if w := build(t, "ccmkeylater", "key: "+pubKey(1)).Watch(); fmt.Sprint(w.Paths) != "[/home/ccmkeylater/.ssh /home/ccmkeylater/.ssh/authorized_keys /etc/passwd]" {
+		t.Errorf("watch of a missing user %v", w.Paths)
+	}
+	sandbox.Command(t, "useradd", "--create-home", "--home-dir", "/home/elsewhere7", "ccmkey7")
+	t.Cleanup(func() { sandbox.Command(t, "userdel", "--remove", "ccmkey7") })
+	const path = "/home/elsewhere7/.ssh/authorized_keys"
+	r := build(t, "ccmkey7", "key: "+pubKey(1)+"\nensure: absent")
+	if w := r.Watch(); fmt.Sprint(w.Paths) != "[/home/elsewhere7/.ssh "+path+" /etc/passwd]" {
+		t.Errorf("watch %v", w.Paths)
+	}
+	if out := resourcetest.Converge(t.Context(), t, r, false, false); !out.Before.Desired || out.Applied || resourcetest.Exists("/home/elsewhere7/.ssh") {
+		t.Errorf("absent key without a file: %+v", out)
+	}
+	resourcetest.Converge(t.Context(), t, build(t, "ccmkey7", "key: "+pubKey(1)), false, false)
+	resourcetest.WriteFile(t, path, resourcetest.ReadFile(t, path)+"# x\nssh-ed25519 "+pubKey(1)+" again\n", 0o600)
+	out := resourcetest.Converge(t.Context(), t, r, false, true)
+	if want := "Would have removed the key from " + path; out.Change.NoopMessage != want || out.Before.Reason() != "key present → absent (2 lines)" {
+		t.Errorf("noop %q (%s), want %q", out.Change.NoopMessage, out.Before.Reason(), want)
+	}
+	resourcetest.Converge(t.Context(), t, r, false, false)
+	if got := resourcetest.ReadFile(t, path); got != "# x\n" {
+		t.Errorf("after removal %q", got)
 	}
 }

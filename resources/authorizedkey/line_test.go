@@ -169,3 +169,33 @@ func TestFingerprint(t *testing.T) {
 		t.Errorf("fingerprint of bad base64 %q", got)
 	}
 }
+
+// TestStatus is what a check reports for each state of the user, the
+// directory and the key.
+func TestStatus(t *testing.T) {
+	acct := &account{name: "u", home: "/home/u"}
+	for _, c := range []struct {
+		name    string
+		absent  bool
+		v       view
+		found   string
+		desired bool
+		reason  string
+	}{
+		{name: "no user, key wanted", v: view{}, found: Absent, reason: "user absent → u"},
+		{name: "no user, key unwanted", absent: true, v: view{}, found: Absent, desired: true},
+		{name: "key there", v: view{acct: acct}, found: Present, desired: true},
+		{name: "key to add", v: view{acct: acct, c: change{kind: added, at: 1}}, found: Absent, reason: "key absent → present"},
+		{name: "key to replace", v: view{acct: acct, c: change{kind: replaced, at: 1, old: entry{typ: "ssh-rsa", key: "K"}, n: 1}}, found: Present,
+			reason: "key ssh-rsa K → ssh-ed25519 K c (line 1)"},
+		{name: "key gone", absent: true, v: view{acct: acct}, found: Absent, desired: true},
+		{name: "key to remove", absent: true, v: view{acct: acct, c: change{kind: removed, at: 2, n: 1}}, found: Present, reason: "key present → absent"},
+		{name: "dir to fix", v: view{acct: acct, dir: &dirDrift{missing: true}}, found: Present, reason: "ssh_dir absent → 0700"},
+	} {
+		k := &key{user: "u", want: entry{typ: "ssh-ed25519", key: "K", comment: "c"}, absent: c.absent}
+		st := k.status(&c.v)
+		if st.Ensure != c.found || st.Desired != c.desired || st.Reason() != c.reason {
+			t.Errorf("%s: %+v (%q), want %s, desired %v, %q", c.name, st, st.Reason(), c.found, c.desired, c.reason)
+		}
+	}
+}

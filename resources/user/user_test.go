@@ -195,3 +195,31 @@ func TestInspect(t *testing.T) {
 		t.Errorf("inspecting a bad name: %v", err)
 	}
 }
+
+// TestInstanceAndHomeMove: with managehome a present user owns its home
+// (what is under it waits for the user) and a changed home is moved with
+// its files; the user watches the account databases.
+func TestInstanceAndHomeMove(t *testing.T) {
+	for props, owns := range map[string]string{"home: /srv/u\nmanagehome: true": `["/srv/u"]`, "home: /srv/u": "[]", "managehome: true": "[]", "ensure: absent\nmanagehome: true": "[]"} {
+		if inst := resourcetest.MustBuild(t, "user", "u", props, t.TempDir()); fmt.Sprintf("%q", inst.Owns) != owns {
+			t.Errorf("%q owns %v, want %s", props, inst.Owns, owns)
+		}
+	}
+	if w := build(t, "u", "").Watch(); fmt.Sprint(w.Paths) != "[/etc/passwd /etc/shadow /etc/group /etc/gshadow]" {
+		t.Errorf("watch %v", w.Paths)
+	}
+	sandbox.Require(t)
+	sandbox.Command(t, "useradd", "--create-home", "--home-dir", "/home/ccmmove", "ccmmove")
+	t.Cleanup(func() { sandbox.Command(t, "userdel", "--remove", "ccmmove") })
+	resourcetest.WriteFile(t, "/home/ccmmove/notes", "kept\n", 0o600)
+	out := resourcetest.Converge(t.Context(), t, build(t, "ccmmove", "home: /home/ccmmoved\nmanagehome: true"), false, false)
+	if out.Before.Reason() != "home /home/ccmmove → /home/ccmmoved" {
+		t.Errorf("reason %q", out.Before.Reason())
+	}
+	if got := resourcetest.ReadFile(t, "/home/ccmmoved/notes"); got != "kept\n" || resourcetest.Exists("/home/ccmmove") {
+		t.Errorf("moved home holds %q; old home there: %v", got, resourcetest.Exists("/home/ccmmove"))
+	}
+	if out := resourcetest.Converge(t.Context(), t, build(t, "ccmnouser", "ensure: absent"), false, false); !out.Before.Desired || out.Applied {
+		t.Errorf("a missing user wanted absent: %+v", out)
+	}
+}
