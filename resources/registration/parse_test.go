@@ -1,9 +1,11 @@
 package registration_test
 
 import (
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/reactive-ccm/ccm/resources"
 	"github.com/reactive-ccm/ccm/resources/registration"
@@ -106,7 +108,7 @@ func TestPortNumber(t *testing.T) {
 	for _, c := range []struct {
 		port any
 		want int64
-	}{{int64(80), 80}, {int(81), 81}, {float64(82), 82}, {nil, 0}, {"83", 0}} {
+	}{{int64(80), 80}, {int(81), 81}, {float64(82), 82}, {json.Number("84"), 84}, {json.Number("x"), 0}, {nil, 0}, {"83", 0}} {
 		e := &registration.Entry{Port: c.port}
 		if got := e.PortNumber(); got != c.want {
 			t.Errorf("port %#v: %d, want %d", c.port, got, c.want)
@@ -139,6 +141,12 @@ func TestTTLEncodings(t *testing.T) {
 	never, _ := registration.ParseTTL(" never ")
 	if !never.IsNever() || never.Duration() != 0 || never.String() != "never" {
 		t.Errorf("never: %v %s %q", never.IsNever(), never.Duration(), never.String())
+	}
+	if d := registration.NewTTL(90e9).Duration(); d != 90e9 {
+		t.Errorf("duration %s", d)
+	}
+	if d, _ := registration.ParseTTL("1w"); d.Duration() != 7*24*time.Hour || d.IsNever() {
+		t.Errorf("1w: %s", d.Duration())
 	}
 	for _, c := range []struct {
 		ttl  registration.TTL
