@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -166,5 +167,36 @@ func TestInstance(t *testing.T) {
 		if got != c.want {
 			t.Errorf("%q:\n%s\nwant\n%s", c.props, got, c.want)
 		}
+	}
+}
+
+// TestDropInLinkIsNotFollowed: a symlink where the drop-in goes is never
+// written through: its target keeps its content.
+func TestDropInLinkIsNotFollowed(t *testing.T) {
+	sandbox.Require(t)
+	const dropIn = "/etc/sysctl.d/zz-ccm-net.ipv4.conf.lo.arp_accept.conf"
+	victim := filepath.Join(t.TempDir(), "victim")
+	resourcetest.WriteFile(t, victim, "precious\n", 0o600)
+	if err := os.Symlink(victim, dropIn); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = os.Remove(dropIn) })
+	r := resourcetest.MustBuild(t, "sysctl", "net.ipv4.conf.lo.arp_accept", "value: 0\npersist: true", t.TempDir()).Resource
+	_, err := resources.Converge(t.Context(), r, false, false)
+	if got := resourcetest.ReadFile(t, victim); got != "precious\n" {
+		t.Errorf("the link's target now holds %q", got)
+	}
+	if err == nil || !strings.Contains(err.Error(), dropIn+" is not a regular file: a symlink is never followed") {
+		t.Errorf("converge: %v, want a refusal naming the drop-in", err)
+	}
+}
+
+// TestKeyUnderAFile: a name that goes below a parameter's file is no
+// parameter, as a misspelt one.
+func TestKeyUnderAFile(t *testing.T) {
+	sandbox.Require(t)
+	r := resourcetest.MustBuild(t, "sysctl", "net.ipv4.ip_forward.x", "value: 1", t.TempDir()).Resource
+	if _, err := r.Check(t.Context()); !errors.Is(err, sysctl.ErrNoKey) || !strings.Contains(err.Error(), "a module not loaded, or a misspelt name") {
+		t.Errorf("check: %v, want ErrNoKey", err)
 	}
 }
