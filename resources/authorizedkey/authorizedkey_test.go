@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -222,5 +223,32 @@ func TestAbsentKeyAndWatch(t *testing.T) {
 	resourcetest.Converge(t.Context(), t, r, false, false)
 	if got := resourcetest.ReadFile(t, path); got != "# x\n" {
 		t.Errorf("after removal %q", got)
+	}
+}
+
+// TestPlantedKeysFileLinkIsRefused: an authorized_keys the user made a
+// symlink to another file (root's keys) is not written through.
+func TestPlantedKeysFileLinkIsRefused(t *testing.T) {
+	addUser(t, "ccmkey8")
+	victim := filepath.Join(t.TempDir(), "root_keys")
+	resourcetest.WriteFile(t, victim, "ssh-ed25519 "+pubKey(3)+" root\n", 0o600)
+	r := build(t, "ccmkey8", "key: "+pubKey(1))
+	resourcetest.Converge(t.Context(), t, r, false, false)
+	const path = "/home/ccmkey8/.ssh/authorized_keys"
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(victim, path); err != nil {
+		t.Fatal(err)
+	}
+	if uid, _ := owned(t, "/home/ccmkey8"); os.Lchown(path, int(uid), int(uid)) != nil {
+		t.Fatal("giving the link to the user")
+	}
+	_, err := resources.Converge(t.Context(), r, false, false)
+	if err == nil || !strings.Contains(err.Error(), "symlink") {
+		t.Errorf("converge through the planted link: %v, want a refusal", err)
+	}
+	if got := resourcetest.ReadFile(t, victim); got != "ssh-ed25519 "+pubKey(3)+" root\n" {
+		t.Errorf("the link's target now holds %q", got)
 	}
 }
