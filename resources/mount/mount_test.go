@@ -3,6 +3,7 @@ package mount_test
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -251,5 +252,36 @@ func TestPersistUnmounted(t *testing.T) {
 	}
 	if got := resourcetest.ReadFile(t, "/etc/fstab"); got != before+line+"\n" || top(t, p) != nil {
 		t.Errorf("fstab %q, mounted %v", got, top(t, p))
+	}
+}
+
+// TestFstabLinkIsNotFollowed: persist never writes through a symlink
+// at /etc/fstab.
+func TestFstabLinkIsNotFollowed(t *testing.T) {
+	p := point(t)
+	before := resourcetest.ReadFile(t, "/etc/fstab")
+	victim := filepath.Join(t.TempDir(), "victim")
+	resourcetest.WriteFile(t, victim, "precious\n", 0o600)
+	if err := os.Rename("/etc/fstab", "/etc/fstab.ccm-test"); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = os.Remove("/etc/fstab")
+		if err := os.Rename("/etc/fstab.ccm-test", "/etc/fstab"); err != nil {
+			t.Error(err)
+		}
+		if got := resourcetest.ReadFile(t, "/etc/fstab"); got != before {
+			t.Errorf("fstab not restored: %q", got)
+		}
+	})
+	if err := os.Symlink(victim, "/etc/fstab"); err != nil {
+		t.Fatal(err)
+	}
+	_, err := resources.Converge(t.Context(), build(t, p, "device: ccm-data\nfstype: tmpfs\npersist: true"), false, false)
+	if err == nil || !strings.Contains(err.Error(), "/etc/fstab is not a regular file: a symlink is never followed") {
+		t.Errorf("converge: %v, want a refusal", err)
+	}
+	if got := resourcetest.ReadFile(t, victim); got != "precious\n" || top(t, p) != nil {
+		t.Errorf("victim holds %q, mounted %v", got, top(t, p))
 	}
 }
