@@ -162,3 +162,35 @@ func TestInstance(t *testing.T) {
 		}
 	}
 }
+
+// TestFileBytes: what the file holds after an edit, for files without a
+// final newline, with CRLF lines and empty; the owner and mode are kept.
+func TestFileBytes(t *testing.T) {
+	for _, c := range []struct {
+		name, before, props, after string
+	}{
+		{"no final newline", "a=1\nb=2", "line: c=3", "a=1\nb=2\nc=3\n"},
+		{"empty file", "", "line: c=3", "c=3\n"},
+		{"replaced in a file without final newline", "a=1\nk=0", "line: k=1\nmatch: ^k=", "a=1\nk=1\n"},
+		{"last line removed", "a=1\nk=0\n", "ensure: absent\nline: k=0", "a=1\n"},
+		{"only line removed", "k=0\n", "ensure: absent\nline: k=0", ""},
+		{"blank lines kept", "a\n\n\nb\n", "line: c\nbefore: ^b", "a\n\n\nc\nb\n"},
+		{"block after the last anchor", "[x]\n[y]\nz\n", "block: \"p=1\\nq=2\\n\"\nafter: ^\\[", "[x]\n[y]\n# BEGIN CCM l\np=1\nq=2\n# END CCM l\nz\n"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "f")
+			resourcetest.WriteFile(t, path, c.before, 0o640)
+			if err := os.Chown(path, 65534, 65534); err != nil {
+				t.Fatal(err)
+			}
+			resourcetest.Converge(t.Context(), t, build(t, path, c.props), false, false)
+			if got := resourcetest.ReadFile(t, path); got != c.after {
+				t.Errorf("file holds %q, want %q", got, c.after)
+			}
+			var st syscall.Stat_t
+			if err := syscall.Stat(path, &st); err != nil || st.Uid != 65534 || st.Gid != 65534 || st.Mode&0o7777 != 0o640 {
+				t.Errorf("owner %d:%d mode %04o (%v), want 65534:65534 0640 kept", st.Uid, st.Gid, st.Mode&0o7777, err)
+			}
+		})
+	}
+}
