@@ -223,3 +223,29 @@ func TestInstanceAndHomeMove(t *testing.T) {
 		t.Errorf("a missing user wanted absent: %+v", out)
 	}
 }
+
+// TestSystemAccountAndLock: system gives an id from the system range and
+// no home; password "!" locks the account, and a removal without
+// managehome leaves the home in place.
+func TestSystemAccountAndLock(t *testing.T) {
+	sandbox.Require(t)
+	resourcetest.Converge(t.Context(), t, build(t, "ccmsys", "system: true\npassword: \"!\""), false, false)
+	t.Cleanup(func() {
+		if lookup(t, "ccmsys") != nil {
+			sandbox.Command(t, "userdel", "ccmsys")
+		}
+	})
+	u := lookup(t, "ccmsys")
+	if u == nil || u.UID >= 1000 || u.Password != "!" || resourcetest.Exists(u.Home) {
+		t.Fatalf("system user %+v; home there: %v", u, u != nil && resourcetest.Exists(u.Home))
+	}
+	if out := resourcetest.Converge(t.Context(), t, build(t, "ccmsys", "password: \"!\""), false, false); out.Applied {
+		t.Errorf("locked again: %+v, want nothing to do", out)
+	}
+	sandbox.Command(t, "useradd", "--create-home", "ccmkeep")
+	resourcetest.Converge(t.Context(), t, build(t, "ccmkeep", "ensure: absent"), false, false)
+	t.Cleanup(func() { _ = os.RemoveAll("/home/ccmkeep") })
+	if lookup(t, "ccmkeep") != nil || !resourcetest.Exists("/home/ccmkeep") {
+		t.Errorf("removal without managehome: user %v, home kept %v", lookup(t, "ccmkeep"), resourcetest.Exists("/home/ccmkeep"))
+	}
+}
