@@ -1,6 +1,8 @@
 package authorizedkey_test
 
 import (
+	"encoding/base64"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"os"
@@ -250,5 +252,22 @@ func TestPlantedKeysFileLinkIsRefused(t *testing.T) {
 	}
 	if got := resourcetest.ReadFile(t, victim); got != "ssh-ed25519 "+pubKey(3)+" root\n" {
 		t.Errorf("the link's target now holds %q", got)
+	}
+}
+
+// TestKeyTypes: each family sshd accepts builds when the blob holds its
+// type; a type sshd does not know is refused.
+func TestKeyTypes(t *testing.T) {
+	blob := func(typ string) string {
+		b := binary.BigEndian.AppendUint32(nil, uint32(len(typ)))
+		return base64.StdEncoding.EncodeToString(append(append(b, typ...), 0, 0, 0, 1, 7))
+	}
+	for _, typ := range []string{"ssh-rsa", "ecdsa-sha2-nistp256", "ecdsa-sha2-nistp521", "sk-ssh-ed25519@openssh.com", "sk-ecdsa-sha2-nistp256@openssh.com", "ssh-ed25519-cert-v01@openssh.com"} {
+		if _, err := resourcetest.Build(t, "authorized_key", "k", "user: u\ntype: "+typ+"\nkey: "+blob(typ), t.TempDir()); err != nil {
+			t.Errorf("%s: %v", typ, err)
+		}
+	}
+	if got := resourcetest.BuildError(t, "authorized_key", "k", "user: u\ntype: ssh-ed448\nkey: "+blob("ssh-ed448"), t.TempDir()); !strings.Contains(got, `type: "ssh-ed448" is not a key type sshd accepts`) {
+		t.Errorf("ssh-ed448: %s", got)
 	}
 }

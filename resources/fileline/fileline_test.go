@@ -194,3 +194,26 @@ func TestFileBytes(t *testing.T) {
 		})
 	}
 }
+
+// TestApplyReadsTheFileAgain: an edit the host made between the check
+// and the apply is kept; the apply works from the file as it is then.
+func TestApplyReadsTheFileAgain(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "f")
+	resourcetest.WriteFile(t, path, "a\n", 0o644)
+	r := build(t, path, "line: k=1\nmatch: ^k=")
+	st, err := r.Check(t.Context())
+	if err != nil || st.Desired {
+		t.Fatalf("check %+v, %v", st, err)
+	}
+	resourcetest.WriteFile(t, path, "a\nhost=1\nk=0\n", 0o644)
+	c, err := r.Apply(t.Context(), resources.Request{Status: st})
+	if err != nil || !c.Changed {
+		t.Fatalf("apply %+v, %v", c, err)
+	}
+	if got := resourcetest.ReadFile(t, path); got != "a\nhost=1\nk=1\n" {
+		t.Errorf("file holds %q, want the host's line kept and k=0 replaced in place", got)
+	}
+	if c, err := r.Apply(t.Context(), resources.Request{Status: st}); err != nil || c.Changed {
+		t.Errorf("apply again %+v, %v; want nothing to do", c, err)
+	}
+}
