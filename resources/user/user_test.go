@@ -134,6 +134,8 @@ func TestValidation(t *testing.T) {
 		{Case: "password when absent", Name: "u", Props: "ensure: absent\npassword: \"!\"", Want: "password: only valid with ensure: present"},
 		{Case: "colon in comment", Name: "u", Props: "comment: \"a:b\"", Want: "test.yaml:1:10: comment: must not hold a colon or a newline"},
 		{Case: "unknown provider", Name: "u", Props: "provider: pw", Want: "provider"},
+		{Case: "negative uid", Name: "u", Props: "uid: -1", Want: "test.yaml:1:6: uid"},
+		{Case: "bad group", Name: "u", Props: "groups: [ok, \"a:b\"]", Want: "is not a group name"},
 	})
 }
 
@@ -247,5 +249,18 @@ func TestSystemAccountAndLock(t *testing.T) {
 	t.Cleanup(func() { _ = os.RemoveAll("/home/ccmkeep") })
 	if lookup(t, "ccmkeep") != nil || !resourcetest.Exists("/home/ccmkeep") {
 		t.Errorf("removal without managehome: user %v, home kept %v", lookup(t, "ccmkeep"), resourcetest.Exists("/home/ccmkeep"))
+	}
+}
+
+// TestToolFailure: a tool's refusal is the error, naming the tool and
+// what it said; the password never in it, and nothing half made.
+func TestToolFailure(t *testing.T) {
+	sandbox.Require(t)
+	_, err := resources.Converge(t.Context(), build(t, "ccmfail", fmt.Sprintf("gid: ccm-nogroup\npassword: \"%s\"", hash)), false, false)
+	if err == nil || !strings.Contains(err.Error(), "useradd") || !strings.Contains(err.Error(), "ccm-nogroup") || strings.Contains(err.Error(), "ccmsalt") {
+		t.Errorf("converge: %v, want useradd's refusal naming the group", err)
+	}
+	if u := lookup(t, "ccmfail"); u != nil {
+		t.Errorf("user made: %+v", u)
 	}
 }
