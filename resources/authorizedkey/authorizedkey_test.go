@@ -271,3 +271,24 @@ func TestKeyTypes(t *testing.T) {
 		t.Errorf("ssh-ed448: %s", got)
 	}
 }
+
+// TestOnlyTheDirectoryDrifted: with the key in place, a ~/.ssh others
+// may write is fixed alone: its mode, and the file left as it is.
+func TestOnlyTheDirectoryDrifted(t *testing.T) {
+	addUser(t, "ccmkey9")
+	const dir = "/home/ccmkey9/.ssh"
+	r := build(t, "ccmkey9", "key: "+pubKey(1))
+	resourcetest.Converge(t.Context(), t, r, false, false)
+	before := resourcetest.ReadFile(t, dir+"/authorized_keys")
+	if err := os.Chmod(dir, 0o757); err != nil {
+		t.Fatal(err)
+	}
+	uid, _ := owned(t, dir)
+	out := resourcetest.Converge(t.Context(), t, r, false, false)
+	if want := fmt.Sprintf("ssh_dir uid %d mode 0757 → the user's, no group or other write", uid); !out.Change.Changed || out.Before.Reason() != want {
+		t.Errorf("converge %+v (%q), want %q", out.Change, out.Before.Reason(), want)
+	}
+	if _, mode := owned(t, dir); mode != 0o755 || resourcetest.ReadFile(t, dir+"/authorized_keys") != before {
+		t.Errorf(".ssh mode %04o, want 0755 and the file unchanged", mode)
+	}
+}
