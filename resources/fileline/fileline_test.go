@@ -80,7 +80,8 @@ func TestBlockConvergesAndIsRemoved(t *testing.T) {
 func TestMissingFile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "f")
 	out, err := resources.Converge(t.Context(), build(t, path, "line: x"), false, false)
-	if !errors.Is(err, fileline.ErrNoFile) || out.Before.Desired {
+	if !errors.Is(err, fileline.ErrNoFile) || out.Before.Desired || !strings.Contains(err.Error(), path+" ") ||
+		!strings.Contains(err.Error(), "create it first, for example with a file resource with ensure: present and no content") {
 		t.Errorf("present on a missing file: %+v, %v; want ErrNoFile", out, err)
 	}
 	if resourcetest.Exists(path) {
