@@ -43,8 +43,8 @@ func registryOf(cmd *cobra.Command) (*registry.Registry, error) {
 	if err != nil {
 		return nil, err
 	}
-	o := registry.Options{NATS: rem.nats, Logger: slog.Default(), Stream: stringFlag(cmd, "registration")}
-	if o.Publish, err = registry.ParseDestination(stringFlag(cmd, "register")); err != nil {
+	o := registry.Options{NATS: rem.nats, Logger: slog.Default(), Stream: flagOf(cmd.Flags().GetString, "registration")}
+	if o.Publish, err = registry.ParseDestination(flagOf(cmd.Flags().GetString, "register")); err != nil {
 		return nil, usage(fmt.Errorf("--register: %w", err))
 	}
 	r := registry.New(cmd.Context(), o)
@@ -52,20 +52,11 @@ func registryOf(cmd *cobra.Command) (*registry.Registry, error) {
 	return r, nil
 }
 
-// stringFlag returns a string flag of cmd, "" when cmd does not define it.
-func stringFlag(cmd *cobra.Command, name string) string {
-	if cmd.Flags().Lookup(name) == nil {
-		return ""
-	}
-	v, _ := cmd.Flags().GetString(name)
-	return v
-}
-
 // announceTo makes the engine announce its stable resources' entries to
 // reg, when --register asks for it; it reports whether it does.
 func announceTo(cmd *cobra.Command, opts *engine.Options) (*registry.Registry, bool, error) {
 	reg, err := registryOf(cmd)
-	if err != nil || stringFlag(cmd, "register") == "" {
+	if err != nil || flagOf(cmd.Flags().GetString, "register") == "" {
 		return reg, false, err
 	}
 	opts.Announce = func(v *graph.Vertex, stable bool) { reg.Announce(v.ID(), v.Registrations, stable) }
