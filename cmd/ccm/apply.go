@@ -28,8 +28,7 @@ func newApplyCmd() *cobra.Command {
 	bind(fl, &f.changeFlags)
 	bind(fl, &a)
 	addReadEnvFlags(fl)
-	addStateFlag(fl, &f.stateDir)
 	addDataFlags(fl)
-	addRegistrationFlag(fl, true)
+	addRegistrationFlag(fl)
 	return cmd
 }

@@ -14,21 +14,9 @@ import (
 )
 
 // addRegistrationFlag registers --registration, the stream registrations()
-// reads (and --register publishes to); -R as upstream's apply and ensure
-// file have it, when short.
-func addRegistrationFlag(fl *pflag.FlagSet, short bool) {
-	const help = "JetStream stream of service registrations, for registrations() in templates and --register"
-	if short {
-		fl.StringP("registration", "R", registry.DefaultStream, help)
-		return
-	}
-	fl.String("registration", registry.DefaultStream, help)
-}
-
-// addRegisterFlag registers --register, which publishes the registrations
-// of stable resources.
-func addRegisterFlag(fl *pflag.FlagSet) {
-	fl.String("register", "", "announce the register_when_stable entries of stable resources (converged, health checks OK) to NATS: jetstream (the --registration stream) or nats (core NATS, fire and forget); withdrawn when they stop being stable")
+// reads (and run's --register publishes to); -R as upstream's apply has it.
+func addRegistrationFlag(fl *pflag.FlagSet) {
+	fl.StringP("registration", "R", registry.DefaultStream, "JetStream stream of service registrations, for registrations() in templates and --register")
 }
 
 type registryKey struct{}

@@ -25,7 +25,6 @@ type changeFlags struct {
 	MonitorOnly bool `flag:"monitor-only" help:"run only the health checks: check and change nothing else"`
 	Verbose     bool `flag:"verbose,short=v" help:"report every check, also those that found nothing to do"`
 	Diff        bool `flag:"diff" help:"show a unified diff of changed file and scaffold content (never for binary or sensitive content)"`
-	stateDir    string
 }
 
 // runFlags are the flags of `ccm run`.
@@ -66,10 +65,9 @@ func newRunCmd() *cobra.Command {
 	fl := cmd.Flags()
 	bind(fl, &f)
 	addSocketFlag(fl)
-	addStateFlag(fl, &f.stateDir)
 	addDataFlags(fl)
-	addRegistrationFlag(fl, true)
-	addRegisterFlag(fl)
+	addRegistrationFlag(fl)
+	fl.String("register", "", "announce the register_when_stable entries of stable resources (converged, health checks OK) to NATS: jetstream (the --registration stream) or nats (core NATS, fire and forget); withdrawn when they stop being stable")
 	return cmd
 }
 
@@ -99,7 +97,7 @@ func runManifests(cmd *cobra.Command, files []string, f runFlags) error {
 		return usage(err)
 	}
 	// Read only in noop; an unusable default is a warning (state.OpenNamed).
-	dir, unusable, err := state.OpenNamed(f.stateDir, f.Noop)
+	dir, unusable, err := state.OpenNamed(flagOf(cmd.Flags().GetString, "state-dir"), f.Noop)
 	switch {
 	case err != nil:
 		return usage(fmt.Errorf("--state-dir: %w", err))

@@ -11,6 +11,7 @@ import (
 
 	"github.com/reactive-ccm/ccm/engine/daemon/inputs"
 	"github.com/reactive-ccm/ccm/engine/daemon/reload"
+	"github.com/reactive-ccm/ccm/engine/daemon/state"
 	"github.com/reactive-ccm/ccm/engine/fleet/bundle"
 	"github.com/reactive-ccm/ccm/engine/fleet/natsconn"
 	"github.com/reactive-ccm/ccm/engine/fleet/source"
@@ -28,10 +29,7 @@ func addSourceFlags(fl *pflag.FlagSet) {
 	fl.Bool("allow-http", false, "accept plain http:// sources and redirects from https:// to http://")
 	fl.Duration("http-interval", 30*time.Second, "how often watch mode asks an http(s) source whether it changed")
 	fl.String("cache-dir", "", "cache fetched bundles and data here (default STATE-DIR/sources)")
-	if fl.Lookup("state-dir") == nil {
-		var dir string
-		addStateFlag(fl, &dir)
-	}
+	fl.String("state-dir", "", "directory for what must survive a restart, such as pending refreshes (default $"+state.PathEnv+", else "+state.DefaultPath+")")
 }
 
 // remote is a command's remote sources and NATS connection.
