@@ -6,7 +6,6 @@ import (
 	"github.com/reactive-ccm/ccm/engine/daemon/inputs"
 	"github.com/reactive-ccm/ccm/graph"
 	"github.com/reactive-ccm/ccm/graph/facts"
-	"github.com/reactive-ccm/ccm/graph/hiera"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -87,9 +86,4 @@ func dataOf(cmd *cobra.Command) (inputs.Data, error) {
 	}
 	return inputs.Data{Facts: factOptions(cmd), System: &sysFacts, Hiera: hieraFiles(cmd), Sources: r.sources, Registry: reg,
 		ReadEnv: flagOf(cmd.Flags().GetBool, "read-env") && !flagOf(cmd.Flags().GetBool, "no-read-env")}, nil
-}
-
-// readHiera reads a --hiera source through the command's remote sources.
-func readHiera(r *remote, file string) (hiera.Source, error) {
-	return inputs.ReadLayer(r.sources, file)
 }

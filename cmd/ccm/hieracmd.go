@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/reactive-ccm/ccm/engine/daemon/inputs"
 	"github.com/reactive-ccm/ccm/graph"
 	"github.com/reactive-ccm/ccm/graph/facts"
 	"github.com/reactive-ccm/ccm/graph/hiera"
@@ -142,7 +143,7 @@ func hieraInput(cmd *cobra.Command, input string) (hiera.Source, error) {
 	if err != nil {
 		return hiera.Source{}, err
 	}
-	return readHiera(r, input)
+	return inputs.ReadLayer(r.sources, input)
 }
 
 // printQuery prints v, or the value at --query, as JSON, YAML or

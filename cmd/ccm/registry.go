@@ -51,12 +51,6 @@ func announceTo(cmd *cobra.Command, opts *engine.Options) (*registry.Registry, b
 	return reg, true, nil
 }
 
-// syncRegistrations publishes what a one-shot run announced before it
-// exits, waiting at most 10 seconds for NATS.
-func syncRegistrations(ctx context.Context, reg *registry.Registry, log *slog.Logger) {
-	beforeExit(ctx, log, reg.Sync, "publishing registrations failed", "stream", reg.Stream())
-}
-
 // addEnsureRegistrationFlag registers `ccm ensure TYPE`'s
 // --registration/-R. Upstream's -R names the registration stream; ccm's
 // took TYPE#NAME references for --require, which no stream name looks

@@ -1,11 +1,9 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"log/slog"
 
-	"github.com/reactive-ccm/ccm/engine"
 	"github.com/reactive-ccm/ccm/engine/fleet/report"
 	"github.com/spf13/cobra"
 )
@@ -35,20 +33,4 @@ func newReporter(cmd *cobra.Command, f runFlags, log *slog.Logger) (*report.Repo
 	publish := rep.Refresh
 	rem.refused.Store(&publish)
 	return rep, nil
-}
-
-// reportEvents makes opts' events go to rep too.
-func reportEvents(opts *engine.Options, rep *report.Reporter) {
-	events := opts.Events
-	opts.Events = func(ev *engine.Event) {
-		events(ev)
-		rep.Event(ev)
-	}
-}
-
-// flushReport publishes what a one-shot run reports before it exits,
-// waiting at most 10 seconds for NATS.
-func flushReport(ctx context.Context, rep *report.Reporter, st engine.State, log *slog.Logger) {
-	rep.Settled(st)
-	beforeExit(ctx, log, rep.Flush, "reporting to NATS failed")
 }

@@ -135,7 +135,8 @@ func runManifests(cmd *cobra.Command, files []string, f runFlags) error {
 
 // fleetHooks has --report's reporter, made into c, hear the events and
 // --register's registrations announced; finish tells them how the run
-// ended.
+// ended, and has a one-shot run publish what they hold before it exits
+// (beforeExit).
 func fleetHooks(ctx context.Context, cmd *cobra.Command, f runFlags, c *daemon.Config) daemon.Hooks {
 	return func(log *slog.Logger, opts *engine.Options) (func(engine.State), error) {
 		rep, err := newReporter(cmd, f, log)
@@ -143,15 +144,17 @@ func fleetHooks(ctx context.Context, cmd *cobra.Command, f runFlags, c *daemon.C
 			return nil, err
 		}
 		if c.Reporter = rep; rep != nil {
-			reportEvents(opts, rep)
+			events := opts.Events
+			opts.Events = func(ev *engine.Event) { events(ev); rep.Event(ev) }
 		}
 		reg, announcing, err := announceTo(cmd, opts)
 		return func(st engine.State) {
 			if rep != nil {
-				flushReport(ctx, rep, st, log)
+				rep.Settled(st)
+				beforeExit(ctx, log, rep.Flush, "reporting to NATS failed")
 			}
 			if announcing {
-				syncRegistrations(ctx, reg, log)
+				beforeExit(ctx, log, reg.Sync, "publishing registrations failed", "stream", reg.Stream())
 			}
 		}, err
 	}
