@@ -128,12 +128,31 @@ func TestJetTemplatesThatCannotBeBounded(t *testing.T) {
 		{"[[ block b() ]]x[[ yield b() ]][[ end ]]", errJetRecursion},
 		{"[[ block a() ]][[ yield c() ]][[ end ]][[ block c() ]][[ yield a() ]][[ end ]]", errJetRecursion},
 		{"[[ try ]]x[[ end ]]", errJetTry},
+		// Found wherever they hide: under if, else and range, in a
+		// yield's content, through a third block.
+		{"[[ block b() ]][[ if true ]][[ yield b() ]][[ end ]][[ end ]]", errJetRecursion},
+		{"[[ block b() ]][[ if false ]]x[[ else ]][[ yield b() ]][[ end ]][[ end ]]", errJetRecursion},
+		{"[[ block b() ]][[ range ints(0, 1) ]][[ yield b() ]][[ end ]][[ end ]]", errJetRecursion},
+		{"[[ block b() ]][[ range data.items ]]x[[ else ]][[ yield b() ]][[ end ]][[ end ]]", errJetRecursion},
+		{"[[ block a() ]][[ yield b() ]][[ end ]][[ block b() ]][[ yield c() ]][[ end ]][[ block c() ]][[ yield a() ]][[ end ]]", errJetRecursion},
+		{"[[ block w() ]][[ yield content ]][[ end ]][[ block b() ]][[ yield w() content ]][[ yield b() ]][[ end ]][[ end ]]", errJetRecursion},
+		{"[[ block b() ]][[ block w() ]][[ yield content ]][[ content ]][[ yield b() ]][[ end ]][[ end ]]", errJetRecursion},
+		{"[[ if true ]][[ try ]]x[[ end ]][[ end ]]", errJetTry},
+		{"[[ range data.items ]][[ try ]]x[[ catch err ]]y[[ end ]][[ end ]]", errJetTry},
+		{"[[ block b() ]][[ try ]]x[[ end ]][[ end ]]", errJetTry},
 	} {
 		if _, err := tm.Jet("t", tt.body, "[[", "]]"); !errors.Is(err, tt.want) {
 			t.Errorf("%s: error %v, want %v", tt.body, err, tt.want)
 		}
 	}
-	if got, err := tm.Jet("t", "[[ block b(n=0) ]]<[[ n ]]>[[ end ]][[ yield b(n=1) ]]", "[[", "]]"); err != nil || got != "<0><1>" {
-		t.Errorf("a block yielded twice: %q %v", got, err)
+	for body, want := range map[string]string{
+		"[[ block b(n=0) ]]<[[ n ]]>[[ end ]][[ yield b(n=1) ]]":                                   "<0><1>",
+		"[[ block a() ]]a[[ end ]][[ block b() ]][[ yield a() ]][[ yield a() ]][[ end ]]":          "aaa",
+		"[[ block w() ]]([[ yield content ]])[[ end ]][[ yield w() content ]]x[[ end ]]":           "()(x)",
+		"[[ block a() ]][[ yield b() ]][[ end ]][[ block b() ]]b[[ end ]][[ block c() ]][[ end ]]": "bb",
+	} {
+		if got, err := tm.Jet("t", body, "[[", "]]"); err != nil || got != want {
+			t.Errorf("%s: %q %v, want %q", body, got, err, want)
+		}
 	}
 }

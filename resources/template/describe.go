@@ -84,6 +84,11 @@ var runtimeRewrites = sync.OnceValue(func() []rewrite {
 		{regexp.MustCompile(`^index out of range: .*$`), "index out of range"},
 		{regexp.MustCompile(`^cannot slice .*$`), "cannot slice the value"},
 		{regexp.MustCompile(`^invalid operation: (int|int64|float|bool)\(.*\)$`), "invalid operation: $1() of a value that is not one"},
+		// expr's date(), timezone() and fromPairs() print their argument
+		// bare.
+		{regexp.MustCompile(`^invalid date .*$`), "invalid date"},
+		{regexp.MustCompile(`^unknown time zone .*$`), "unknown time zone"},
+		{regexp.MustCompile(`^invalid pair .*$`), "invalid pair: fromPairs takes a list of [key, value] lists"},
 	}
 })
 

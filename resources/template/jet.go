@@ -185,8 +185,9 @@ func jetFunc(fn function) jet.Func {
 func jetInts(b *budget) jet.Func {
 	return func(a jet.Arguments) reflect.Value {
 		var from, to int64
+		// Jet's parse error prints the argument, a value: not shown.
 		if err := a.ParseInto(&from, &to); err != nil {
-			a.Panicf("ints: %v", err)
+			a.Panicf("ints: takes two integers, from and to")
 		}
 		if to <= from {
 			a.Panicf("ints: from must be smaller than to")

@@ -30,6 +30,7 @@ func TestKVGet(t *testing.T) {
 		{"float", "{{ kvGet('cfg', 'web').ratio }}", 0.5, nil},
 		{"a number stays text", "{{ kvGet('cfg', 'num') }}", "42", nil},
 		{"default", "{{ kvGet('cfg', 'nope', 'dflt') }}", "dflt", nil},
+		{"a default unused", "{{ kvGet('cfg', 'motd', 'dflt') }}", "hello", nil},
 		{"missing", "{{ kvGet('cfg', 'nope') }}", nil, ErrMissingKV},
 		{"arguments", "{{ kvGet('cfg') }}", nil, ErrArgs},
 	} {

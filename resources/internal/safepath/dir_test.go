@@ -175,13 +175,3 @@ func list(t *testing.T, dir string) []string {
 	}
 	return out
 }
-
-func TestExists(t *testing.T) {
-	dir := tree(t)
-	for path, want := range map[string]bool{"/": true, filepath.Join(dir, "real", "file"): true, filepath.Join(dir, "real", "none"): false, filepath.Join(dir, "none", "x"): false} {
-		got, err := Policy{}.Exists(path)
-		if err != nil || got != want {
-			t.Errorf("Exists(%s) = %v, %v; want %v", path, got, err, want)
-		}
-	}
-}

@@ -36,8 +36,6 @@ type File struct {
 
 	dir  *safepath.Dir
 	base string
-	// noParent says why the parent directory could not be opened.
-	noParent error
 }
 
 // Read looks at the file at path (absolute, clean), walking to it under
@@ -48,7 +46,6 @@ func Read(links safepath.Policy, path string) (*File, error) {
 	dir, base, err := links.OpenParent(path)
 	f.base = base
 	if errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ENOTDIR) {
-		f.noParent = err
 		return f, nil
 	}
 	if err != nil {

@@ -1,0 +1,176 @@
+package textdiff_test
+
+import (
+	"crypto/sha256"
+	"fmt"
+	"io/fs"
+	"strings"
+	"testing"
+
+	"github.com/reactive-ccm/ccm/resources/internal/textdiff"
+)
+
+// numbered is lines "1\n" to "n\n" with the lines of change replaced.
+func numbered(n int, change map[int]string) string {
+	var b strings.Builder
+	for i := 1; i <= n; i++ {
+		if c, ok := change[i]; ok {
+			b.WriteString(c)
+			continue
+		}
+		fmt.Fprintf(&b, "%d\n", i)
+	}
+	return b.String()
+}
+
+// TestEditScripts pins the diff's shape: the shortest edit script, hunk
+// ranges (a side's empty range starts before its line) and where changes
+// share a hunk (at most twice the three lines of context apart).
+func TestEditScripts(t *testing.T) {
+	tests := []struct {
+		name, have, want string
+		note, diff       string
+	}{
+		{
+			name: "everything removed",
+			have: "a\nb\n", want: "",
+			note: "+0 −2 lines",
+			diff: "@@ -1,2 +0,0 @@\n-a\n-b\n",
+		},
+		{
+			name: "a line inserted in the middle",
+			have: "a\nb\nc\n", want: "a\nb\nnew\nc\n",
+			note: "+1 −0 lines",
+			diff: "@@ -1,3 +1,4 @@\n a\n b\n+new\n c\n",
+		},
+		{
+			name: "a line removed at the start",
+			have: "a\nb\nc\nd\ne\n", want: "b\nc\nd\ne\n",
+			note: "+0 −1 lines",
+			diff: "@@ -1,4 +1,3 @@\n-a\n b\n c\n d\n",
+		},
+		{
+			name: "a line moved to the start is one removal and one addition",
+			have: "a\nb\nc\n", want: "c\na\nb\n",
+			note: "+1 −1 lines",
+			diff: "@@ -1,3 +1,3 @@\n+c\n a\n b\n-c\n",
+		},
+		{
+			name: "the middle edited between kept lines",
+			have: "k\nx\ny\nz\nk\n", want: "k\ny\nq\nk\n",
+			note: "+1 −2 lines",
+			diff: "@@ -1,5 +1,4 @@\n k\n-x\n y\n-z\n+q\n k\n",
+		},
+		{
+			name: "no final newline on either side",
+			have: "a\nb", want: "a\nc",
+			note: "+1 −1 lines",
+			diff: "@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n+c\n\\ No newline at end of file\n",
+		},
+		{
+			name: "changes six lines apart share a hunk",
+			have: numbered(20, nil), want: numbered(20, map[int]string{5: "five\n", 12: "twelve\n"}),
+			note: "+2 −2 lines",
+			diff: "@@ -2,14 +2,14 @@\n 2\n 3\n 4\n-5\n+five\n 6\n 7\n 8\n 9\n 10\n 11\n-12\n+twelve\n 13\n 14\n 15\n",
+		},
+		{
+			name: "changes seven lines apart do not",
+			have: numbered(20, nil), want: numbered(20, map[int]string{5: "five\n", 13: "thirteen\n"}),
+			note: "+2 −2 lines",
+			diff: "@@ -2,7 +2,7 @@\n 2\n 3\n 4\n-5\n+five\n 6\n 7\n 8\n@@ -10,7 +10,7 @@\n 10\n 11\n 12\n-13\n+thirteen\n 14\n 15\n 16\n",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := textdiff.Texts([]byte(tt.have), []byte(tt.want))
+			diff := strings.TrimPrefix(d.Diff, "--- observed\n+++ desired\n")
+			if d.Note != tt.note || diff != tt.diff {
+				t.Fatalf("note %q, diff\n%s\nwant note %q, diff\n%s", d.Note, diff, tt.note, tt.diff)
+			}
+		})
+	}
+}
+
+func TestContentLeavesOutWhatItCannotShow(t *testing.T) {
+	sum := sha256.Sum256([]byte("x"))
+	tests := []struct {
+		name       string
+		have, want []byte
+		note       string
+	}{
+		{"the observed side too large to read", nil, []byte("x\n"), "too large to compare lines"},
+		{"the desired side too large to read", []byte("x\n"), nil, "too large to compare lines"},
+		{"the desired side beyond the bound", []byte("x\n"), make([]byte, textdiff.MaxInput+1), "too large to compare lines"},
+		{"not UTF-8", []byte("caf\xe9\n"), []byte("café\n"), "binary"},
+		{"a NUL on the desired side", []byte("a\n"), []byte("a\n\x00"), "binary"},
+		{"both sides at the bound are compared", []byte(strings.Repeat("x", textdiff.MaxInput)), []byte(strings.Repeat("y", textdiff.MaxInput)), "+1 −1 lines"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := textdiff.Content(sum, sum, tt.have, tt.want)
+			if d.Note != tt.note || (d.Diff != "") != strings.HasPrefix(tt.note, "+") {
+				t.Fatalf("note %q diff %q, want note %q", d.Note, d.Diff, tt.note)
+			}
+			if d.Observed != "sha256:2d711642" || d.Desired != d.Observed || !d.Content {
+				t.Fatalf("difference %+v, want the digests of x", d)
+			}
+		})
+	}
+}
+
+func TestDiffCutExactlyAtTheBound(t *testing.T) {
+	for _, n := range []int{textdiff.MaxLines, textdiff.MaxLines + 1} {
+		d := textdiff.Texts(nil, []byte(strings.Repeat("l\n", n)))
+		cut := strings.Contains(d.Diff, fmt.Sprintf("… diff cut after %d lines\n", textdiff.MaxLines))
+		if lines := strings.Count(d.Diff, "\n+l"); lines != textdiff.MaxLines || cut != (n > textdiff.MaxLines) {
+			t.Errorf("%d lines added: %d shown, cut %v", n, lines, cut)
+		}
+	}
+}
+
+func TestPrivate(t *testing.T) {
+	tests := []struct {
+		perms []fs.FileMode
+		want  bool
+	}{
+		{[]fs.FileMode{0o644}, false},
+		{[]fs.FileMode{0o640}, true},
+		{[]fs.FileMode{0o604, 0o600}, true},
+		{[]fs.FileMode{0o004, 0o444}, false},
+		{nil, false},
+	}
+	for _, tt := range tests {
+		if got := textdiff.Private(tt.perms...); got != tt.want {
+			t.Errorf("Private(%o) = %v, want %v", tt.perms, got, tt.want)
+		}
+	}
+}
+
+// TestEditSearchBound: up to 500 edits the script is the shortest one;
+// beyond, the changed middle (from the first change to the last) is
+// replaced whole, kept lines within it included.
+func TestEditSearchBound(t *testing.T) {
+	tests := []struct {
+		changes int
+		note    string
+	}{
+		{250, "+250 −250 lines"},
+		{251, "+501 −501 lines"},
+	}
+	for _, tt := range tests {
+		t.Run(fmt.Sprint(tt.changes, " changed lines"), func(t *testing.T) {
+			change := map[int]string{}
+			for i := range tt.changes {
+				change[2*i+2] = fmt.Sprintf("changed %d\n", i)
+			}
+			n := 2*tt.changes + 1
+			d := textdiff.Texts([]byte(numbered(n, nil)), []byte(numbered(n, change)))
+			if d.Note != tt.note {
+				t.Fatalf("note %q, want %q", d.Note, tt.note)
+			}
+			if !strings.HasPrefix(strings.TrimPrefix(d.Diff, "--- observed\n+++ desired\n"), "@@ -1,") {
+				t.Fatalf("diff starts %q", d.Diff[:60])
+			}
+		})
+	}
+}
