@@ -112,3 +112,51 @@ func TestWalkStopsAtTheFirstError(t *testing.T) {
 		t.Fatalf("a directory refused: error %v after %q", err, seen)
 	}
 }
+
+// TestSubdirsReopenAfterClose: a top-level name needs no open; Close
+// releases every directory opened, and a later Parent opens it again.
+func TestSubdirsReopenAfterClose(t *testing.T) {
+	dir := t.TempDir()
+	mkdir(t, filepath.Join(dir, "a", "b"))
+	root := openDir(t, dir)
+	subs := root.Subdirs()
+	if d, base, err := subs.Parent("top"); d != root || base != "top" || err != nil {
+		t.Fatalf("a top-level name: %v %q %v", d, base, err)
+	}
+	first, base, err := subs.Parent("a/b/f")
+	if err != nil || base != "f" || first.Path() != filepath.Join(dir, "a", "b") {
+		t.Fatalf("%v %q %v", first, base, err)
+	}
+	if err := subs.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if first.fd != -1 {
+		t.Fatal("Close left a directory open")
+	}
+	again, _, err := subs.Parent("a/b/g")
+	if err != nil || again == first || again.fd < 0 {
+		t.Fatalf("after Close: %v, %v", again, err)
+	}
+	if err := subs.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestMkdirAllMode: every directory MkdirAll makes gets the mode, less
+// the umask; one already there keeps its own.
+func TestMkdirAllMode(t *testing.T) {
+	dir := t.TempDir()
+	mkdir(t, filepath.Join(dir, "old"))
+	chmod(t, filepath.Join(dir, "old"), 0o700)
+	d, err := Policy{}.MkdirAll(filepath.Join(dir, "old", "a", "b"), 0o751)
+	if err != nil {
+		t.Fatal(err)
+	}
+	closeDir(t, d)
+	for rel, want := range map[string]uint32{"old": 0o700, "old/a": 0o751 &^ umask(), "old/a/b": 0o751 &^ umask()} {
+		var st unix.Stat_t
+		if err := unix.Stat(filepath.Join(dir, rel), &st); err != nil || st.Mode&0o7777 != want {
+			t.Errorf("%s: mode %o (%v), want %o", rel, st.Mode&0o7777, err, want)
+		}
+	}
+}
