@@ -330,7 +330,7 @@ func (e *Engine) checkIdle() {
 	e.changed = false
 	st := e.stateLocked()
 	if st.Converged == st.Resources {
-		e.lastConverged = time.Now()
+		e.lastConverged = e.opts.Clock.Now()
 	}
 	if e.opts.Watch && e.opts.OnSettled != nil {
 		e.settled = &st

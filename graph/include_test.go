@@ -120,18 +120,26 @@ func TestApplyErrors(t *testing.T) {
 			"m0.yaml": "ccm: {resources: [{thing: [{x: {}}]}, {apply: [{b.yaml: {}}]}]}\n",
 			"b.yaml":  "ccm: {resources: [{thing: [{x: {}}]}]}\n",
 		}, "duplicate resource thing#x"},
+		{"a child that is a directory", map[string]string{"m0.yaml": "ccm: {resources: [{apply: [{b: {}}]}]}\n", "b/x.yaml": ""},
+			"reading manifest: open %DIR%/b: not a regular file: it is a directory"},
+		{"a child that is not YAML", map[string]string{"m0.yaml": "ccm: {resources: [{apply: [{b.yaml: {}}]}]}\n", "b.yaml": "ccm: [\n"},
+			"b.yaml:1:1: invalid YAML: "},
+		{"a child whose message does not render", map[string]string{
+			"m0.yaml": "ccm: {resources: [{apply: [{b.yaml: {}}]}]}\n",
+			"b.yaml":  "ccm: {pre_message: \"{{ nosuch }}\", resources: [{thing: [{x: {}}]}]}\n",
+		}, "%DIR%/b.yaml: message: "},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := files(t, tt.files)
 			_, err := graph.Load([]string{filepath.Join(dir, "m0.yaml")}, graph.Data{}.Options())
-			if err == nil || !strings.Contains(err.Error(), tt.want) {
+			if want := strings.ReplaceAll(tt.want, "%DIR%", dir); err == nil || !strings.Contains(err.Error(), want) {
 				t.Fatalf("got %v, want %q", err, tt.want)
 			}
 		})
 		t.Run(tt.name+" read at run time", func(t *testing.T) {
 			dir := files(t, tt.files)
-			if _, err := expandAll(t, filepath.Join(dir, "m0.yaml")); err == nil || !strings.Contains(err.Error(), tt.want) {
+			if _, err := expandAll(t, filepath.Join(dir, "m0.yaml")); err == nil || !strings.Contains(err.Error(), strings.ReplaceAll(tt.want, "%DIR%", dir)) {
 				t.Fatalf("got %v, want %q", err, tt.want)
 			}
 		})

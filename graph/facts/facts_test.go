@@ -119,6 +119,11 @@ func TestDefaultInterfaceFromRouteTables(t *testing.T) {
 			}
 		})
 	}
+	t.Run("a table that cannot be read", func(t *testing.T) {
+		if got, err := defaultInterface(dir, parseRoute4); err == nil || got != "" || !strings.HasPrefix(err.Error(), "default route: reading "+dir) {
+			t.Fatalf("defaultInterface of a directory = %q, %v; want an error naming it", got, err)
+		}
+	})
 	t.Run("missing table", func(t *testing.T) {
 		got, err := defaultInterface(filepath.Join(dir, "absent"), parseRoute4)
 		if err != nil || got != "" {
@@ -182,9 +187,11 @@ func TestOverlaysMergeInOrder(t *testing.T) {
 func TestOverlayErrors(t *testing.T) {
 	dir := t.TempDir()
 	resourcetest.WriteTree(t, dir, map[string]string{
-		"bad.yaml":  "a: 1\na: 2\n",
-		"list.yaml": "- a\n",
-		"syn.json":  `{"a": `,
+		"bad.yaml":      "a: 1\na: 2\n",
+		"list.yaml":     "- a\n",
+		"syn.json":      `{"a": `,
+		"merge.yaml":    "a: {<<: 5}\n",
+		"filed/facts.d": "not a directory\n",
 	})
 	tests := []struct {
 		name     string
@@ -198,6 +205,9 @@ func TestOverlayErrors(t *testing.T) {
 		{"missing --facts file", Options{Dirs: []string{}, Files: []string{filepath.Join(dir, "none.yaml")}}, os.ErrNotExist, "none.yaml"},
 		{"bad --fact", Options{Dirs: []string{}, Set: []string{"novalue"}}, ErrBadFact, `"novalue"`},
 		{"empty --fact key", Options{Dirs: []string{}, Set: []string{"=x"}}, ErrBadFact, `"=x"`},
+		{"a bad merge key", Options{Dirs: []string{}, Files: []string{filepath.Join(dir, "merge.yaml")}}, nil, "merge.yaml:1:5: <<: a merge key takes a map"},
+		{"a --facts directory", Options{Dirs: []string{}, Files: []string{dir}}, nil, "facts: open " + dir + ": not a regular file"},
+		{"a facts.d that is a file", Options{Dirs: []string{filepath.Join(dir, "filed")}}, nil, "facts: open " + filepath.Join(dir, "filed", "facts.d") + ": not a directory"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

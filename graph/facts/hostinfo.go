@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strconv"
 
@@ -30,7 +31,7 @@ func hostInfo(ctx context.Context) (*host.InfoStat, error) {
 	var err error
 	info.Hostname, err = os.Hostname()
 	keep(err)
-	info.Platform, info.PlatformFamily, info.PlatformVersion, err = platform(ctx)
+	info.Platform, info.PlatformFamily, info.PlatformVersion, err = platform(ctx, "/")
 	keep(err)
 	info.KernelVersion, err = host.KernelVersionWithContext(ctx)
 	keep(err)
@@ -50,29 +51,31 @@ func hostInfo(ctx context.Context) (*host.InfoStat, error) {
 }
 
 // platform returns what gopsutil's PlatformInformation would, without
-// running lsb_release on a Debian host (see hostInfo).
-func platform(ctx context.Context) (name, family, version string, err error) {
-	if !debianWithoutLSB() {
+// running lsb_release on a Debian host (see hostInfo); root is where the
+// host's files are ("/"; a test's tree).
+func platform(ctx context.Context, root string) (name, family, version string, err error) {
+	if !debianWithoutLSB(root) {
 		return host.PlatformInformationWithContext(ctx)
 	}
 	name = "debian"
-	if hasContent("/usr/bin/raspi-config") {
+	if hasContent(filepath.Join(root, "/usr/bin/raspi-config")) {
 		name = "raspbian"
 	}
-	return name, "debian", firstLine("/etc/debian_version"), nil
+	return name, "debian", firstLine(filepath.Join(root, "/etc/debian_version")), nil
 }
 
 // debianWithoutLSB reports whether gopsutil would run lsb_release (no
 // /etc/lsb-release, the program installed) and then settle the platform
 // by /etc/debian_version, which an empty LSB answer makes it do: the
 // release files it looks at before that one are absent.
-func debianWithoutLSB() bool {
+func debianWithoutLSB(root string) bool {
+	at := func(path string) string { return filepath.Join(root, path) }
 	// HOST_ETC points gopsutil at another /etc: let it look there.
-	if os.Getenv("HOST_ETC") != "" || exists("/etc/lsb-release") || !exists("/usr/bin/lsb_release") || !hasContent("/etc/debian_version") {
+	if os.Getenv("HOST_ETC") != "" || exists(at("/etc/lsb-release")) || !exists(at("/usr/bin/lsb_release")) || !hasContent(at("/etc/debian_version")) {
 		return false
 	}
 	for _, f := range []string{"/etc/oracle-release", "/etc/enterprise-release", "/etc/slackware-version"} {
-		if hasContent(f) {
+		if hasContent(at(f)) {
 			return false
 		}
 	}

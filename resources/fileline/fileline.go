@@ -37,8 +37,11 @@ func New(spec *resources.Spec) (resources.Instance, error) {
 	spec.Secrets.Add(p.Line)
 	spec.Secrets.Add(p.Block)
 	what := "the line " + p.Line
-	if e.block != nil {
+	switch {
+	case e.block != nil:
 		what = "the block " + e.begin
+	case !spec.Has("line"):
+		what = "the lines matching " + p.Match
 	}
 	return resources.Instance{
 		Resource: &fileLine{path: p.Path, edit: e}, Provider: providers[0].Name, Ensure: e.ensure,

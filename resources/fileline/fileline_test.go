@@ -106,3 +106,59 @@ func TestSymlinkIsNotFollowed(t *testing.T) {
 		t.Errorf("the link's target was changed: %q", got)
 	}
 }
+
+// TestInspect: ccm status shows the file's size in lines, digest,
+// attributes and the blocks with default markers; absent for a missing
+// file, a relative name taken from the working directory.
+func TestInspect(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "f")
+	show := func(name string) string { return resourcetest.Inspect(t, "file_line", name) }
+	if got, want := show(path), `{"path":"`+path+`","ensure":"absent","lines":0,"provider":"posix"}`; got != want {
+		t.Errorf("missing file %s, want %s", got, want)
+	}
+	resourcetest.WriteFile(t, path, "a\n# BEGIN CCM motd\nx\n# END CCM motd\n# BEGIN other\n# BEGIN CCM ssh\n", 0o640)
+	want := `{"path":"` + path + `","ensure":"present","lines":6,"checksum":"sha256:8c319a64","owner":"root","group":"root","mode":"0640","blocks":["motd","ssh"],"provider":"posix"}`
+	if got := show(path); got != want {
+		t.Errorf("status\n%s\nwant\n%s", got, want)
+	}
+	t.Chdir(dir)
+	if got := show("f"); got != want {
+		t.Errorf("status by a relative name\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestNoEndMarkerIsAnErrorNamingTheFile: a begin marker without its end
+// stops the edit with the file, the marker and its line, and changes
+// nothing.
+func TestNoEndMarkerIsAnErrorNamingTheFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "f")
+	resourcetest.WriteFile(t, path, "a\n# BEGIN CCM l\nx\n", 0o644)
+	_, err := resources.Converge(t.Context(), build(t, path, "block: y"), false, false)
+	if !errors.Is(err, fileline.ErrNoEndMarker) || !strings.Contains(err.Error(), path+" ") || !strings.Contains(err.Error(), `("# BEGIN CCM l" at line 2); put the end marker back`) {
+		t.Errorf("converge: %v", err)
+	}
+	if got := resourcetest.ReadFile(t, path); got != "a\n# BEGIN CCM l\nx\n" {
+		t.Errorf("file changed to %q", got)
+	}
+}
+
+// TestInstance: a line or block claims its part of the file, never the
+// whole, names what it keeps (a removal by match alone named "the line "
+// before), and watches the file.
+func TestInstance(t *testing.T) {
+	for _, c := range []struct {
+		props, want string
+	}{
+		{"line: a=1", "ensure present uses [/etc/x] claims [{/etc/x false the line a=1}] watch [/etc/x]"},
+		{"ensure: absent\nmatch: ^a=", "ensure absent uses [/etc/x] claims [{/etc/x false the lines matching ^a=}] watch [/etc/x]"},
+		{"block: y", "ensure present uses [/etc/x] claims [{/etc/x false the block # BEGIN CCM l}] watch [/etc/x]"},
+		{"block: y\nmarker_begin: '# >>'\nmarker_end: '# <<'", "ensure present uses [/etc/x] claims [{/etc/x false the block # >>}] watch [/etc/x]"},
+	} {
+		inst := resourcetest.MustBuild(t, "file_line", "l", "path: /etc/x\n"+c.props, t.TempDir())
+		got := fmt.Sprintf("ensure %s uses %v claims %v watch %v", inst.Ensure, inst.Uses, inst.Claims, inst.Resource.Watch().Paths)
+		if got != c.want {
+			t.Errorf("%q:\n%s\nwant\n%s", c.props, got, c.want)
+		}
+	}
+}

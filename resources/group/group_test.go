@@ -81,14 +81,47 @@ func TestNoopChangesNothing(t *testing.T) {
 	}
 }
 
+// TestValidation: each problem at its position.
 func TestValidation(t *testing.T) {
 	resourcetest.Rejects(t, "group", []resourcetest.Rejected{
 		{Case: "bad name", Name: "a:b", Want: "is not a group name"},
-		{Case: "bad member", Name: "g", Props: "members: [\"a b\"]", Want: "is not a user name"},
+		{Case: "bad member", Name: "g", Props: "members: [ok, \"a b\"]", Want: "is not a user name"},
 		{Case: "twice", Name: "g", Props: "members: [a, a]", Want: "listed twice"},
-		{Case: "membership alone", Name: "g", Props: "membership: minimum", Want: "only valid with members"},
-		{Case: "bad membership", Name: "g", Props: "members: [a]\nmembership: most", Want: "not one of exact, minimum"},
-		{Case: "gid when absent", Name: "g", Props: "ensure: absent\ngid: 5", Want: "gid: only valid with ensure: present"},
+		{Case: "membership alone", Name: "g", Props: "membership: minimum", Want: "test.yaml:1:13: membership: only valid with members"},
+		{Case: "bad membership", Name: "g", Props: "members: [a]\nmembership: most", Want: "test.yaml:2:13: membership"},
+		{Case: "gid when absent", Name: "g", Props: "ensure: absent\ngid: 5", Want: "test.yaml:2:6: gid: only valid with ensure: present"},
+		{Case: "members when absent", Name: "g", Props: "ensure: absent\nmembers: [a]", Want: "members: only valid with ensure: present"},
+		{Case: "negative gid", Name: "g", Props: "gid: -1", Want: "test.yaml:1:6: gid"},
 		{Case: "gid not a number", Name: "g", Props: "gid: five", Want: "expected an integer"},
+		{Case: "unknown provider", Name: "g", Props: "provider: pw", Want: "provider"},
 	})
+}
+
+// TestInspectAndAbsent: ccm status shows the group's gid and members,
+// absent for a missing one; a missing group wanted absent is in order.
+func TestInspectAndAbsent(t *testing.T) {
+	sandbox.Require(t)
+	addUsers(t, "ccmi1")
+	sandbox.Command(t, "groupadd", "--gid", "4720", "ccmshow")
+	t.Cleanup(func() { sandbox.Command(t, "groupdel", "ccmshow") })
+	sandbox.Command(t, "gpasswd", "--add", "ccmi1", "ccmshow")
+	typ, _ := resources.Lookup("group")
+	show := func(name string) string { return resourcetest.Inspect(t, "group", name) }
+	if got, want := show("ccmshow"), `{"name":"ccmshow","ensure":"present","gid":4720,"members":["ccmi1"],"provider":"groupadd"}`; got != want {
+		t.Errorf("status %s, want %s", got, want)
+	}
+	if got, want := show("ccmnone"), `{"name":"ccmnone","ensure":"absent","provider":"groupadd"}`; got != want {
+		t.Errorf("status %s, want %s", got, want)
+	}
+	if _, err := typ.Inspect(t.Context(), "a:b"); err == nil || err.Error() != `"a:b" is not a group name` {
+		t.Errorf("inspecting a bad name: %v", err)
+	}
+	out := resourcetest.Converge(t.Context(), t, build(t, "ccmnone", "ensure: absent"), false, false)
+	if !out.Before.Desired || out.Before.Ensure != "absent" || out.Applied {
+		t.Errorf("absent group wanted absent: %+v", out)
+	}
+	out = resourcetest.Converge(t.Context(), t, build(t, "ccmshow", "ensure: absent"), false, true)
+	if out.Before.Reason() != "present → absent" || out.Change.NoopMessage != "Would have removed the group" {
+		t.Errorf("present group wanted absent: %q, %q", out.Before.Reason(), out.Change.NoopMessage)
+	}
 }

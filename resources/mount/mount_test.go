@@ -1,7 +1,9 @@
 package mount_test
 
 import (
+	"encoding/json"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -138,13 +140,148 @@ func TestBlockDeviceByUUIDAndLabel(t *testing.T) {
 	}
 }
 
+// TestValidation: each problem at its position, the resource's for the
+// name and for a missing property.
 func TestValidation(t *testing.T) {
 	resourcetest.Rejects(t, "mount", []resourcetest.Rejected{
-		{Case: "relative", Name: "mnt", Props: "device: d\nfstype: tmpfs", Want: "must be an absolute path"},
+		{Case: "relative", Name: "mnt", Props: "device: d\nfstype: tmpfs", Want: "test.yaml:1:1: mount#mnt: the mount point must be an absolute path other than /"},
 		{Case: "root", Name: "/", Props: "device: d\nfstype: tmpfs", Want: "must be an absolute path other than /"},
-		{Case: "device required", Name: "/mnt/x", Props: "fstype: tmpfs", Want: "device is required with ensure: mounted"},
+		{Case: "unclean", Name: "/mnt/x/", Props: "device: d\nfstype: tmpfs", Want: "the mount point must be clean (no ., .., // or trailing /): write /mnt/x"},
+		{Case: "tab", Name: "/mnt/a\tb", Props: "device: d\nfstype: tmpfs", Want: "must not hold a tab or a newline"},
+		{Case: "device required", Name: "/mnt/x", Props: "fstype: tmpfs", Want: "test.yaml:1:1: mount#/mnt/x: device is required with ensure: mounted"},
 		{Case: "fstype for fstab", Name: "/mnt/x", Props: "ensure: unmounted\npersist: true\ndevice: d", Want: "fstype is required with ensure: unmounted"},
-		{Case: "comma in option", Name: "/mnt/x", Props: "device: d\nfstype: tmpfs\noptions: [\"ro,noexec\"]", Want: "is not one option"},
+		{Case: "space in device", Name: "/mnt/x", Props: "fstype: tmpfs\ndevice: \"a b\"", Want: "test.yaml:2:9: device: must not hold spaces"},
+		{Case: "bad ensure", Name: "/mnt/x", Props: "ensure: up\ndevice: d\nfstype: tmpfs", Want: "test.yaml:1:9: ensure"},
+		{Case: "comma in option", Name: "/mnt/x", Props: "device: d\nfstype: tmpfs\noptions: [\"ro,noexec\"]", Want: `test.yaml:3:10: options: item 1, "ro,noexec", is not one option`},
+		{Case: "empty option", Name: "/mnt/x", Props: "device: d\nfstype: tmpfs\noptions: [ro, \"\"]", Want: `options: item 2, "", is not one option`},
 		{Case: "bind", Name: "/mnt/x", Props: "device: /srv\nfstype: none\noptions: [bind]", Want: "bind is not supported"},
+		{Case: "remount", Name: "/mnt/x", Props: "device: d\nfstype: tmpfs\noptions: [remount]", Want: "remount is not supported"},
 	})
+	// Unmounting needs neither device nor fstype.
+	resourcetest.MustBuild(t, "mount", "/mnt/x", "ensure: unmounted", t.TempDir())
+	resourcetest.MustBuild(t, "mount", "/mnt/x", "ensure: absent\npersist: true", t.TempDir())
+}
+
+// TestStackedMounts: mounts piled on the point are taken off until the
+// wanted one is on top, and all of them for ensure: unmounted; a missing
+// mount point is created.
+func TestStackedMounts(t *testing.T) {
+	p := point(t)
+	r := build(t, p, "device: ccm-data\nfstype: tmpfs")
+	resourcetest.Converge(t.Context(), t, r, false, false)
+	for _, src := range []string{"one", "two", "three"} {
+		sandbox.Command(t, "mount", "-t", "tmpfs", src, p)
+	}
+	out := resourcetest.Converge(t.Context(), t, r, false, false)
+	if out.Before.Reason() != "device tmpfs three → tmpfs ccm-data" {
+		t.Errorf("drift %q", out.Before.Reason())
+	}
+	if e := top(t, p); e == nil || e.Source != "ccm-data" {
+		t.Fatalf("after the repair %+v", e)
+	}
+	sandbox.Command(t, "mount", "-t", "tmpfs", "four", p)
+	resourcetest.Converge(t.Context(), t, build(t, p, "ensure: unmounted"), false, false)
+	if e := top(t, p); e != nil {
+		t.Errorf("after unmounting %+v is still there", e)
+	}
+	deep := filepath.Join(p, "a", "b")
+	t.Cleanup(func() { _ = unix.Unmount(deep, unix.MNT_DETACH) })
+	resourcetest.Converge(t.Context(), t, build(t, deep, "device: ccm-deep\nfstype: tmpfs"), false, false)
+	if e := top(t, deep); e == nil || e.Source != "ccm-deep" {
+		t.Errorf("mount on a created point %+v", e)
+	}
+}
+
+// TestInspect: ccm status shows the topmost mount at a point, unmounted
+// when none, and refuses a relative path.
+func TestInspect(t *testing.T) {
+	p := point(t)
+	typ, _ := resources.Lookup("mount")
+	show := func(name string) (m map[string]any) {
+		if err := json.Unmarshal([]byte(resourcetest.Inspect(t, "mount", name)), &m); err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	if got := fmt.Sprint(show(p + "/")); got != fmt.Sprintf("map[ensure:unmounted path:%s provider:mount]", p) {
+		t.Errorf("unmounted %s", got)
+	}
+	sandbox.Command(t, "mkdir", p)
+	sandbox.Command(t, "mount", "-t", "tmpfs", "-o", "ro,size=1m", "ccm-show", p)
+	md := show(p)
+	if md["ensure"] != "mounted" || md["source"] != "ccm-show" || md["fstype"] != "tmpfs" || !strings.HasPrefix(md["options"].(string), "ro") ||
+		!strings.Contains(md["super_options"].(string), "size=1024k") || !strings.Contains(md["device"].(string), ":") {
+		t.Errorf("mounted %v", md)
+	}
+	if _, err := typ.Inspect(t.Context(), "mnt"); err == nil || err.Error() != `"mnt" is not an absolute path` {
+		t.Errorf("inspecting a relative path: %v", err)
+	}
+}
+
+// TestInstance: a mounted point is owned (what is under it waits for the
+// mount) and watched in the mount table; persist claims the point's line
+// of fstab and watches the file.
+func TestInstance(t *testing.T) {
+	for _, c := range []struct {
+		props, want string
+	}{
+		{"device: d\nfstype: tmpfs", "ensure mounted owns [/mnt/x] uses [/mnt/x] claims [] mounts [/mnt/x] paths []"},
+		{"ensure: unmounted", "ensure unmounted owns [] uses [/mnt/x] claims [] mounts [/mnt/x] paths []"},
+		{"ensure: absent\npersist: true", "ensure absent owns [] uses [/mnt/x] claims [{/etc/fstab false the line for /mnt/x}] mounts [/mnt/x] paths [/etc/fstab]"},
+	} {
+		inst := resourcetest.MustBuild(t, "mount", "/mnt/x", c.props, t.TempDir())
+		w := inst.Resource.Watch()
+		got := fmt.Sprintf("ensure %s owns %v uses %v claims %v mounts %v paths %v", inst.Ensure, inst.Owns, inst.Uses, inst.Claims, w.Mounts, w.Paths)
+		if got != c.want {
+			t.Errorf("%q:\n%s\nwant\n%s", c.props, got, c.want)
+		}
+	}
+}
+
+// TestPersistUnmounted: ensure unmounted with persist keeps the fstab line
+// and mounts nothing.
+func TestPersistUnmounted(t *testing.T) {
+	p := point(t)
+	before := resourcetest.ReadFile(t, "/etc/fstab")
+	t.Cleanup(func() { resourcetest.WriteFile(t, "/etc/fstab", before, 0o644) })
+	r := build(t, p, "ensure: unmounted\npersist: true\ndevice: ccm-data\nfstype: tmpfs\noptions: [noauto]")
+	out := resourcetest.Converge(t.Context(), t, r, false, false)
+	line := "ccm-data " + p + " tmpfs noauto 0 0"
+	if out.Before.Reason() != "fstab absent → "+line {
+		t.Errorf("reason %q", out.Before.Reason())
+	}
+	if got := resourcetest.ReadFile(t, "/etc/fstab"); got != before+line+"\n" || top(t, p) != nil {
+		t.Errorf("fstab %q, mounted %v", got, top(t, p))
+	}
+}
+
+// TestFstabLinkIsNotFollowed: persist never writes through a symlink
+// at /etc/fstab.
+func TestFstabLinkIsNotFollowed(t *testing.T) {
+	p := point(t)
+	before := resourcetest.ReadFile(t, "/etc/fstab")
+	victim := filepath.Join(t.TempDir(), "victim")
+	resourcetest.WriteFile(t, victim, "precious\n", 0o600)
+	if err := os.Rename("/etc/fstab", "/etc/fstab.ccm-test"); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = os.Remove("/etc/fstab")
+		if err := os.Rename("/etc/fstab.ccm-test", "/etc/fstab"); err != nil {
+			t.Error(err)
+		}
+		if got := resourcetest.ReadFile(t, "/etc/fstab"); got != before {
+			t.Errorf("fstab not restored: %q", got)
+		}
+	})
+	if err := os.Symlink(victim, "/etc/fstab"); err != nil {
+		t.Fatal(err)
+	}
+	_, err := resources.Converge(t.Context(), build(t, p, "device: ccm-data\nfstype: tmpfs\npersist: true"), false, false)
+	if err == nil || !strings.Contains(err.Error(), "/etc/fstab is not a regular file: a symlink is never followed") {
+		t.Errorf("converge: %v, want a refusal", err)
+	}
+	if got := resourcetest.ReadFile(t, victim); got != "precious\n" || top(t, p) != nil {
+		t.Errorf("victim holds %q, mounted %v", got, top(t, p))
+	}
 }

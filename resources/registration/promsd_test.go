@@ -53,3 +53,19 @@ func TestPrometheusFileSD(t *testing.T) {
 		t.Fatalf("no entries: %q", s)
 	}
 }
+
+// TestPrometheusFileSDLabelsFromTheFirstEntry: a group's labels are its
+// first entry's; a later entry's annotations add none, and its targets
+// keep the entries' order.
+func TestPrometheusFileSDLabelsFromTheFirstEntry(t *testing.T) {
+	got := fileSD(t, registration.Entries{
+		entry("dev", "prometheus", "tcp", "10.0.0.2", int64(9100), map[string]string{"rack": "a"}),
+		entry("dev", "prometheus", "tcp", "10.0.0.3", int64(9100), map[string]string{"rack": "b", "row": "1"}),
+		entry("dev", "prometheus", "tcp", "10.0.0.1", int(9100), nil),
+	})
+	want := []group{{Labels: map[string]string{"cluster": "dev", "service": "prometheus", "protocol": "tcp", "rack": "a"},
+		Targets: []string{"10.0.0.2:9100", "10.0.0.3:9100", "10.0.0.1:9100"}}}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("got  %+v\nwant %+v", got, want)
+	}
+}

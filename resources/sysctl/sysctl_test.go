@@ -2,8 +2,12 @@ package sysctl_test
 
 import (
 	"errors"
+	"fmt"
 	"os"
+	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/reactive-ccm/ccm/resources"
 	"github.com/reactive-ccm/ccm/resources/resourcetest"
@@ -87,13 +91,112 @@ func TestUnknownKey(t *testing.T) {
 	}
 }
 
+// TestValidation: each problem at its position; a poll interval unset is
+// the default.
 func TestValidation(t *testing.T) {
 	resourcetest.Rejects(t, "sysctl", []resourcetest.Rejected{
-		{Case: "value required", Name: "net.ipv4.ip_forward", Props: "persist: true", Want: "value is required"},
-		{Case: "bad key", Name: "net..ipv4", Props: "value: 1", Want: "is not a kernel parameter's name"},
+		{Case: "value required", Name: "net.ipv4.ip_forward", Props: "persist: true", Want: "test.yaml:1:1: sysctl#net.ipv4.ip_forward: value is required"},
+		{Case: "bad key", Name: "net..ipv4", Props: "value: 1", Want: `test.yaml:1:1: sysctl#net..ipv4: "net..ipv4" is not a kernel parameter's name`},
 		{Case: "path in key", Name: "../etc/passwd", Props: "value: 1", Want: "is not a kernel parameter's name"},
-		{Case: "two lines", Name: "kernel.x", Props: "value: \"1\\n2\"", Want: "must be one line"},
-		{Case: "bad interval", Name: "kernel.x", Props: "value: 1\npoll_interval: often", Want: "is not a duration"},
-		{Case: "short interval", Name: "kernel.x", Props: "value: 1\npoll_interval: 1ms", Want: "shorter than"},
+		{Case: "two lines", Name: "kernel.x", Props: "value: \"1\\n2\"", Want: "test.yaml:1:8: value: must be one line"},
+		{Case: "bad interval", Name: "kernel.x", Props: "value: 1\npoll_interval: often", Want: `test.yaml:2:16: poll_interval: "often" is not a duration (2s, 500ms)`},
+		{Case: "short interval", Name: "kernel.x", Props: "value: 1\npoll_interval: 1ms", Want: "test.yaml:2:16: poll_interval: 1ms is shorter than 10ms"},
 	})
+	for props, want := range map[string]time.Duration{"value: 1": sysctl.DefaultPoll, "value: 1\npoll_interval: 10ms": 10 * time.Millisecond} {
+		r := resourcetest.MustBuild(t, "sysctl", "kernel.x", props, t.TempDir()).Resource
+		if got := r.Watch().Poll; got != want {
+			t.Errorf("%q polls every %s, want %s", props, got, want)
+		}
+	}
+}
+
+// TestKernelRefusal: a value the kernel refuses is an error that names
+// the value and the parameter.
+func TestKernelRefusal(t *testing.T) {
+	sandbox.Require(t)
+	r := resourcetest.MustBuild(t, "sysctl", "net.ipv4.ip_forward", "value: seven", t.TempDir()).Resource
+	_, err := resources.Converge(t.Context(), r, false, false)
+	if err == nil || !strings.Contains(err.Error(), `the kernel refused "seven" for net.ipv4.ip_forward`) {
+		t.Errorf("converge with a bad value: %v", err)
+	}
+}
+
+// TestPersistOnly: a value already set with its drop-in missing writes
+// the drop-in alone; inspect shows the value and what the drop-in sets.
+func TestPersistOnly(t *testing.T) {
+	sandbox.Require(t)
+	const dropIn = "/etc/sysctl.d/zz-ccm-net.ipv4.conf.lo.arp_notify.conf"
+	set(t, "/proc/sys/net/ipv4/conf/lo/arp_notify", "1")
+	t.Cleanup(func() { _ = os.Remove(dropIn) })
+	typ, _ := resources.Lookup("sysctl")
+	show := func() string { return resourcetest.Inspect(t, "sysctl", "net.ipv4.conf.lo.arp_notify") }
+	const base = `{"key":"net.ipv4.conf.lo.arp_notify","value":"1","path":"/proc/sys/net/ipv4/conf/lo/arp_notify",`
+	if got, want := show(), base+`"provider":"procfs"}`; got != want {
+		t.Errorf("status %s, want %s", got, want)
+	}
+	r := resourcetest.MustBuild(t, "sysctl", "net.ipv4.conf.lo.arp_notify", "value: 1\npersist: true", t.TempDir()).Resource
+	out := resourcetest.Converge(t.Context(), t, r, false, true)
+	if want := "Would have written " + dropIn; out.Change.NoopMessage != want || out.Before.Reason() != "persist absent → "+dropIn {
+		t.Errorf("noop %q (%s), want %q", out.Change.NoopMessage, out.Before.Reason(), want)
+	}
+	resourcetest.Converge(t.Context(), t, r, false, false)
+	if got, want := show(), base+`"persisted":"`+dropIn+`: it sets 1","provider":"procfs"}`; got != want {
+		t.Errorf("status %s, want %s", got, want)
+	}
+	if _, err := typ.Inspect(t.Context(), "a..b"); err == nil || !strings.Contains(err.Error(), `"a..b" is not a kernel parameter's name`) {
+		t.Errorf("inspecting a bad name: %v", err)
+	}
+	if _, err := typ.Inspect(t.Context(), "kernel.ccm_none"); !errors.Is(err, sysctl.ErrNoKey) || !strings.Contains(err.Error(), "/proc/sys/kernel/ccm_none does not exist") {
+		t.Errorf("inspecting a missing parameter: %v", err)
+	}
+}
+
+// TestInstance: the value is the ensure, normalized; without persist the
+// parameter depends on no file and nothing waits for it; with persist
+// the drop-in is the resource's whole, and watched.
+func TestInstance(t *testing.T) {
+	for _, c := range []struct {
+		props, want string
+	}{
+		{"value: \" 40000 \t 50000 \"", "ensure 40000 50000 independent true owns [] claims [] watch []"},
+		{"value: 1\npersist: true", "ensure 1 independent false owns [/etc/sysctl.d/zz-ccm-net.ipv4.ip_forward.conf] " +
+			"claims [{/etc/sysctl.d/zz-ccm-net.ipv4.ip_forward.conf true persist}] watch [/etc/sysctl.d/zz-ccm-net.ipv4.ip_forward.conf]"},
+	} {
+		inst := resourcetest.MustBuild(t, "sysctl", "net.ipv4.ip_forward", c.props, t.TempDir())
+		got := fmt.Sprintf("ensure %s independent %v owns %v claims %v watch %v", inst.Ensure, inst.Independent, inst.Owns, inst.Claims, inst.Resource.Watch().Paths)
+		if got != c.want {
+			t.Errorf("%q:\n%s\nwant\n%s", c.props, got, c.want)
+		}
+	}
+}
+
+// TestDropInLinkIsNotFollowed: a symlink where the drop-in goes is never
+// written through: its target keeps its content.
+func TestDropInLinkIsNotFollowed(t *testing.T) {
+	sandbox.Require(t)
+	const dropIn = "/etc/sysctl.d/zz-ccm-net.ipv4.conf.lo.arp_accept.conf"
+	victim := filepath.Join(t.TempDir(), "victim")
+	resourcetest.WriteFile(t, victim, "precious\n", 0o600)
+	if err := os.Symlink(victim, dropIn); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = os.Remove(dropIn) })
+	r := resourcetest.MustBuild(t, "sysctl", "net.ipv4.conf.lo.arp_accept", "value: 0\npersist: true", t.TempDir()).Resource
+	_, err := resources.Converge(t.Context(), r, false, false)
+	if got := resourcetest.ReadFile(t, victim); got != "precious\n" {
+		t.Errorf("the link's target now holds %q", got)
+	}
+	if err == nil || !strings.Contains(err.Error(), dropIn+" is not a regular file: a symlink is never followed") {
+		t.Errorf("converge: %v, want a refusal naming the drop-in", err)
+	}
+}
+
+// TestKeyUnderAFile: a name that goes below a parameter's file is no
+// parameter, as a misspelt one.
+func TestKeyUnderAFile(t *testing.T) {
+	sandbox.Require(t)
+	r := resourcetest.MustBuild(t, "sysctl", "net.ipv4.ip_forward.x", "value: 1", t.TempDir()).Resource
+	if _, err := r.Check(t.Context()); !errors.Is(err, sysctl.ErrNoKey) || !strings.Contains(err.Error(), "a module not loaded, or a misspelt name") {
+		t.Errorf("check: %v, want ErrNoKey", err)
+	}
 }

@@ -116,15 +116,110 @@ func TestPasswordNeverInArguments(t *testing.T) {
 	}
 }
 
+// TestValidation: each problem at its value's position; the password
+// never quoted.
 func TestValidation(t *testing.T) {
 	resourcetest.Rejects(t, "user", []resourcetest.Rejected{
 		{Case: "bad name", Name: "a b", Want: "is not a user name"},
-		{Case: "clear text password", Name: "u", Props: "password: hunter22", Want: "not a password hash", Secret: "hunter22"},
-		{Case: "relative home", Name: "u", Props: "home: home/u", Want: "not an absolute, clean path"},
-		{Case: "bad expiry", Name: "u", Props: "expiry: tomorrow", Want: "is not a day"},
+		{Case: "clear text password", Name: "u", Props: "password: hunter22", Want: "test.yaml:1:11: password: not a password hash", Secret: "hunter22"},
+		{Case: "relative home", Name: "u", Props: "home: home/u", Want: `test.yaml:1:7: home: "home/u" is not an absolute, clean path`},
+		{Case: "unclean shell", Name: "u", Props: "shell: /bin/../bin/sh", Want: `test.yaml:1:8: shell: "/bin/../bin/sh" is not an absolute, clean path`},
+		{Case: "colon in home", Name: "u", Props: "home: /a:b", Want: "home: \"/a:b\" is not an absolute, clean path"},
+		{Case: "bad gid", Name: "u", Props: "gid: \"a b\"", Want: `test.yaml:1:6: gid: "a b" is not a group name or number`},
+		{Case: "bad expiry", Name: "u", Props: "expiry: tomorrow", Want: `test.yaml:1:9: expiry: "tomorrow" is not a day (YYYY-MM-DD) or never`},
 		{Case: "groups twice", Name: "u", Props: "groups: [a, a]", Want: "listed twice"},
 		{Case: "membership alone", Name: "u", Props: "membership: exact", Want: "only valid with groups"},
+		{Case: "bad membership", Name: "u", Props: "groups: [a]\nmembership: all", Want: "test.yaml:2:13: membership"},
 		{Case: "uid when absent", Name: "u", Props: "ensure: absent\nuid: 5", Want: "uid: only valid with ensure: present"},
-		{Case: "colon in comment", Name: "u", Props: "comment: \"a:b\"", Want: "must not hold a colon"},
+		{Case: "password when absent", Name: "u", Props: "ensure: absent\npassword: \"!\"", Want: "password: only valid with ensure: present"},
+		{Case: "colon in comment", Name: "u", Props: "comment: \"a:b\"", Want: "test.yaml:1:10: comment: must not hold a colon or a newline"},
+		{Case: "unknown provider", Name: "u", Props: "provider: pw", Want: "provider"},
 	})
+}
+
+// TestIDsAndMembership: uid and primary group changed by usermod, by
+// name or number; membership minimum adds the missing group and keeps
+// the others.
+func TestIDsAndMembership(t *testing.T) {
+	sandbox.Require(t)
+	sandbox.Command(t, "groupadd", "--gid", "4950", "ccmi-p")
+	t.Cleanup(func() { sandbox.Command(t, "groupdel", "ccmi-p") })
+	for _, g := range []string{"ccmi-a", "ccmi-b", "ccmi-c"} {
+		sandbox.Command(t, "groupadd", g)
+		t.Cleanup(func() { sandbox.Command(t, "groupdel", g) })
+	}
+	sandbox.Command(t, "useradd", "--uid", "4940", "--gid", "ccmi-a", "--groups", "ccmi-a,ccmi-b", "ccmids")
+	t.Cleanup(func() { sandbox.Command(t, "userdel", "ccmids") })
+	r := build(t, "ccmids", "uid: 4941\ngid: ccmi-p\ngroups: [ccmi-c]")
+	out := resourcetest.Converge(t.Context(), t, r, false, true)
+	if want := "Would have changed uid, gid and groups"; out.Change.NoopMessage != want {
+		t.Errorf("noop message %q, want %q", out.Change.NoopMessage, want)
+	}
+	out = resourcetest.Converge(t.Context(), t, r, false, false)
+	if !strings.HasPrefix(out.Before.Reason(), "uid 4940 → 4941; gid ") || !strings.HasSuffix(out.Before.Reason(), " → ccmi-p; groups ccmi-a,ccmi-b → ccmi-a,ccmi-b,ccmi-c (+ccmi-c)") {
+		t.Errorf("reason %q", out.Before.Reason())
+	}
+	if u := lookup(t, "ccmids"); u.UID != 4941 || u.GID != 4950 {
+		t.Errorf("user %+v, want uid 4941 gid 4950", u)
+	}
+	if g := groupsOf(t, "ccmids"); g != "ccmi-a,ccmi-b,ccmi-c" {
+		t.Errorf("groups %s, want the host's kept", g)
+	}
+	if again := resourcetest.Converge(t.Context(), t, build(t, "ccmids", "gid: \"4950\"\ngroups: [ccmi-c]"), false, false); again.Applied {
+		t.Errorf("gid by number: %+v, want nothing to do", again)
+	}
+	if _, err := resources.Converge(t.Context(), build(t, "ccmids", "gid: ccmi-none"), false, false); err == nil || !strings.Contains(err.Error(), "ccmi-none") {
+		t.Errorf("a gid no group has: %v, want usermod's error naming it", err)
+	}
+}
+
+// TestInspect: ccm status shows the account, its groups, the password's
+// state and the expiry as a date; absent for an unknown user.
+func TestInspect(t *testing.T) {
+	sandbox.Require(t)
+	sandbox.Command(t, "groupadd", "ccms-a")
+	sandbox.Command(t, "useradd", "--uid", "4960", "--groups", "ccms-a", "--home-dir", "/home/ccmshow", "--shell", "/bin/sh",
+		"--comment", "Show Me", "--expiredate", "2040-01-02", "ccmshow")
+	t.Cleanup(func() { sandbox.Command(t, "userdel", "ccmshow"); sandbox.Command(t, "groupdel", "ccms-a") })
+	typ, _ := resources.Lookup("user")
+	show := func(name string) string { return resourcetest.Inspect(t, "user", name) }
+	gid := lookup(t, "ccmshow").GID
+	want := fmt.Sprintf(`{"name":"ccmshow","ensure":"present","uid":4960,"gid":%d,"groups":["ccms-a"],"home":"/home/ccmshow","shell":"/bin/sh","comment":"Show Me","password":"locked","expiry":"2040-01-02","provider":"useradd"}`, gid)
+	if got := show("ccmshow"); got != want {
+		t.Errorf("status\n%s\nwant\n%s", got, want)
+	}
+	if got, want := show("ccmnobody"), `{"name":"ccmnobody","ensure":"absent","provider":"useradd"}`; got != want {
+		t.Errorf("status of a missing user %s, want %s", got, want)
+	}
+	if _, err := typ.Inspect(t.Context(), "a:b"); err == nil || !strings.Contains(err.Error(), `"a:b" is not a user name`) {
+		t.Errorf("inspecting a bad name: %v", err)
+	}
+}
+
+// TestInstanceAndHomeMove: with managehome a present user owns its home
+// (what is under it waits for the user) and a changed home is moved with
+// its files; the user watches the account databases.
+func TestInstanceAndHomeMove(t *testing.T) {
+	for props, owns := range map[string]string{"home: /srv/u\nmanagehome: true": `["/srv/u"]`, "home: /srv/u": "[]", "managehome: true": "[]", "ensure: absent\nmanagehome: true": "[]"} {
+		if inst := resourcetest.MustBuild(t, "user", "u", props, t.TempDir()); fmt.Sprintf("%q", inst.Owns) != owns {
+			t.Errorf("%q owns %v, want %s", props, inst.Owns, owns)
+		}
+	}
+	if w := build(t, "u", "").Watch(); fmt.Sprint(w.Paths) != "[/etc/passwd /etc/shadow /etc/group /etc/gshadow]" {
+		t.Errorf("watch %v", w.Paths)
+	}
+	sandbox.Require(t)
+	sandbox.Command(t, "useradd", "--create-home", "--home-dir", "/home/ccmmove", "ccmmove")
+	t.Cleanup(func() { sandbox.Command(t, "userdel", "--remove", "ccmmove") })
+	resourcetest.WriteFile(t, "/home/ccmmove/notes", "kept\n", 0o600)
+	out := resourcetest.Converge(t.Context(), t, build(t, "ccmmove", "home: /home/ccmmoved\nmanagehome: true"), false, false)
+	if out.Before.Reason() != "home /home/ccmmove → /home/ccmmoved" {
+		t.Errorf("reason %q", out.Before.Reason())
+	}
+	if got := resourcetest.ReadFile(t, "/home/ccmmoved/notes"); got != "kept\n" || resourcetest.Exists("/home/ccmmove") {
+		t.Errorf("moved home holds %q; old home there: %v", got, resourcetest.Exists("/home/ccmmove"))
+	}
+	if out := resourcetest.Converge(t.Context(), t, build(t, "ccmnouser", "ensure: absent"), false, false); !out.Before.Desired || out.Applied {
+		t.Errorf("a missing user wanted absent: %+v", out)
+	}
 }

@@ -152,3 +152,53 @@ func TestApplyLetsTheCommandLineWin(t *testing.T) {
 		t.Fatalf("a value the flag refuses: %v, want an error naming the flag", err)
 	}
 }
+
+// TestBounds: each setting's limits, on both sides.
+func TestBounds(t *testing.T) {
+	cases := []struct {
+		set  string
+		want string // "" when accepted
+	}{
+		{"interval: 30s", ""},
+		{"interval: 29s", "interval: must be at least 30s"},
+		{"interval: -5m", `interval: "-5m" is not a duration`},
+		{"health_check_interval: -1s", `health_check_interval: "-1s" is not a duration`},
+		{"monitor_port: 0", ""},
+		{"monitor_port: 65535", ""},
+		{"monitor_port: 65536", "monitor_port 65536: not a port"},
+		{"monitor_port: -1", "monitor_port -1: not a port"},
+		{"log_level: debug", ""},
+		{"log_level: warn", ""},
+		{"log_level: error", ""},
+		{"log_level: INFO", `log_level "INFO": want debug, info, warn or error`},
+		{"registration: nats", ""},
+		{"registration: jetstream", ""},
+		{"registration: JetStream", `registration "JetStream": want nats or jetstream`},
+	}
+	for _, c := range cases {
+		t.Run(c.set, func(t *testing.T) {
+			_, err := agent.Parse("c.yaml", []byte(c.set+"\nmanifests: [/m]\n"))
+			if c.want == "" && err != nil || c.want != "" && (!errors.Is(err, agent.ErrConfig) || !strings.Contains(err.Error(), c.want)) {
+				t.Fatalf("err = %v, want %q", err, c.want)
+			}
+		})
+	}
+}
+
+func TestReadNamesTheFile(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "agent.yaml")
+	if _, err := agent.Read(missing); !errors.Is(err, agent.ErrConfig) || !errors.Is(err, os.ErrNotExist) || !strings.Contains(err.Error(), missing) {
+		t.Fatalf("a missing file: %v", err)
+	}
+	good := filepath.Join(t.TempDir(), "agent.yaml")
+	if err := os.WriteFile(good, []byte("manifests: [obj://ccm/site.tgz]\nmonitor_port: 9100\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c, err := agent.Read(good)
+	if err != nil || c.Manifests[0] != "obj://ccm/site.tgz" {
+		t.Fatalf("read %+v, %v", c, err)
+	}
+	if f := c.Flags(); f["metrics-listen"] != "127.0.0.1:9100" || f["metrics-resources"] != "true" {
+		t.Fatalf("flags %v", f)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/reactive-ccm/ccm/resources/resourcetest"
+	"go.yaml.in/yaml/v3"
 )
 
 // bomb is the classic: levels of ten aliases each to the level before.
@@ -53,5 +54,34 @@ func TestCheck(t *testing.T) {
 				t.Fatalf("error %v, want a refusal at %s", err, tc.at)
 			}
 		})
+	}
+}
+
+// TestCheckAtTheBudget: aliases adding exactly MaxExpansion nodes are
+// accepted; one node more is refused at the alias that went over.
+func TestCheckAtTheBudget(t *testing.T) {
+	// An anchored list of 999 scalars is 1,000 nodes; each alias to it
+	// adds that many.
+	list := "a: &a [" + strings.TrimSuffix(strings.Repeat("x, ", 999), ", ") + "]\n"
+	aliases := func(n int) string {
+		return "b: [" + strings.TrimSuffix(strings.Repeat("*a, ", n), ", ") + "]\n"
+	}
+	if err := Check("m.yaml", resourcetest.YAMLDoc(t, list+aliases(MaxExpansion/1000))); err != nil {
+		t.Fatalf("aliases adding exactly %d nodes: %v", MaxExpansion, err)
+	}
+	over := list + aliases(MaxExpansion/1000) + "c: *a\n"
+	if err := Check("m.yaml", resourcetest.YAMLDoc(t, over)); err == nil || !strings.HasPrefix(err.Error(), "m.yaml:3:4: ") {
+		t.Fatalf("one alias more: %v; want a refusal at that alias, m.yaml:3:4", err)
+	}
+}
+
+// TestCheckRefusesANodeThatContainsItself: the parser never makes one,
+// but the check ends on it rather than recursing forever.
+func TestCheckRefusesANodeThatContainsItself(t *testing.T) {
+	loop := &yaml.Node{Kind: yaml.SequenceNode, Anchor: "l", Line: 2, Column: 5}
+	loop.Content = []*yaml.Node{{Kind: yaml.AliasNode, Alias: loop, Line: 2, Column: 6}}
+	doc := &yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{loop}}
+	if err := Check("m.yaml", doc); err == nil || !strings.HasPrefix(err.Error(), "m.yaml:2:5: ") {
+		t.Fatalf("Check = %v; want a refusal at the node, m.yaml:2:5", err)
 	}
 }
