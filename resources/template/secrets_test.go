@@ -89,6 +89,7 @@ func TestOwnErrorsSayWhatToDo(t *testing.T) {
 		{"{{ readFile('/') }}", nil, "reading a file: not a regular file"},
 		{"{{ readFile('missing') }}", os.ErrNotExist, "reading a file: no such file or directory"},
 		{"{{ lookup('data.app_name', 1, 2) }}", ErrArgs, "bad arguments: lookup(key[, default]) takes 1 or 2 arguments, got 3"},
+		{"{{ toJSON(lookup) }}", nil, "toJSON: json: unsupported type: func(...interface {}) (interface {}, error)"},
 	}
 	if os.Geteuid() == 0 {
 		tests = append(tests, struct {
