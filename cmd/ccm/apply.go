@@ -6,31 +6,29 @@ import "github.com/spf13/cobra"
 // invocations keep working. Unlike upstream it exits 1 when a resource
 // failed.
 func newApplyCmd() *cobra.Command {
-	var noop, render, report, noReport, monitorOnly bool
-	var f runFlags
-	var stateDir string
+	f := runFlags{PollInterval: defaultPoll}
+	var a struct {
+		Render   bool `flag:"render" help:"print the manifest resolved against the facts and data, and change nothing"`
+		Report   bool `flag:"report,default=true" help:"print the run summary"`
+		NoReport bool `flag:"no-report" help:"do not print the run summary"`
+	}
 	cmd := &cobra.Command{
 		Use:   "apply [flags] FILE",
 		Short: "Converge the host to one manifest once, as upstream CCM's apply does",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if render {
+			if a.Render {
 				return renderManifest(cmd, args[0])
 			}
-			f.noop, f.daemon.PollInterval, f.noReport, f.monitorOnly, f.stateDir = noop, defaultPoll, noReport || !report, monitorOnly, stateDir
+			f.noReport = a.NoReport || !a.Report
 			return runManifests(cmd, args, f)
 		},
 	}
 	fl := cmd.Flags()
-	fl.BoolVar(&noop, "noop", false, "report what would change and change nothing")
-	fl.BoolVar(&render, "render", false, "print the manifest resolved against the facts and data, and change nothing")
-	fl.BoolVar(&monitorOnly, "monitor-only", false, "run only the health checks: check and change nothing else")
-	fl.BoolVar(&report, "report", true, "print the run summary")
-	fl.BoolVar(&noReport, "no-report", false, "do not print the run summary")
+	bind(fl, &f.changeFlags)
+	bind(fl, &a)
 	addReadEnvFlags(fl)
-	addOutputFlags(fl, &f)
-	addStateFlag(fl, &stateDir)
 	addDataFlags(fl)
-	addRegistrationFlag(fl, true)
+	addRegistrationFlag(fl)
 	return cmd
 }

@@ -15,10 +15,14 @@ import (
 )
 
 func newBundlePushCmd() *cobra.Command {
-	var timeout time.Duration
-	var keep int
-	var force bool
-	var canary, auto, key string
+	f := struct {
+		Timeout time.Duration `flag:"timeout,default=30s" help:"give up after this long"`
+		Keep    int           `flag:"history" help:"revisions of the bundle the store keeps, for ccm bundle rollback"`
+		Force   bool          `flag:"force" help:"push even what hosts would refuse (to test that they do)"`
+		Canary  string        `flag:"canary" help:"stage the bundle: only this share of the hosts (10%), chosen by a stable hash of their names, takes it; see ccm rollout"`
+		Auto    string        `flag:"auto" help:"with --canary, widen by STEP each time every host of the wave applied it and stayed healthy for WAIT (20%,5m); abort when one fails"`
+		Key     string        `flag:"key" help:"with --auto, the ed25519 private key to sign the bundle the wave goes back to if it aborts"`
+	}{Keep: release.DefaultKeep}
 	cmd := &cobra.Command{
 		Use:   "push FILE obj://BUCKET/KEY",
 		Short: "Publish a bundle (and FILE.sig when present) to a NATS object store, refusing what hosts would refuse",
@@ -31,27 +35,27 @@ func newBundlePushCmd() *cobra.Command {
 			if err != nil {
 				return releaseError(err)
 			}
-			plan, err := release.ParsePlan(canary, auto, key != "")
+			plan, err := release.ParsePlan(f.Canary, f.Auto, f.Key != "")
 			if err != nil {
 				return usage(err)
 			}
 			if plan.Auto != nil {
-				plan.Auto.Sign = release.KeySigner(key)
-				timeout = max(timeout, 30*24*time.Hour)
+				plan.Auto.Sign = release.KeySigner(f.Key)
+				f.Timeout = max(f.Timeout, 30*24*time.Hour)
 			}
-			if !force {
+			if !f.Force {
 				if err := checkBundle(cmd, args[0], b); err != nil {
 					return usage(fmt.Errorf("%w; hosts would refuse it, so it is not pushed (--force pushes it all the same)", err))
 				}
 			}
-			return onObject(cmd, args[1], timeout, true, func(ctx context.Context, c *natsconn.Conn, o release.Object) error {
-				if err := o.NotOlder(ctx, b); err != nil && !force {
+			return onObject(cmd, args[1], f.Timeout, true, func(ctx context.Context, c *natsconn.Conn, o release.Object) error {
+				if err := o.NotOlder(ctx, b); err != nil && !f.Force {
 					return releaseError(err)
 				}
 				if plan.Percent > 0 {
-					return stage(ctx, cmd, plan, c, o, b, keep)
+					return stage(ctx, cmd, plan, c, o, b, f.Keep)
 				}
-				info, err := release.Publish(ctx, o.Store, o.Key, b, keep)
+				info, err := release.Publish(ctx, o.Store, o.Key, b, f.Keep)
 				if err != nil {
 					return err
 				}
@@ -61,12 +65,7 @@ func newBundlePushCmd() *cobra.Command {
 		},
 	}
 	addDataFlags(cmd.Flags())
-	cmd.Flags().DurationVar(&timeout, "timeout", 30*time.Second, "give up after this long")
-	cmd.Flags().IntVar(&keep, "history", release.DefaultKeep, "revisions of the bundle the store keeps, for ccm bundle rollback")
-	cmd.Flags().BoolVar(&force, "force", false, "push even what hosts would refuse (to test that they do)")
-	cmd.Flags().StringVar(&canary, "canary", "", "stage the bundle: only this share of the hosts (10%), chosen by a stable hash of their names, takes it; see ccm rollout")
-	cmd.Flags().StringVar(&auto, "auto", "", "with --canary, widen by STEP each time every host of the wave applied it and stayed healthy for WAIT (20%,5m); abort when one fails")
-	cmd.Flags().StringVar(&key, "key", "", "with --auto, the ed25519 private key to sign the bundle the wave goes back to if it aborts")
+	bind(cmd.Flags(), &f)
 	return cmd
 }
 

@@ -27,7 +27,7 @@ func addSocketFlag(fl *pflag.FlagSet) {
 // named on purpose is required: if it cannot be opened, the daemon does
 // not start.
 func daemonSocket(cmd *cobra.Command) (path string, required bool) {
-	flag, _ := cmd.Flags().GetString("socket")
+	flag := flagOf(cmd.Flags().GetString, "socket")
 	if flag == "" && cmd.Flags().Changed("socket") {
 		return "", false
 	}
@@ -36,8 +36,7 @@ func daemonSocket(cmd *cobra.Command) (path string, required bool) {
 
 // client returns a client of the socket --socket names.
 func client(cmd *cobra.Command) *control.Client {
-	flag, _ := cmd.Flags().GetString("socket")
-	return control.NewClient(control.Path(flag))
+	return control.NewClient(control.Path(flagOf(cmd.Flags().GetString, "socket")))
 }
 
 // clientError turns a client's error into ccm's: refusals and a missing
@@ -95,8 +94,11 @@ func newStatusCmd() *cobra.Command {
 }
 
 func newEventsCmd() *cobra.Command {
-	var f runFlags
-	var follow bool
+	var f struct {
+		Follow  bool `flag:"follow,short=f" help:"keep printing events as they happen"`
+		JSON    bool `flag:"json" help:"print every event as a JSON line"`
+		Verbose bool `flag:"verbose,short=v" help:"also show the first check of resources that found nothing to do"`
+	}
 	cmd := &cobra.Command{
 		Use:   "events",
 		Short: "Print the daemon's recent events and, with --follow, the live stream",
@@ -104,18 +106,14 @@ func newEventsCmd() *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			f.watch = true
-			out := eventlog.NewPrinter(cmd.OutOrStdout(), printOptions(f))
-			return clientError(client(cmd).Events(ctx, follow, func(ev *engine.Event) error {
+			out := eventlog.NewPrinter(cmd.OutOrStdout(), eventlog.Options{JSON: f.JSON, Watch: true, Verbose: f.Verbose})
+			return clientError(client(cmd).Events(ctx, f.Follow, func(ev *engine.Event) error {
 				out.Event(ev)
 				return nil
 			}))
 		},
 	}
-	fl := cmd.Flags()
-	fl.BoolVarP(&follow, "follow", "f", false, "keep printing events as they happen")
-	fl.BoolVar(&f.json, "json", false, "print every event as a JSON line")
-	fl.BoolVarP(&f.verbose, "verbose", "v", false, "also show the first check of resources that found nothing to do")
+	bind(cmd.Flags(), &f)
 	return cmd
 }
 

@@ -6,7 +6,6 @@ import (
 	"github.com/reactive-ccm/ccm/engine/daemon/inputs"
 	"github.com/reactive-ccm/ccm/graph"
 	"github.com/reactive-ccm/ccm/graph/facts"
-	"github.com/reactive-ccm/ccm/graph/hiera"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -35,32 +34,20 @@ func addReadEnvFlags(fl *pflag.FlagSet) {
 	fl.Bool("no-read-env", false, "do not read ./.env")
 }
 
-// stringsFlag returns a string-array flag of cmd, or nil when cmd does not
-// define it.
-func stringsFlag(cmd *cobra.Command, name string) []string {
-	if cmd.Flags().Lookup(name) == nil {
-		return nil
-	}
-	v, _ := cmd.Flags().GetStringArray(name)
-	return v
-}
-
-// boolFlag returns a boolean flag of cmd, false when cmd does not define it.
-func boolFlag(cmd *cobra.Command, name string) bool {
-	if cmd.Flags().Lookup(name) == nil {
-		return false
-	}
-	v, _ := cmd.Flags().GetBool(name)
+// flagOf is the flag name of a command, read by get (cmd.Flags().GetBool,
+// …): the zero value when the command does not define it.
+func flagOf[T any](get func(string) (T, error), name string) T {
+	v, _ := get(name)
 	return v
 }
 
 func factOptions(cmd *cobra.Command) facts.Options {
-	return facts.Options{Files: stringsFlag(cmd, "facts"), Set: stringsFlag(cmd, "fact")}
+	return facts.Options{Files: flagOf(cmd.Flags().GetStringArray, "facts"), Set: flagOf(cmd.Flags().GetStringArray, "fact")}
 }
 
 // hieraFiles are the --hiera files, or $CCM_HIERA_DATA's when none is given.
 func hieraFiles(cmd *cobra.Command) []string {
-	if files := stringsFlag(cmd, "hiera"); len(files) > 0 {
+	if files := flagOf(cmd.Flags().GetStringArray, "hiera"); len(files) > 0 {
 		return files
 	}
 	if f := os.Getenv(hieraEnv); f != "" {
@@ -98,10 +85,5 @@ func dataOf(cmd *cobra.Command) (inputs.Data, error) {
 		return inputs.Data{}, err
 	}
 	return inputs.Data{Facts: factOptions(cmd), System: &sysFacts, Hiera: hieraFiles(cmd), Sources: r.sources, Registry: reg,
-		ReadEnv: boolFlag(cmd, "read-env") && !boolFlag(cmd, "no-read-env")}, nil
-}
-
-// readHiera reads a --hiera source through the command's remote sources.
-func readHiera(r *remote, file string) (hiera.Source, error) {
-	return inputs.ReadLayer(r.sources, file)
+		ReadEnv: flagOf(cmd.Flags().GetBool, "read-env") && !flagOf(cmd.Flags().GetBool, "no-read-env")}, nil
 }

@@ -26,9 +26,8 @@ func ensureOne(cmd *cobra.Command, typ string, props *yaml.Node, from string) (*
 	}
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	named, _ := cmd.Flags().GetString("session")
-	ev, err := ensure.One(ctx, ensure.Request{Type: typ, Props: props, From: from, Session: session.Named(named), Load: loadOptions(cmd),
-		Engine: engine.Options{Noop: boolFlag(cmd, "noop"), Logger: log}})
+	ev, err := ensure.One(ctx, ensure.Request{Type: typ, Props: props, From: from, Session: session.Named(flagOf(cmd.Flags().GetString, "session")),
+		Load: loadOptions(cmd), Engine: engine.Options{Noop: flagOf(cmd.Flags().GetBool, "noop"), Logger: log}})
 	if bad := (*ensure.BadRequest)(nil); errors.As(err, &bad) {
 		return nil, usage(bad.Err)
 	}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/reactive-ccm/ccm/engine/daemon/inputs"
 	"github.com/reactive-ccm/ccm/graph"
 	"github.com/reactive-ccm/ccm/graph/facts"
 	"github.com/reactive-ccm/ccm/graph/hiera"
@@ -15,19 +16,24 @@ import (
 // hieraInputEnv names the input of `ccm hiera parse` when none is given.
 const hieraInputEnv = "HIERA_INPUT"
 
-// hieraFlags are the flags of `ccm hiera`, as upstream CCM's.
-type hieraFlags struct {
-	factsFile string
-	envFacts  bool
-	// sysFacts includes the host's facts; upstream always does, and its
+// hieraFactFlags choose the facts `ccm hiera` resolves against.
+type hieraFactFlags struct {
+	FactsFile string `flag:"facts" help:"JSON or YAML file of facts, merged over the host's"`
+	EnvFacts  bool   `flag:"env-facts,short=E" help:"the environment's variables as facts"`
+	// SysFacts includes the host's facts; upstream always does, and its
 	// docs name -S for it.
-	sysFacts  bool
-	query     string
-	asYAML    bool
-	asEnv     bool
-	envPrefix string
-	data      []string
-	dataFile  string
+	SysFacts bool `flag:"system-facts,short=S,default=true" help:"the host's facts (--system-facts=false leaves them out)"`
+}
+
+// hieraFlags are the flags of `ccm hiera parse`, as upstream CCM's.
+type hieraFlags struct {
+	hieraFactFlags
+	Query     string   `flag:"query" help:"print only the value at this path (such as web.port)"`
+	AsYAML    bool     `flag:"yaml" help:"print YAML instead of JSON"`
+	AsEnv     bool     `flag:"env" help:"print PREFIX_KEY=VALUE lines, one per top-level key"`
+	EnvPrefix string   `flag:"env-prefix,default=HIERA" help:"the prefix of --env's variable names"`
+	Data      []string `flag:"data,short=D" help:"set a data value over the result, KEY=VALUE (a dotted KEY nests)"`
+	DataFile  string   `flag:"data-file" help:"merge this JSON or YAML map over the result"`
 	// raw prints a queried string as it is, as upstream's hiera facts does.
 	raw bool
 }
@@ -46,13 +52,7 @@ func newHieraCmd() *cobra.Command {
 		},
 	}
 	fl := parse.Flags()
-	addHieraFactFlags(fl.StringVar, fl.BoolVarP, &f)
-	fl.StringVar(&f.query, "query", "", "print only the value at this path (such as web.port)")
-	fl.BoolVar(&f.asYAML, "yaml", false, "print YAML instead of JSON")
-	fl.BoolVar(&f.asEnv, "env", false, "print PREFIX_KEY=VALUE lines, one per top-level key")
-	fl.StringVar(&f.envPrefix, "env-prefix", "HIERA", "the prefix of --env's variable names")
-	fl.StringArrayVarP(&f.data, "data", "D", nil, "set a data value over the result, KEY=VALUE (a dotted KEY nests)")
-	fl.StringVar(&f.dataFile, "data-file", "", "merge this JSON or YAML map over the result")
+	bind(fl, &f)
 	addSourceFlags(fl)
 	// hiera prints what it reads and changes nothing on the host, so
 	// kv:// data needs no opt-in here.
@@ -73,15 +73,9 @@ func newHieraCmd() *cobra.Command {
 			return printQuery(cmd, all, ff)
 		},
 	}
-	addHieraFactFlags(factsCmd.Flags().StringVar, factsCmd.Flags().BoolVarP, &ff)
-	factsCmd.Flags().StringVar(&ff.query, "query", "", "print only the fact at this path")
+	bind(factsCmd.Flags(), &ff.hieraFactFlags)
+	factsCmd.Flags().StringVar(&ff.Query, "query", "", "print only the fact at this path")
 	return groupOf(&cobra.Command{Use: "hiera", Short: "Resolve hierarchical data as manifests do"}, parse, factsCmd)
-}
-
-func addHieraFactFlags(str func(*string, string, string, string), boolP func(*bool, string, string, bool, string), f *hieraFlags) {
-	str(&f.factsFile, "facts", "", "JSON or YAML file of facts, merged over the host's")
-	boolP(&f.envFacts, "env-facts", "E", false, "the environment's variables as facts")
-	boolP(&f.sysFacts, "system-facts", "S", true, "the host's facts (--system-facts=false leaves them out)")
 }
 
 // hieraFacts are the host's facts, then the environment's variables
@@ -92,17 +86,17 @@ func hieraFacts(cmd *cobra.Command, args []string, f hieraFlags) (map[string]any
 		return nil, err
 	}
 	var sys map[string]any
-	if f.sysFacts {
+	if f.SysFacts {
 		var warn error
 		if sys, warn = sysFacts.System(cmd.Context()); warn != nil {
 			cmd.PrintErrln("ccm: some facts could not be gathered:", warn)
 		}
 	}
 	var env map[string]string
-	if f.envFacts {
+	if f.EnvFacts {
 		env, _ = graph.Environ(false)
 	}
-	out, err := facts.Layered(sys, env, f.factsFile, args)
+	out, err := facts.Layered(sys, env, f.FactsFile, args)
 	if err != nil {
 		return nil, usage(err)
 	}
@@ -129,7 +123,7 @@ func hieraParse(cmd *cobra.Command, args []string, f hieraFlags) error {
 	if err != nil {
 		return err
 	}
-	data, err := facts.ResolveHiera(src, all, env, f.dataFile, f.data)
+	data, err := facts.ResolveHiera(src, all, env, f.DataFile, f.Data)
 	if err != nil {
 		return usage(err)
 	}
@@ -149,13 +143,13 @@ func hieraInput(cmd *cobra.Command, input string) (hiera.Source, error) {
 	if err != nil {
 		return hiera.Source{}, err
 	}
-	return readHiera(r, input)
+	return inputs.ReadLayer(r.sources, input)
 }
 
 // printQuery prints v, or the value at --query, as JSON, YAML or
 // environment lines.
 func printQuery(cmd *cobra.Command, v map[string]any, f hieraFlags) error {
-	out, err := query(v, f.query, f.query != "", "nothing")
+	out, err := query(v, f.Query, f.Query != "", "nothing")
 	if err != nil {
 		return err
 	}
@@ -163,8 +157,8 @@ func printQuery(cmd *cobra.Command, v map[string]any, f hieraFlags) error {
 		_, err := fmt.Fprintln(cmd.OutOrStdout(), str)
 		return err
 	}
-	if f.asEnv {
-		lines, err := hiera.Env(out, f.envPrefix)
+	if f.AsEnv {
+		lines, err := hiera.Env(out, f.EnvPrefix)
 		if err != nil {
 			return err
 		}
@@ -175,5 +169,5 @@ func printQuery(cmd *cobra.Command, v map[string]any, f hieraFlags) error {
 		}
 		return nil
 	}
-	return printValue(cmd, out, f.asYAML)
+	return printValue(cmd, out, f.AsYAML)
 }

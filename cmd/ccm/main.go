@@ -15,8 +15,10 @@ import (
 	"github.com/reactive-ccm/ccm/internal/buildinfo"
 	"github.com/reactive-ccm/ccm/internal/memory"
 	"github.com/reactive-ccm/ccm/internal/ownership"
+	"github.com/reactive-ccm/ccm/internal/structflag"
 	"github.com/reactive-ccm/ccm/internal/termsafe"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	_ "github.com/reactive-ccm/ccm/resources/all"
 )
@@ -147,6 +149,15 @@ func subcommands(cmd *cobra.Command) string {
 		}
 	}
 	return strings.Join(names, ", ")
+}
+
+// bind registers the flags the tagged fields of the struct f points to
+// declare (structflag). A bad declaration is a programming error, which
+// every test that builds the command line finds.
+func bind(fl *pflag.FlagSet, f any) {
+	if err := structflag.Bind(fl, f); err != nil {
+		panic(err)
+	}
 }
 
 // allowUnsafeOwnership turns the ownership rule's refusals into warnings

@@ -23,8 +23,7 @@ func addNATSFlags(fl *pflag.FlagSet, timeout *time.Duration, d time.Duration) {
 // natsSettings are the settings of the NATS context --context names, for
 // a connection called name.
 func natsSettings(cmd *cobra.Command, name string) natsconn.Settings {
-	ctxName, _ := cmd.Flags().GetString("context")
-	s := natsconn.FromEnv(ctxName)
+	s := natsconn.FromEnv(flagOf(cmd.Flags().GetString, "context"))
 	s.Name = name
 	return s
 }

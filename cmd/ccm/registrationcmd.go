@@ -40,13 +40,12 @@ func openRegistry(cmd *cobra.Command) (*registry.Registry, error) {
 	if err != nil {
 		return nil, err
 	}
-	stream, _ := cmd.Flags().GetString("registration")
 	lazy := natsconn.NewLazy(natsSettings(cmd, ""), log)
 	go func() {
 		<-cmd.Context().Done()
 		lazy.Close()
 	}()
-	return registry.New(cmd.Context(), registry.Options{NATS: lazy, Stream: stream, Logger: log}), nil
+	return registry.New(cmd.Context(), registry.Options{NATS: lazy, Stream: flagOf(cmd.Flags().GetString, "registration"), Logger: log}), nil
 }
 
 // userLog writes what a command did as log lines on stdout, as upstream
@@ -158,24 +157,18 @@ func newRegQueryCmd() *cobra.Command {
 			if err != nil {
 				return failure(err)
 			}
-			w := cmd.OutOrStdout()
 			switch {
 			case asJSON:
-				b, err := json.MarshalIndent(res, "", "  ")
-				if err != nil {
-					return err
-				}
-				_, err = fmt.Fprintln(w, string(b))
-				return err
+				return printValue(cmd, res, false)
 			case asYAML:
 				b, err := yaml.Marshal(res)
 				if err != nil {
 					return err
 				}
-				_, err = fmt.Fprintln(w, string(b))
+				_, err = fmt.Fprintln(cmd.OutOrStdout(), string(b))
 				return err
 			}
-			return registry.PrintEntries(w, res)
+			return registry.PrintEntries(cmd.OutOrStdout(), res)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "render results in JSON format")

@@ -14,21 +14,9 @@ import (
 )
 
 // addRegistrationFlag registers --registration, the stream registrations()
-// reads (and --register publishes to); -R as upstream's apply and ensure
-// file have it, when short.
-func addRegistrationFlag(fl *pflag.FlagSet, short bool) {
-	const help = "JetStream stream of service registrations, for registrations() in templates and --register"
-	if short {
-		fl.StringP("registration", "R", registry.DefaultStream, help)
-		return
-	}
-	fl.String("registration", registry.DefaultStream, help)
-}
-
-// addRegisterFlag registers --register, which publishes the registrations
-// of stable resources.
-func addRegisterFlag(fl *pflag.FlagSet) {
-	fl.String("register", "", "announce the register_when_stable entries of stable resources (converged, health checks OK) to NATS: jetstream (the --registration stream) or nats (core NATS, fire and forget); withdrawn when they stop being stable")
+// reads (and run's --register publishes to); -R as upstream's apply has it.
+func addRegistrationFlag(fl *pflag.FlagSet) {
+	fl.StringP("registration", "R", registry.DefaultStream, "JetStream stream of service registrations, for registrations() in templates and --register")
 }
 
 type registryKey struct{}
@@ -43,8 +31,8 @@ func registryOf(cmd *cobra.Command) (*registry.Registry, error) {
 	if err != nil {
 		return nil, err
 	}
-	o := registry.Options{NATS: rem.nats, Logger: slog.Default(), Stream: stringFlag(cmd, "registration")}
-	if o.Publish, err = registry.ParseDestination(stringFlag(cmd, "register")); err != nil {
+	o := registry.Options{NATS: rem.nats, Logger: slog.Default(), Stream: flagOf(cmd.Flags().GetString, "registration")}
+	if o.Publish, err = registry.ParseDestination(flagOf(cmd.Flags().GetString, "register")); err != nil {
 		return nil, usage(fmt.Errorf("--register: %w", err))
 	}
 	r := registry.New(cmd.Context(), o)
@@ -52,30 +40,15 @@ func registryOf(cmd *cobra.Command) (*registry.Registry, error) {
 	return r, nil
 }
 
-// stringFlag returns a string flag of cmd, "" when cmd does not define it.
-func stringFlag(cmd *cobra.Command, name string) string {
-	if cmd.Flags().Lookup(name) == nil {
-		return ""
-	}
-	v, _ := cmd.Flags().GetString(name)
-	return v
-}
-
 // announceTo makes the engine announce its stable resources' entries to
 // reg, when --register asks for it; it reports whether it does.
 func announceTo(cmd *cobra.Command, opts *engine.Options) (*registry.Registry, bool, error) {
 	reg, err := registryOf(cmd)
-	if err != nil || stringFlag(cmd, "register") == "" {
+	if err != nil || flagOf(cmd.Flags().GetString, "register") == "" {
 		return reg, false, err
 	}
 	opts.Announce = func(v *graph.Vertex, stable bool) { reg.Announce(v.ID(), v.Registrations, stable) }
 	return reg, true, nil
-}
-
-// syncRegistrations publishes what a one-shot run announced before it
-// exits, waiting at most 10 seconds for NATS.
-func syncRegistrations(ctx context.Context, reg *registry.Registry, log *slog.Logger) {
-	beforeExit(ctx, log, reg.Sync, "publishing registrations failed", "stream", reg.Stream())
 }
 
 // addEnsureRegistrationFlag registers `ccm ensure TYPE`'s

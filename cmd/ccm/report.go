@@ -1,31 +1,21 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"log/slog"
 
-	"github.com/reactive-ccm/ccm/engine"
 	"github.com/reactive-ccm/ccm/engine/fleet/report"
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 )
-
-// addReportFlags registers --report and --hostname.
-func addReportFlags(fl *pflag.FlagSet, f *runFlags) {
-	fl.StringVar(&f.report, "report", "", "also publish events and status: nats (subject ccm.events.HOST, bucket CCM_STATUS)")
-	fl.StringVar(&f.hostname, "hostname", "", "this host's name in reports (default the host's name)")
-	fl.DurationVar(&f.heartbeat, "report-heartbeat", report.DefaultHeartbeat, "with --report, publish the status at least this often; a host silent for three is stale")
-}
 
 // newReporter returns the reporter --report asks for, or nil.
 func newReporter(cmd *cobra.Command, f runFlags, log *slog.Logger) (*report.Reporter, error) {
-	switch f.report {
+	switch f.Report {
 	case "":
 		return nil, nil
 	case "nats":
 	default:
-		return nil, usage(fmt.Errorf("--report %q: the destination is nats", f.report))
+		return nil, usage(fmt.Errorf("--report %q: the destination is nats", f.Report))
 	}
 	host := hostName(cmd)
 	rem, err := remoteOf(cmd)
@@ -33,7 +23,7 @@ func newReporter(cmd *cobra.Command, f runFlags, log *slog.Logger) (*report.Repo
 		return nil, err
 	}
 	sources := func() ([]report.Revision, []report.Refusal) { return report.FromSources(rem.sources.InForce()) }
-	rep, err := report.New(report.Options{Host: host, NATS: rem.nats, Logger: log, Sources: sources, Heartbeat: f.heartbeat, EventsOnly: f.noop})
+	rep, err := report.New(report.Options{Host: host, NATS: rem.nats, Logger: log, Sources: sources, Heartbeat: f.Heartbeat, EventsOnly: f.Noop})
 	if err != nil {
 		return nil, usage(err)
 	}
@@ -43,20 +33,4 @@ func newReporter(cmd *cobra.Command, f runFlags, log *slog.Logger) (*report.Repo
 	publish := rep.Refresh
 	rem.refused.Store(&publish)
 	return rep, nil
-}
-
-// reportEvents makes opts' events go to rep too.
-func reportEvents(opts *engine.Options, rep *report.Reporter) {
-	events := opts.Events
-	opts.Events = func(ev *engine.Event) {
-		events(ev)
-		rep.Event(ev)
-	}
-}
-
-// flushReport publishes what a one-shot run reports before it exits,
-// waiting at most 10 seconds for NATS.
-func flushReport(ctx context.Context, rep *report.Reporter, st engine.State, log *slog.Logger) {
-	rep.Settled(st)
-	beforeExit(ctx, log, rep.Flush, "reporting to NATS failed")
 }

@@ -42,8 +42,7 @@ func newSessionCmd() *cobra.Command {
 }
 
 func reportSession(cmd *cobra.Command, remove bool) error {
-	flag, _ := cmd.Flags().GetString("session")
-	dir := session.Named(flag)
+	dir := session.Named(flagOf(cmd.Flags().GetString, "session"))
 	if dir == "" {
 		return usage(errors.New("no session store: give --session DIR or set " + session.Env))
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/reactive-ccm/ccm/engine/daemon/inputs"
 	"github.com/reactive-ccm/ccm/engine/daemon/reload"
+	"github.com/reactive-ccm/ccm/engine/daemon/state"
 	"github.com/reactive-ccm/ccm/engine/fleet/bundle"
 	"github.com/reactive-ccm/ccm/engine/fleet/natsconn"
 	"github.com/reactive-ccm/ccm/engine/fleet/source"
@@ -28,10 +29,7 @@ func addSourceFlags(fl *pflag.FlagSet) {
 	fl.Bool("allow-http", false, "accept plain http:// sources and redirects from https:// to http://")
 	fl.Duration("http-interval", 30*time.Second, "how often watch mode asks an http(s) source whether it changed")
 	fl.String("cache-dir", "", "cache fetched bundles and data here (default STATE-DIR/sources)")
-	if fl.Lookup("state-dir") == nil {
-		var dir string
-		addStateFlag(fl, &dir)
-	}
+	fl.String("state-dir", "", "directory for what must survive a restart, such as pending refreshes (default $"+state.PathEnv+", else "+state.DefaultPath+")")
 }
 
 // remote is a command's remote sources and NATS connection.
@@ -54,12 +52,10 @@ func remoteOf(cmd *cobra.Command) (*remote, error) {
 	if err != nil {
 		return nil, err
 	}
-	fl := source.Flags{AllowHTTP: boolFlag(cmd, "allow-http"), AllowUnsigned: boolFlag(cmd, "allow-unsigned"),
-		AllowUnsignedData: boolFlag(cmd, "allow-unsigned-data"), ReadOnly: boolFlag(cmd, "noop")} // a noop run writes no cache
-	fl.TrustFile, _ = cmd.Flags().GetString("trust")
-	fl.CacheDir, _ = cmd.Flags().GetString("cache-dir")
-	fl.StateDir, _ = cmd.Flags().GetString("state-dir")
-	fl.HTTPInterval, _ = cmd.Flags().GetDuration("http-interval")
+	b, s := cmd.Flags().GetBool, cmd.Flags().GetString
+	fl := source.Flags{AllowHTTP: flagOf(b, "allow-http"), AllowUnsigned: flagOf(b, "allow-unsigned"), AllowUnsignedData: flagOf(b, "allow-unsigned-data"),
+		ReadOnly:  flagOf(b, "noop"), // a noop run writes no cache
+		TrustFile: flagOf(s, "trust"), CacheDir: flagOf(s, "cache-dir"), StateDir: flagOf(s, "state-dir"), HTTPInterval: flagOf(cmd.Flags().GetDuration, "http-interval")}
 	opts, err := fl.Options()
 	if err != nil {
 		return nil, usage(err)
@@ -78,7 +74,7 @@ func remoteOf(cmd *cobra.Command) (*remote, error) {
 
 // trustKeys reads the public keys --trust names; none without it.
 func trustKeys(cmd *cobra.Command) ([]ed25519.PublicKey, error) {
-	file, _ := cmd.Flags().GetString("trust")
+	file := flagOf(cmd.Flags().GetString, "trust")
 	if file == "" {
 		return nil, nil
 	}

@@ -8,46 +8,38 @@ import (
 )
 
 func newValidateCmd() *cobra.Command {
-	cmd := &cobra.Command{
-		Use:   "validate SOURCE...",
-		Short: "Check manifests without touching the host; exit 0 when valid, 2 with every problem otherwise",
-		Args:  cobra.MinimumNArgs(1),
-		RunE: func(cmd *cobra.Command, files []string) error {
-			g, err := load(cmd, files)
-			if err != nil {
-				return err
-			}
+	return compileCmd("validate SOURCE...", "Check manifests without touching the host; exit 0 when valid, 2 with every problem otherwise",
+		func(cmd *cobra.Command, g *graph.Graph) error {
 			notePending(cmd, g)
 			fmt.Fprintf(cmd.OutOrStdout(), "%d resources, %d edges (%d of written order): ok\n", len(g.Vertices), len(g.Edges), g.OrderEdges())
 			return nil
-		},
-	}
-	addDataFlags(cmd.Flags())
-	return cmd
+		})
 }
 
 func newGraphCmd() *cobra.Command {
+	return compileCmd("graph SOURCE...", "Print the dependency graph in Graphviz DOT", func(cmd *cobra.Command, g *graph.Graph) error {
+		return g.WriteDOT(cmd.OutOrStdout())
+	})
+}
+
+// compileCmd is a command that compiles the manifests its arguments name
+// (paths, obj:// or https:// bundles), with the child manifests that
+// exist, and shows the graph.
+func compileCmd(use, short string, show func(*cobra.Command, *graph.Graph) error) *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "graph SOURCE...",
-		Short: "Print the dependency graph in Graphviz DOT",
+		Use:   use,
+		Short: short,
 		Args:  cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, files []string) error {
-			g, err := load(cmd, files)
+			g, _, err := compile(cmd, files, graph.ChildrenAtLoad)
 			if err != nil {
 				return err
 			}
-			return g.WriteDOT(cmd.OutOrStdout())
+			return show(cmd, g)
 		},
 	}
 	addDataFlags(cmd.Flags())
 	return cmd
-}
-
-// load compiles the manifests (paths, obj:// or https:// bundles), with
-// the child manifests that exist (compile).
-func load(cmd *cobra.Command, args []string) (*graph.Graph, error) {
-	g, _, err := compile(cmd, args, graph.ChildrenAtLoad)
-	return g, err
 }
 
 // notePending says which child manifests validate could not check: those
