@@ -23,6 +23,8 @@ func TestChecks(t *testing.T) {
 		{name: "valid", user: "ccm_user-1.x$", uid: id(1<<32 - 2), groups: []string{"wheel", "adm"}},
 		{name: "no id given", user: "_x", groups: nil},
 		{name: "bad name", user: "-lead", want: []string{`m.yaml:1:1: user#-lead: "-lead" is not a user name (letters, digits, _ . -, at most 32)`}},
+		{name: "32 characters", user: strings.Repeat("a", 32)},
+		{name: "a machine account", user: "host01$"},
 		{name: "name too long", user: strings.Repeat("a", 33), want: []string{"is not a user name"}},
 		{name: "dollar only last", user: "a$b", want: []string{"is not a user name"}},
 		{name: "negative id", user: "ok", uid: id(-1), want: []string{"m.yaml:2:6: uid: -1 is out of range"}},
@@ -77,6 +79,12 @@ func TestRunSteps(t *testing.T) {
 	}
 	if got, want := accounts.NoopMessage(steps), "Would have created the user; set the password; locked it"; got != want {
 		t.Errorf("noop message %q, want %q", got, want)
+	}
+	if got := accounts.NoopMessage(steps[:1]); got != "Would have created the user" {
+		t.Errorf("noop message of one step %q", got)
+	}
+	if err := accounts.RunSteps(t.Context(), &recorder{}, nil); err != nil {
+		t.Errorf("no steps: %v", err)
 	}
 	t.Run("all run in order, stdin only where given", func(t *testing.T) {
 		r := &recorder{exits: []int{0, 0, 0}}
