@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 
 	"github.com/reactive-ccm/ccm/internal/ownership"
@@ -45,14 +46,19 @@ const maxName = 200
 
 // Dir is an open state directory, or a subdirectory of one.
 type Dir struct {
+	mu sync.Mutex
+	// root is nil while the directory does not exist: the first write
+	// makes it, under the checks an existing one passes at open, so a run
+	// that records nothing leaves nothing on disk.
 	root *os.Root
 	path string
 	// readOnly refuses every write, for runs that must change nothing.
 	readOnly bool
 }
 
-// Open opens the state directory at path, creating it (and its parents)
-// when missing, with mode 0700.
+// Open opens the state directory at path. A missing one is made (with
+// its parents, mode 0700) by the first write; until then it reads as
+// empty. One that exists, or the way to a missing one, is checked now.
 func Open(path string) (*Dir, error) { return open(path, false) }
 
 // OpenReadOnly opens the state directory at path for reading only, as a
@@ -70,7 +76,20 @@ func open(path string, readOnly bool) (*Dir, error) {
 		}
 		path = abs
 	}
-	f, err := openChecked(path, readOnly)
+	root, err := openRoot(path, readOnly, false)
+	if !readOnly && errors.Is(err, fs.ErrNotExist) {
+		return &Dir{path: path}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return opened(root, path, readOnly)
+}
+
+// openRoot opens the directory at path once it passes openChecked and
+// private, making it first when mkdir is set.
+func openRoot(path string, readOnly, mkdir bool) (*os.Root, error) {
+	f, err := openChecked(path, mkdir)
 	if err != nil {
 		return nil, err
 	}
@@ -91,27 +110,28 @@ func open(path string, readOnly bool) (*Dir, error) {
 	if err := same(root, path, st); err != nil {
 		return nil, errors.Join(err, root.Close())
 	}
-	return opened(root, path, readOnly)
+	return root, nil
 }
 
 // openChecked opens the directory at path (creating it and its parents
-// 0700 when missing, unless readOnly) under the ownership rule: it and
+// 0700 when missing and mkdir is set) under the ownership rule: it and
 // every directory above it must be owned by root or ccm's user and
-// writable by no one else, bar sticky parents such as /tmp.
-func openChecked(path string, readOnly bool) (*os.File, error) {
+// writable by no one else, bar sticky parents such as /tmp. A missing
+// one is an error matching fs.ErrNotExist once the way to it passed.
+func openChecked(path string, mkdir bool) (*os.File, error) {
 	var f *os.File
 	var err error
-	if readOnly {
-		f, err = ownership.OpenDir(path)
-	} else {
+	if mkdir {
 		f, err = ownership.MkdirAll(path, 0o700)
+	} else {
+		f, err = ownership.OpenDir(path)
 	}
 	switch {
 	case errors.Is(err, ownership.ErrUnsafe):
 		return nil, fmt.Errorf("%w: %w", ErrUnsafe, err)
 	case errors.Is(err, syscall.ENOTDIR):
 		return nil, fmt.Errorf("%w: %s is not a directory; remove it or choose another --state-dir", ErrUnsafe, path)
-	case err != nil && !readOnly:
+	case err != nil && mkdir:
 		return nil, fmt.Errorf("creating the state directory %s: %w", path, err)
 	case err != nil:
 		return nil, fmt.Errorf("state directory %s: %w", path, err)
@@ -119,28 +139,62 @@ func openChecked(path string, readOnly bool) (*os.File, error) {
 	return f, nil
 }
 
-// Sub opens the subdirectory name, creating it when missing: one per
-// user of the state directory ("refreshes", "rollback", "bundles"). In a
-// read-only directory a missing one is an error matching fs.ErrNotExist,
-// and the one opened is read-only too.
+// made returns the directory's root, making the directory first when it
+// is missing.
+func (d *Dir) made() (*os.Root, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.root == nil {
+		root, err := openRoot(d.path, false, true)
+		if err != nil {
+			return nil, err
+		}
+		d.root = root
+	}
+	return d.root, nil
+}
+
+// existing returns the directory's root, or nil while it is missing.
+func (d *Dir) existing() *os.Root {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.root
+}
+
+// Create makes the directory now when it is missing, for callers that
+// work in it by path (Path) rather than through Dir.
+func (d *Dir) Create() error {
+	if d.readOnly {
+		return fmt.Errorf("%w: %s", ErrReadOnly, d.path)
+	}
+	_, err := d.made()
+	return err
+}
+
+// Sub opens the subdirectory name: one per user of the state directory
+// ("refreshes", "rollback", "bundles"). A missing one is made by its
+// first write, as Open's is. In a read-only directory a missing one is
+// an error matching fs.ErrNotExist, and the one opened is read-only too.
 func (d *Dir) Sub(name string) (*Dir, error) {
 	if err := checkName(name); err != nil {
 		return nil, err
 	}
 	path := filepath.Join(d.path, name)
-	if !d.readOnly {
-		if err := d.root.Mkdir(name, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
-			return nil, fmt.Errorf("creating %s: %w", path, err)
-		}
+	parent := d.existing()
+	if parent == nil {
+		return &Dir{path: path}, nil
 	}
-	st, err := d.root.Lstat(name)
+	st, err := parent.Lstat(name)
+	if !d.readOnly && errors.Is(err, fs.ErrNotExist) {
+		return &Dir{path: path}, nil
+	}
 	if err != nil {
 		return nil, fmt.Errorf("state directory %s: %w", path, err)
 	}
-	if err := private(path, st, chmodUnless(d.readOnly, func(m fs.FileMode) error { return d.root.Chmod(name, m) })); err != nil {
+	if err := private(path, st, chmodUnless(d.readOnly, func(m fs.FileMode) error { return parent.Chmod(name, m) })); err != nil {
 		return nil, err
 	}
-	root, err := d.root.OpenRoot(name)
+	root, err := parent.OpenRoot(name)
 	if err != nil {
 		return nil, fmt.Errorf("opening %s: %w", path, err)
 	}
@@ -212,7 +266,12 @@ func same(root *os.Root, path string, checked fs.FileInfo) error {
 func (d *Dir) Path() string { return d.path }
 
 // Close releases the directory.
-func (d *Dir) Close() error { return d.root.Close() }
+func (d *Dir) Close() error {
+	if root := d.existing(); root != nil {
+		return root.Close()
+	}
+	return nil
+}
 
 // checkName accepts single, plain path components that do not start with
 // a dot.
@@ -244,8 +303,13 @@ func (d *Dir) removeTemps() error {
 	return nil
 }
 
+// entries lists the directory; a missing one holds nothing.
 func (d *Dir) entries() ([]fs.DirEntry, error) {
-	entries, err := fs.ReadDir(d.root.FS(), ".")
+	root := d.existing()
+	if root == nil {
+		return nil, nil
+	}
+	entries, err := fs.ReadDir(root.FS(), ".")
 	if err != nil {
 		return nil, fmt.Errorf("listing %s: %w", d.path, err)
 	}

@@ -16,14 +16,18 @@ func (d *Dir) WriteFile(name string, data []byte) (err error) {
 	if err := d.writable(name); err != nil {
 		return err
 	}
+	root, err := d.made()
+	if err != nil {
+		return err
+	}
 	tmp := tempPrefix + name + "-" + rand.Text()[:8]
-	f, err := d.root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	f, err := root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", d.name(name), err)
 	}
 	defer func() {
 		if err != nil {
-			_ = d.root.Remove(tmp)
+			_ = root.Remove(tmp)
 		}
 	}()
 	_, err = f.Write(data)
@@ -33,37 +37,46 @@ func (d *Dir) WriteFile(name string, data []byte) (err error) {
 	if err = errors.Join(err, f.Close()); err != nil {
 		return fmt.Errorf("writing %s: %w", d.name(name), err)
 	}
-	if err := d.root.Rename(tmp, name); err != nil {
+	if err := root.Rename(tmp, name); err != nil {
 		return fmt.Errorf("replacing %s: %w", d.name(name), err)
 	}
-	return d.sync()
+	return d.sync(root)
 }
 
 // ReadFile returns the content of name; an error matching fs.ErrNotExist
-// when there is none.
+// when there is none (or no directory yet).
 func (d *Dir) ReadFile(name string) ([]byte, error) {
 	if err := checkName(name); err != nil {
 		return nil, err
 	}
-	b, err := d.root.ReadFile(name)
+	root := d.existing()
+	if root == nil {
+		return nil, fmt.Errorf("reading %s: %w", d.name(name), fs.ErrNotExist)
+	}
+	b, err := root.ReadFile(name)
 	if err != nil {
 		return nil, fmt.Errorf("reading %s: %w", d.name(name), err)
 	}
 	return b, nil
 }
 
-// Remove deletes name durably; a missing name is not an error.
+// Remove deletes name durably; a missing name (or directory) is not an
+// error.
 func (d *Dir) Remove(name string) error {
 	if err := d.writable(name); err != nil {
 		return err
 	}
-	if err := d.root.Remove(name); err != nil {
+	root := d.existing()
+	if root == nil {
+		return nil
+	}
+	if err := root.Remove(name); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil
 		}
 		return fmt.Errorf("removing %s: %w", d.name(name), err)
 	}
-	return d.sync()
+	return d.sync(root)
 }
 
 // WriteJSON stores v as JSON under name, as WriteFile does.
@@ -91,9 +104,9 @@ func (d *Dir) ReadJSON(name string, v any) (found bool, err error) {
 	return true, nil
 }
 
-// sync makes renames and removals in the directory durable.
-func (d *Dir) sync() error {
-	f, err := d.root.Open(".")
+// sync makes renames and removals in the directory, root, durable.
+func (d *Dir) sync(root *os.Root) error {
+	f, err := root.Open(".")
 	if err != nil {
 		return fmt.Errorf("syncing %s: %w", d.path, err)
 	}

@@ -17,6 +17,9 @@ import (
 func open(t *testing.T) *state.Dir {
 	t.Helper()
 	d, err := state.Open(filepath.Join(t.TempDir(), "var", "lib", "ccm"))
+	if err == nil {
+		err = d.Create()
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,6 +168,10 @@ func TestUnsafeDirectoriesAreRefused(t *testing.T) {
 		"under a directory others may write": func(p string) error {
 			return errors.Join(os.Mkdir(filepath.Dir(p), 0o755), os.Mkdir(p, 0o700), os.Chmod(filepath.Dir(p), 0o777))
 		},
+		// Missing, yet refused at open, not at the first write.
+		"under a directory another user owns, missing": func(p string) error {
+			return errors.Join(os.Mkdir(filepath.Dir(p), 0o755), os.Chown(filepath.Dir(p), 65534, 65534))
+		},
 	}
 	for name, setup := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -193,6 +200,9 @@ func TestADirectoryUnderAStickyOneIsUsed(t *testing.T) {
 		t.Fatal(err)
 	}
 	d, err := state.Open(filepath.Join(tmp, "ccm", "state"))
+	if err == nil {
+		err = d.Create()
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -350,7 +360,8 @@ func TestGraphKeyIsTheSameFromAnyDirectory(t *testing.T) {
 }
 
 // A state directory named on purpose that cannot be used is an error; a
-// missing one read only is none, and is not created.
+// missing one read only is none, and is not created; a missing one is
+// made by the first write.
 func TestOpenNamed(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "file")
@@ -372,7 +383,13 @@ func TestOpenNamed(t *testing.T) {
 	if err != nil || unusable != nil || d == nil {
 		t.Fatalf("OpenNamed of $%s = %v, %v, %v; want it made", state.PathEnv, d, unusable, err)
 	}
-	d.Close()
+	defer d.Close()
+	if _, err := os.Stat(missing); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the state directory $%s names was made before a write: %v", state.PathEnv, err)
+	}
+	if err := d.WriteFile("x", nil); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := os.Stat(missing); err != nil {
 		t.Errorf("the state directory $%s names was not made: %v", state.PathEnv, err)
 	}

@@ -120,6 +120,9 @@ func TestErrorsNameTheFile(t *testing.T) {
 		t.Errorf("ReadFile(missing) = %v; want ErrNotExist naming the file", err)
 	}
 	sub, err := d.Sub("refreshes")
+	if err == nil {
+		err = sub.Create()
+	}
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -80,7 +80,11 @@ func openCache(o *Options, name string) (cache, error) {
 	if err != nil {
 		return cache{}, err
 	}
+	// Made now: bundles are extracted in it by path.
 	d, err := r.Sub(name)
+	if err == nil {
+		err = d.Create()
+	}
 	if err != nil {
 		return cache{}, err
 	}

@@ -19,6 +19,9 @@ func openReadOnlyCache(o *Options, name string) (cache, error) {
 		return cache{}, err
 	}
 	d, err := tmp.Sub(name)
+	if err == nil {
+		err = d.Create()
+	}
 	if err != nil {
 		return cache{}, err
 	}

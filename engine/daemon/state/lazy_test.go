@@ -1,0 +1,130 @@
+package state_test
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/reactive-ccm/ccm/engine/daemon/state"
+)
+
+// TestAMissingDirectoryIsMadeByTheFirstWrite: opening a missing state
+// directory, its subdirectories and reading them leave nothing on disk;
+// the first write makes the directory and the one subdirectory written,
+// 0700.
+func TestAMissingDirectoryIsMadeByTheFirstWrite(t *testing.T) {
+	for name, write := range map[string]func(*state.Dir) error{
+		"WriteFile": func(d *state.Dir) error { return d.WriteFile("x", []byte("1")) },
+		"WriteJSON": func(d *state.Dir) error { return d.WriteJSON("x", 1) },
+		"Create":    func(d *state.Dir) error { return d.Create() },
+	} {
+		t.Run(name, func(t *testing.T) {
+			base := t.TempDir()
+			path := filepath.Join(base, "var", "lib", "ccm")
+			d, err := state.Open(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer d.Close()
+			refreshes, err := d.Sub("refreshes")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer refreshes.Close()
+			rollback, err := d.Sub("rollback")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer rollback.Close()
+			for _, r := range []*state.Dir{d, refreshes} {
+				if _, err := r.ReadFile("x"); !errors.Is(err, fs.ErrNotExist) {
+					t.Errorf("ReadFile in %s = %v; want ErrNotExist", r.Path(), err)
+				}
+				if found, err := r.ReadJSON("x", new(int)); found || err != nil {
+					t.Errorf("ReadJSON in %s = %v, %v; want nothing", r.Path(), found, err)
+				}
+				if names, err := r.Names(); len(names) != 0 || err != nil {
+					t.Errorf("Names in %s = %v, %v; want none", r.Path(), names, err)
+				}
+				if err := r.Remove("x"); err != nil {
+					t.Errorf("Remove in %s = %v; want none", r.Path(), err)
+				}
+			}
+			if entries, _ := os.ReadDir(base); len(entries) != 0 {
+				t.Fatalf("opening and reading made %v", entries)
+			}
+			if err := write(refreshes); err != nil {
+				t.Fatal(err)
+			}
+			for _, p := range []string{path, refreshes.Path()} {
+				if m := mode(t, p); m != 0o700 {
+					t.Errorf("%s made with mode %04o, want 0700", p, m)
+				}
+			}
+			if _, err := os.Stat(rollback.Path()); !errors.Is(err, fs.ErrNotExist) {
+				t.Errorf("a subdirectory not written was made: %v", err)
+			}
+			if name != "Create" {
+				if found, err := refreshes.ReadJSON("x", new(int)); !found || err != nil {
+					t.Errorf("ReadJSON after the write = %v, %v; want it found", found, err)
+				}
+			}
+		})
+	}
+}
+
+// TestTheFirstWriteChecksWhatIsMade: what appeared since a missing
+// directory was opened passes the ownership rule before it is written to.
+func TestTheFirstWriteChecksWhatIsMade(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root to give a directory to another user")
+	}
+	for _, c := range []struct {
+		name string
+		// sub writes in the subdirectory "rollback" of an existing
+		// state directory, rather than in the state directory.
+		sub   bool
+		setup func(path string) error
+	}{
+		{"a directory above owned by another user", false, func(p string) error {
+			return errors.Join(os.Mkdir(filepath.Dir(p), 0o755), os.Chown(filepath.Dir(p), 65534, 65534))
+		}},
+		{"the directory owned by another user", false, func(p string) error {
+			return errors.Join(os.MkdirAll(p, 0o700), os.Chown(p, 65534, 65534))
+		}},
+		{"a subdirectory owned by another user", true, func(p string) error {
+			return errors.Join(os.Mkdir(p, 0o700), os.Chown(p, 65534, 65534))
+		}},
+		{"a subdirectory writable by others", true, func(p string) error {
+			return errors.Join(os.Mkdir(p, 0o700), os.Chmod(p, 0o777))
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			d, err := state.Open(filepath.Join(t.TempDir(), "var", "state"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer d.Close()
+			if c.sub {
+				if err := d.Create(); err != nil {
+					t.Fatal(err)
+				}
+				if d, err = d.Sub("rollback"); err != nil {
+					t.Fatal(err)
+				}
+				defer d.Close()
+			}
+			if err := c.setup(d.Path()); err != nil {
+				t.Fatal(err)
+			}
+			if err := d.WriteFile("x", nil); !errors.Is(err, state.ErrUnsafe) {
+				t.Fatalf("WriteFile = %v; want ErrUnsafe", err)
+			}
+			if _, err := os.Stat(filepath.Join(d.Path(), "x")); !errors.Is(err, fs.ErrNotExist) {
+				t.Fatalf("written anyway: %v", err)
+			}
+		})
+	}
+}
