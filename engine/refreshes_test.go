@@ -1,6 +1,9 @@
 package engine_test
 
 import (
+	"errors"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -128,5 +131,58 @@ func TestPendingRefreshOfARemovedResourceIsDropped(t *testing.T) {
 	runOnce(t, loadIn(t, mdir, "- fake:\n    - conf: {value: \"1\"}\n"), engine.Options{State: dir})
 	if got := pendingOnDisk(t, dir); got != nil {
 		t.Fatalf("the refresh of a resource no longer managed is kept: %v", got)
+	}
+}
+
+// TestTheStateDirectoryIsMadeByTheFirstRecord: a run that records nothing
+// leaves no state directory, as upstream leaves none; a pending refresh
+// (kept while a subscriber's refresh runs) or a rollback record makes it,
+// and only its own subdirectory, 0700.
+func TestTheStateDirectoryIsMadeByTheFirstRecord(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		// run runs the engine once with the state directory.
+		run  func(t *testing.T, st *state.Dir)
+		want []string
+	}{
+		{"nothing recorded", func(t *testing.T, st *state.Dir) {
+			newWorld(t)
+			runOnce(t, load(t, "- fake:\n    - conf: {value: \"1\"}\n"), engine.Options{State: st, Rollback: true})
+		}, nil},
+		{"a refresh owed", func(t *testing.T, st *state.Dir) {
+			w := newWorld(t)
+			w.set("svc", "x")
+			w.failing["svc"] = true
+			runOnce(t, load(t, refreshChain), engine.Options{State: st})
+		}, []string{"refreshes"}},
+		{"a change rolled back", func(t *testing.T, st *state.Dir) {
+			c := newRollbackCase(t, "good")
+			runOnce(t, load(t, c.manifest("bad", "")), engine.Options{State: st, Rollback: true})
+		}, []string{"refreshes", "rollback"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			st := openState(t)
+			c.run(t, st)
+			entries, err := os.ReadDir(st.Path())
+			if c.want == nil {
+				if !errors.Is(err, fs.ErrNotExist) {
+					t.Fatalf("state directory: %v, %v; want none", entries, err)
+				}
+				return
+			}
+			var got []string
+			for _, e := range entries {
+				got = append(got, e.Name())
+			}
+			if !slices.Equal(got, c.want) {
+				t.Fatalf("state directory holds %v, %v; want %v", got, err, c.want)
+			}
+			for _, p := range append([]string{"."}, c.want...) {
+				p = filepath.Join(st.Path(), p)
+				if fi, err := os.Stat(p); err != nil || fi.Mode().Perm() != 0o700 {
+					t.Errorf("%s: %v, %v; want mode 0700", p, fi, err)
+				}
+			}
+		})
 	}
 }

@@ -100,10 +100,29 @@ func TestStateDirFlag(t *testing.T) {
 	if _, err := os.Stat(states); err == nil {
 		t.Fatal("noop created the state directory")
 	}
+	// As upstream: a run that records nothing leaves nothing but what it
+	// manages.
 	if r := ccm(t, "run", "--state-dir", states, m); r.code != 0 {
 		t.Fatalf("run: exit %d\n%s", r.code, r.stderr)
 	}
-	if st, err := os.Stat(states); err != nil || st.Mode().Perm() != 0o700 {
-		t.Fatalf("state directory %v, %v; want mode 0700", st, err)
+	if _, err := os.Stat(filepath.Join(dir, "new")); err == nil {
+		t.Fatal("a run that records nothing made the state directory")
+	}
+	// A refresh that fails is owed: the first record makes the directory.
+	owed := manifest(t, dir, "- file:\n    - @/f: {ensure: present, content: y, owner: root, group: root, mode: \"0644\"}\n"+
+		"- exec:\n    - fails: {command: /bin/false, refreshonly: true, subscribe: [file#@/f]}\n")
+	if r := ccm(t, "run", "--state-dir", states, owed); r.code != 1 {
+		t.Fatalf("run with a failing refresh: exit %d, want 1\n%s", r.code, r.stderr)
+	}
+	for _, p := range []string{states, filepath.Join(states, "refreshes")} {
+		if st, err := os.Stat(p); err != nil || st.Mode().Perm() != 0o700 {
+			t.Fatalf("%s: %v, %v; want a directory, mode 0700", p, st, err)
+		}
+	}
+	if pending, _ := filepath.Glob(filepath.Join(states, "refreshes", "*.json")); len(pending) != 1 {
+		t.Fatalf("pending refresh files %v; want one", pending)
+	}
+	if _, err := os.Stat(filepath.Join(states, "rollback")); err == nil {
+		t.Fatal("a run without rollback made rollback/")
 	}
 }

@@ -154,11 +154,23 @@ func (d *Dir) made() (*os.Root, error) {
 	return d.root, nil
 }
 
-// existing returns the directory's root, or nil while it is missing.
-func (d *Dir) existing() *os.Root {
+// existing returns the directory's root, or nil while it is missing. A
+// directory missing at open that another Dir (or process) has made since
+// is opened, under the checks of Open, so that it is read.
+func (d *Dir) existing() (*os.Root, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	return d.root
+	if d.root == nil {
+		root, err := openRoot(d.path, false, false)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		d.root = root
+	}
+	return d.root, nil
 }
 
 // Create makes the directory now when it is missing, for callers that
@@ -180,7 +192,10 @@ func (d *Dir) Sub(name string) (*Dir, error) {
 		return nil, err
 	}
 	path := filepath.Join(d.path, name)
-	parent := d.existing()
+	parent, err := d.existing()
+	if err != nil {
+		return nil, err
+	}
 	if parent == nil {
 		return &Dir{path: path}, nil
 	}
@@ -267,10 +282,12 @@ func (d *Dir) Path() string { return d.path }
 
 // Close releases the directory.
 func (d *Dir) Close() error {
-	if root := d.existing(); root != nil {
-		return root.Close()
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.root == nil {
+		return nil
 	}
-	return nil
+	return d.root.Close()
 }
 
 // checkName accepts single, plain path components that do not start with
@@ -305,9 +322,9 @@ func (d *Dir) removeTemps() error {
 
 // entries lists the directory; a missing one holds nothing.
 func (d *Dir) entries() ([]fs.DirEntry, error) {
-	root := d.existing()
+	root, err := d.existing()
 	if root == nil {
-		return nil, nil
+		return nil, err
 	}
 	entries, err := fs.ReadDir(root.FS(), ".")
 	if err != nil {

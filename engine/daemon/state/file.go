@@ -49,7 +49,10 @@ func (d *Dir) ReadFile(name string) ([]byte, error) {
 	if err := checkName(name); err != nil {
 		return nil, err
 	}
-	root := d.existing()
+	root, err := d.existing()
+	if err != nil {
+		return nil, err
+	}
 	if root == nil {
 		return nil, fmt.Errorf("reading %s: %w", d.name(name), fs.ErrNotExist)
 	}
@@ -66,9 +69,9 @@ func (d *Dir) Remove(name string) error {
 	if err := d.writable(name); err != nil {
 		return err
 	}
-	root := d.existing()
+	root, err := d.existing()
 	if root == nil {
-		return nil
+		return err
 	}
 	if err := root.Remove(name); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {

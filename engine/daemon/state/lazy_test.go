@@ -13,7 +13,7 @@ import (
 // TestAMissingDirectoryIsMadeByTheFirstWrite: opening a missing state
 // directory, its subdirectories and reading them leave nothing on disk;
 // the first write makes the directory and the one subdirectory written,
-// 0700.
+// 0700, and other Dirs of them see it.
 func TestAMissingDirectoryIsMadeByTheFirstWrite(t *testing.T) {
 	for name, write := range map[string]func(*state.Dir) error{
 		"WriteFile": func(d *state.Dir) error { return d.WriteFile("x", []byte("1")) },
@@ -66,10 +66,14 @@ func TestAMissingDirectoryIsMadeByTheFirstWrite(t *testing.T) {
 			if _, err := os.Stat(rollback.Path()); !errors.Is(err, fs.ErrNotExist) {
 				t.Errorf("a subdirectory not written was made: %v", err)
 			}
-			if name != "Create" {
-				if found, err := refreshes.ReadJSON("x", new(int)); !found || err != nil {
-					t.Errorf("ReadJSON after the write = %v, %v; want it found", found, err)
-				}
+			// Another Dir, opened while it was missing, reads what was written.
+			again, err := d.Sub("refreshes")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer again.Close()
+			if found, err := again.ReadJSON("x", new(int)); found != (name != "Create") || err != nil {
+				t.Errorf("ReadJSON after the write, from the directory above = %v, %v", found, err)
 			}
 		})
 	}
