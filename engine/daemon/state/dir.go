@@ -12,6 +12,7 @@ import (
 	"syscall"
 
 	"github.com/reactive-ccm/ccm/internal/ownership"
+	"golang.org/x/sys/unix"
 )
 
 // DefaultPath is the state directory of a ccm running as a service.
@@ -78,12 +79,31 @@ func open(path string, readOnly bool) (*Dir, error) {
 	}
 	root, err := openRoot(path, readOnly, false)
 	if !readOnly && errors.Is(err, fs.ErrNotExist) {
+		if err := creatable(path); err != nil {
+			return nil, err
+		}
 		return &Dir{path: path}, nil
 	}
 	if err != nil {
 		return nil, err
 	}
 	return opened(root, path, readOnly)
+}
+
+// creatable checks that the missing directory path could be made, so a
+// user who cannot hears of it at open, not at the first write.
+func creatable(path string) error {
+	dir := filepath.Dir(path)
+	for {
+		err := unix.Access(dir, unix.W_OK|unix.X_OK)
+		if !errors.Is(err, fs.ErrNotExist) || dir == "/" {
+			if err != nil {
+				return fmt.Errorf("creating the state directory %s: %s: %w", path, dir, err)
+			}
+			return nil
+		}
+		dir = filepath.Dir(dir)
+	}
 }
 
 // openRoot opens the directory at path once it passes openChecked and

@@ -2,13 +2,74 @@ package state_test
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/reactive-ccm/ccm/engine/daemon/state"
 )
+
+// openEnv makes a copy of this test binary open the state directory it
+// names and say how that went, as another user.
+const openEnv = "CCM_STATE_TEST_OPEN"
+
+func TestMain(m *testing.M) {
+	if path := os.Getenv(openEnv); path != "" {
+		d, err := state.Open(path)
+		if err == nil {
+			err = errors.Join(errors.New("opened"), d.Close())
+		}
+		fmt.Print(err)
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// TestAUserWhoCannotMakeItHearsAtOpen: a missing state directory the user
+// could not make is refused at open, as before it was made lazily, so a
+// user without /var/lib/ccm hears at start that nothing will be kept.
+func TestAUserWhoCannotMakeItHearsAtOpen(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root to open as another user")
+	}
+	for _, c := range []struct {
+		name  string
+		owner int
+		want  string
+	}{
+		{"under root's directory", 0, "creating the state directory %s: %s: permission denied"},
+		{"under the user's directory", 65534, "opened"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			for _, d := range []string{filepath.Dir(dir), dir} {
+				if err := os.Chmod(d, 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := os.Chown(dir, c.owner, c.owner); err != nil {
+				t.Fatal(err)
+			}
+			path := filepath.Join(dir, "var", "state")
+			cmd := exec.Command("/proc/self/exe")
+			cmd.Env = []string{openEnv + "=" + path}
+			cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+			out, err := cmd.CombinedOutput()
+			want := c.want
+			if strings.Contains(want, "%s") {
+				want = fmt.Sprintf(want, path, dir)
+			}
+			if err != nil || string(out) != want {
+				t.Fatalf("Open as uid 65534 = %q, %v; want %q", out, err, want)
+			}
+		})
+	}
+}
 
 // TestAMissingDirectoryIsMadeByTheFirstWrite: opening a missing state
 // directory, its subdirectories and reading them leave nothing on disk;
