@@ -15,6 +15,10 @@
 //     internal/ownership, checked by descriptor on the way from /), or a
 //     symlink someone else owns in its place, is refused, since whoever
 //     can write here can make ccm replay refreshes or restore content.
+//   - Made when first needed: a missing directory (or subdirectory) reads
+//     as empty, and the first write makes it under the checks an existing
+//     one passes at open, so a run that records nothing leaves nothing.
+//     An existing one, and the way to a missing one, are checked at open.
 //   - Contained: names are single path components; every operation is
 //     relative to the open directory (os.Root), so nothing escapes it.
 //   - Read-only when asked (OpenReadOnly): a noop run reads what is kept
