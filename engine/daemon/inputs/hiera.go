@@ -63,3 +63,19 @@ func HieraFacts(ctx context.Context, system *facts.Cache, env bool, file string,
 	all, err = facts.Layered(sys, vars, file, set)
 	return all, warn, err
 }
+
+// HieraEnv names the --hiera file used when the flag is not given, as
+// upstream CCM does.
+const HieraEnv = "CCM_HIERA_DATA"
+
+// HieraFiles are the hiera layers of a load: the --hiera files given,
+// else $CCM_HIERA_DATA's.
+func HieraFiles(given []string) []string {
+	if len(given) > 0 {
+		return given
+	}
+	if f := os.Getenv(HieraEnv); f != "" {
+		return []string{f}
+	}
+	return nil
+}
