@@ -47,7 +47,8 @@ func TestDeadlineSources(t *testing.T) {
 			if c.name == "the type's default" {
 				e = New(&graph.Graph{}, Options{})
 			}
-			if d, why := e.deadline(&c.v); d != c.d || why != c.why {
+			d, from := e.deadline(&c.v)
+			if why := from.why(c.v.Type); d != c.d || why != c.why {
 				t.Fatalf("deadline = %s, %q; want %s, %q", d, why, c.d, c.why)
 			}
 		})
@@ -57,7 +58,7 @@ func TestDeadlineSources(t *testing.T) {
 // TestExpiredOnlyRewordsACallItsDeadlineCut: an error of a call that
 // ran out of time says so and what bound it; any other result stays.
 func TestExpiredOnlyRewordsACallItsDeadlineCut(t *testing.T) {
-	b := bounded{d: time.Millisecond, why: "--timeout exec"}
+	b := bounded{d: time.Millisecond, from: fromFlag, typ: "exec"}
 	ended, cancel := context.WithDeadline(t.Context(), time.Unix(1, 0))
 	defer cancel()
 	cancelled, stop := context.WithCancel(t.Context())

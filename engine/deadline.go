@@ -16,19 +16,43 @@ const DefaultTimeout = 5 * time.Minute
 
 // deadline is how long one check or one apply of v may take, and where
 // that bound comes from, for the message when it expires.
-func (e *Engine) deadline(v *graph.Vertex) (time.Duration, string) {
+func (e *Engine) deadline(v *graph.Vertex) (time.Duration, boundFrom) {
 	if b, ok := v.Resource.(resources.Bounded); ok {
 		if d := b.Timeout(); d > 0 {
-			return d, "its timeout property"
+			return d, fromProperty
 		}
 	}
 	if d := e.opts.Timeouts[v.Type]; d > 0 {
-		return d, "--timeout " + v.Type
+		return d, fromFlag
 	}
 	if t, ok := resources.Lookup(v.Type); ok && t.Timeout > 0 {
-		return t.Timeout, fmt.Sprintf("the default for %s resources; --timeout %s=DURATION changes it", v.Type, v.Type)
+		return t.Timeout, fromTypeDefault
 	}
-	return DefaultTimeout, fmt.Sprintf("the default; --timeout %s=DURATION changes it", v.Type)
+	return DefaultTimeout, fromDefault
+}
+
+// boundFrom is where a deadline comes from. The message naming it is
+// made only when a deadline expires, not for each run.
+type boundFrom int
+
+const (
+	fromProperty boundFrom = iota
+	fromFlag
+	fromTypeDefault
+	fromDefault
+)
+
+// why says where the deadline of a resource of type typ came from.
+func (f boundFrom) why(typ string) string {
+	switch f {
+	case fromProperty:
+		return "its timeout property"
+	case fromFlag:
+		return "--timeout " + typ
+	case fromTypeDefault:
+		return fmt.Sprintf("the default for %s resources; --timeout %s=DURATION changes it", typ, typ)
+	}
+	return fmt.Sprintf("the default; --timeout %s=DURATION changes it", typ)
 }
 
 // bounded runs each Check and Apply of a resource under a deadline. The
@@ -37,8 +61,9 @@ func (e *Engine) deadline(v *graph.Vertex) (time.Duration, string) {
 // a grace period), D-Bus and HTTP calls return.
 type bounded struct {
 	resources.Resource
-	d   time.Duration
-	why string
+	d    time.Duration
+	from boundFrom
+	typ  string
 }
 
 func (b bounded) Check(ctx context.Context) (resources.Status, error) {
@@ -62,7 +87,7 @@ func (b bounded) expired(ctx context.Context, op string, err error) error {
 		return err
 	}
 	return fmt.Errorf("%w: the %s did not finish within %s (%s); what it ran was stopped: %v",
-		ErrTimeout, op, b.d, b.why, err)
+		ErrTimeout, op, b.d, b.from.why(b.typ), err)
 }
 
 // ParseTimeouts reads --timeout TYPE=DURATION values into Options.Timeouts,

@@ -163,6 +163,9 @@ func (e *Engine) Run(ctx context.Context) (Summary, error) {
 			return Summary{}, err
 		}
 	}
+	e.emitMu.Lock()
+	e.sum.expect(len(e.nodes))
+	e.emitMu.Unlock()
 	var wg sync.WaitGroup
 	for range e.opts.Workers {
 		wg.Go(func() { e.worker(work) })

@@ -106,6 +106,8 @@ type Event struct {
 	saved []byte
 	// external marks events of external vertices, which are not reported.
 	external bool
+	// id is the vertex's ID, for ID.
+	id string
 }
 
 // List is a list of strings that encodes as [] when empty, as upstream's
@@ -159,7 +161,12 @@ type ResourceState struct {
 }
 
 // ID is the resource's "type#name".
-func (e *Event) ID() string { return e.Type + "#" + e.Name }
+func (e *Event) ID() string {
+	if e.id != "" {
+		return e.id
+	}
+	return e.Type + "#" + e.Name
+}
 
 func newEvent(n *node, trig Trigger, noop bool) *Event {
 	v := n.v
@@ -168,6 +175,7 @@ func newEvent(n *node, trig Trigger, noop bool) *Event {
 		Protocol: EventProtocol, EventID: eventID(now), Timestamp: now,
 		Type: v.Type, Provider: v.Provider, Name: v.Name, Alias: v.Alias,
 		RequestedEnsure: v.Ensure, Trigger: trig, Noop: noop, Properties: Properties{vertex: v}, external: v.External,
+		id: v.ID(),
 	}
 }
 

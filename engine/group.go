@@ -108,6 +108,7 @@ func (e *Engine) convergeAll(ctx context.Context, group []*groupRun) {
 	var wg sync.WaitGroup
 	for _, g := range group {
 		wg.Go(func() {
+			growStack()
 			ctx := ctx
 			if c := g.run.commit; c != nil {
 				ctx = commit.WithGroup(ctx, c)
@@ -120,6 +121,21 @@ func (e *Engine) convergeAll(ctx context.Context, group []*groupRun) {
 	}
 	wg.Wait()
 }
+
+// growStack grows the calling goroutine's stack to the 8 KB a member's
+// run takes (a file's check and write), in one copy while the stack is
+// nearly empty. A new goroutine's stack starts at 2 KB and is copied each
+// time it doubles, each frame on it adjusted: twice per member, an eighth
+// of the instructions of a one-shot run of 1,000 files.
+//
+//go:noinline
+func growStack() byte {
+	var frame [5 << 10]byte
+	return frame[stackIndex]
+}
+
+// stackIndex keeps growStack's frame from being optimised away.
+var stackIndex int
 
 // slotState is where a group member stands with its apply.
 type slotState int

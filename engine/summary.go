@@ -64,11 +64,18 @@ func (h *HealthCounts) add(results []resources.HealthResult, by int) {
 // OK reports whether every resource reached its desired state.
 func (s Summary) OK() bool { return s.Failed == 0 && s.Blocked == 0 && s.RolledBack == 0 }
 
+// expect makes room for the resources of a graph of n vertices, each of
+// which adds an event: a map grown one doubling at a time rehashes what it
+// holds each time.
+func (s *Summary) expect(n int) {
+	if s.last == nil {
+		s.last = make(map[string]summed, n)
+	}
+}
+
 // add counts ev in place of its resource's previous event.
 func (s *Summary) add(ev *Event) {
-	if s.last == nil {
-		s.last = map[string]summed{}
-	}
+	s.expect(0)
 	id := ev.ID()
 	if prev, ok := s.last[id]; ok {
 		s.count(prev, -1)

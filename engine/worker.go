@@ -173,8 +173,8 @@ func (e *Engine) cycle(ctx context.Context, n *node, r run, ev *Event) (resource
 	if e.opts.Watch {
 		cycle.BeforeApply = e.applying(n, cycle.BeforeApply)
 	}
-	d, why := e.deadline(n.v)
-	b := bounded{n.v.Resource, d, why}
+	d, from := e.deadline(n.v)
+	b := bounded{n.v.Resource, d, from, n.v.Type}
 	var res resources.Resource = b
 	if r.group != nil {
 		res = r.group.member(r.slot, b)

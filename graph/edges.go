@@ -109,6 +109,7 @@ func (g *Graph) resolve(r item, refs map[string]int, errs *resources.ErrorList, 
 // addExternal adds x's vertex, known by its name and alias from now on.
 func (g *Graph) addExternal(x External, refs map[string]int) int {
 	v := &Vertex{Index: len(g.Vertices), Type: x.Type, Name: x.Name, Alias: x.Alias, Resource: x.Resource, External: true}
+	v.id = v.Type + "#" + v.Name
 	g.Vertices = append(g.Vertices, v)
 	g.owns = append(g.owns, nil)
 	g.uses = append(g.uses, nil)

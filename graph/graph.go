@@ -68,6 +68,9 @@ type Vertex struct {
 	Independent bool
 	// props are the properties as written, for Properties.
 	props asWritten
+	// id is ID's text, made once when the graph is built: the engine asks
+	// for it at each run and each event.
+	id string
 	// hidden are the properties of a sensitive resource that Properties
 	// shows as redacted whole (SecretKeys).
 	hidden []string
@@ -109,7 +112,12 @@ type Vertex struct {
 }
 
 // ID is the vertex's reference, "type#name".
-func (v *Vertex) ID() string { return v.Type + "#" + v.Name }
+func (v *Vertex) ID() string {
+	if v.id != "" {
+		return v.id
+	}
+	return v.Type + "#" + v.Name
+}
 
 // Properties returns the resource's properties for reports, as upstream
 // CCM's events carry them: as written (the block's defaults merged,

@@ -268,6 +268,7 @@ func (g *Graph) build(e *entry, t resources.Templates, errs *resources.ErrorList
 		Noop: e.m.incl.noop || (inst.Include != nil && inst.Include.Noop), HealthCheckOnly: e.m.incl.healthOnly,
 		props: asWrittenOf(e.raw, e.own, e.defaults), Secrets: spec.Secrets, Templated: spec.Templated,
 	}
+	v.id = v.Type + "#" + v.Name
 	if e.sensitive {
 		v.hidden = SecretKeys(*e.typ, e.raw, t)
 	}

@@ -12,7 +12,9 @@ import (
 type scripted struct {
 	states             []Status
 	checkErr, applyErr error
-	checks, applies    int
+	// afterErr fails the checks after the first.
+	afterErr        error
+	checks, applies int
 	// req is the request of the last apply.
 	req Request
 }
@@ -22,6 +24,9 @@ func (s *scripted) Watch() WatchSpec { return WatchSpec{} }
 func (s *scripted) Check(context.Context) (Status, error) {
 	st := s.states[min(s.checks, len(s.states)-1)]
 	s.checks++
+	if s.checks > 1 && s.afterErr != nil {
+		return st, s.afterErr
+	}
 	return st, s.checkErr
 }
 
@@ -53,6 +58,7 @@ func TestConvergeCycle(t *testing.T) {
 		{"still wrong after the apply", &scripted{states: []Status{bad, bad}}, Cycle{}, 2, 1, true, true, "failed to reach desired state: absent → present"},
 		{"a failed check stops the cycle", &scripted{states: []Status{bad}, checkErr: boom}, Cycle{}, 1, 0, false, false, "boom"},
 		{"a failed apply is the error", &scripted{states: []Status{bad}, applyErr: boom}, Cycle{}, 1, 1, true, true, "boom"},
+		{"a failed check after the apply is the error", &scripted{states: []Status{bad, good}, afterErr: boom}, Cycle{}, 2, 1, true, true, "boom"},
 		{"BeforeApply's error ends it before any change", &scripted{states: []Status{bad}},
 			Cycle{BeforeApply: func(context.Context) error { return boom }}, 1, 0, false, false, "boom"},
 	} {

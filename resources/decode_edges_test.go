@@ -96,6 +96,8 @@ func TestDecodeShapeErrors(t *testing.T) {
 		{"a deferred list item that is null", "args: [a, ~]", `args: item 2: expected a string`},
 		{"a deferred string that is null", "check: ~", `check: expected a string`},
 		{"a bool written as a string", `force: "true"`, `force: expected true or false, got the string "true"`},
+		{"a bool tag on a word", "force: !!bool maybe", `test.yaml:1:8: force: expected true or false, got "maybe"`},
+		{"an int tag on a word", "small: !!int seven", `test.yaml:1:8: small: expected an integer, got "seven"`},
 		{"a nested duplicate in a map of strings", "env: {a: b, a: c}", `env: duplicate key "a" at line 1`},
 		{"a key that is not a string", "env: {[a]: b}", `env: key "": expected a string, got a list`},
 		{"problems in file order, all of them", "small: x\nowner: [y]\nbig: z", "test.yaml:1:8: small: expected an integer, got the string \"x\"\n" +

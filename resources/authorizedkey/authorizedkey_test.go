@@ -1,6 +1,8 @@
 package authorizedkey_test
 
 import (
+	"encoding/base64"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"os"
@@ -250,5 +252,43 @@ func TestPlantedKeysFileLinkIsRefused(t *testing.T) {
 	}
 	if got := resourcetest.ReadFile(t, victim); got != "ssh-ed25519 "+pubKey(3)+" root\n" {
 		t.Errorf("the link's target now holds %q", got)
+	}
+}
+
+// TestKeyTypes: each family sshd accepts builds when the blob holds its
+// type; a type sshd does not know is refused.
+func TestKeyTypes(t *testing.T) {
+	blob := func(typ string) string {
+		b := binary.BigEndian.AppendUint32(nil, uint32(len(typ)))
+		return base64.StdEncoding.EncodeToString(append(append(b, typ...), 0, 0, 0, 1, 7))
+	}
+	for _, typ := range []string{"ssh-rsa", "ecdsa-sha2-nistp256", "ecdsa-sha2-nistp521", "sk-ssh-ed25519@openssh.com", "sk-ecdsa-sha2-nistp256@openssh.com", "ssh-ed25519-cert-v01@openssh.com"} {
+		if _, err := resourcetest.Build(t, "authorized_key", "k", "user: u\ntype: "+typ+"\nkey: "+blob(typ), t.TempDir()); err != nil {
+			t.Errorf("%s: %v", typ, err)
+		}
+	}
+	if got := resourcetest.BuildError(t, "authorized_key", "k", "user: u\ntype: ssh-ed448\nkey: "+blob("ssh-ed448"), t.TempDir()); !strings.Contains(got, `type: "ssh-ed448" is not a key type sshd accepts`) {
+		t.Errorf("ssh-ed448: %s", got)
+	}
+}
+
+// TestOnlyTheDirectoryDrifted: with the key in place, a ~/.ssh others
+// may write is fixed alone: its mode, and the file left as it is.
+func TestOnlyTheDirectoryDrifted(t *testing.T) {
+	addUser(t, "ccmkey9")
+	const dir = "/home/ccmkey9/.ssh"
+	r := build(t, "ccmkey9", "key: "+pubKey(1))
+	resourcetest.Converge(t.Context(), t, r, false, false)
+	before := resourcetest.ReadFile(t, dir+"/authorized_keys")
+	if err := os.Chmod(dir, 0o757); err != nil {
+		t.Fatal(err)
+	}
+	uid, _ := owned(t, dir)
+	out := resourcetest.Converge(t.Context(), t, r, false, false)
+	if want := fmt.Sprintf("ssh_dir uid %d mode 0757 → the user's, no group or other write", uid); !out.Change.Changed || out.Before.Reason() != want {
+		t.Errorf("converge %+v (%q), want %q", out.Change, out.Before.Reason(), want)
+	}
+	if _, mode := owned(t, dir); mode != 0o755 || resourcetest.ReadFile(t, dir+"/authorized_keys") != before {
+		t.Errorf(".ssh mode %04o, want 0755 and the file unchanged", mode)
 	}
 }

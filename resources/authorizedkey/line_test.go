@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/reactive-ccm/ccm/resources/resourcetest"
 )
 
 // TestParse: sshd's authorized_keys line grammar, options quoted with
@@ -197,5 +199,31 @@ func TestStatus(t *testing.T) {
 		if st.Ensure != c.found || st.Desired != c.desired || st.Reason() != c.reason {
 			t.Errorf("%s: %+v (%q), want %s, desired %v, %q", c.name, st, st.Reason(), c.found, c.desired, c.reason)
 		}
+	}
+}
+
+// TestWantedLine: the line New wants: options joined by commas in their
+// order, the comment the resource's name unless set, none when set
+// empty.
+func TestWantedLine(t *testing.T) {
+	const blob = "AAAAC3NzaC1lZDI1NTE5AAAAIPPi42OQ3JJVJOGAZfJpo7r1FgjDAI1Gf4iOEKuBJoz/"
+	for _, c := range []struct{ props, want string }{
+		{"", "ssh-ed25519 " + blob + " admin@laptop"},
+		{"comment: backup key", "ssh-ed25519 " + blob + " backup key"},
+		{"comment: \"\"", "ssh-ed25519 " + blob},
+		{"options: [no-pty, 'command=\"/usr/bin/backup --all\"', 'from=\"10.0.0.0/8\"']",
+			`no-pty,command="/usr/bin/backup --all",from="10.0.0.0/8" ssh-ed25519 ` + blob + " admin@laptop"},
+	} {
+		inst := resourcetest.MustBuild(t, "authorized_key", "admin@laptop", "user: u\ntype: ssh-ed25519\nkey: "+blob+"\n"+c.props, t.TempDir())
+		k := inst.Resource.(*key)
+		if got := k.want.String(); got != c.want || k.user != "u" || k.absent || inst.Ensure != Present {
+			t.Errorf("%q: %q (user %q absent %v ensure %s), want %q", c.props, got, k.user, k.absent, inst.Ensure, c.want)
+		}
+		if got, ok := parse(k.want.String()); !ok || got != k.want {
+			t.Errorf("%q: the wanted line parses as %+v, %v", c.props, got, ok)
+		}
+	}
+	if inst := resourcetest.MustBuild(t, "authorized_key", "k", "user: u\ntype: ssh-ed25519\nensure: absent\nkey: "+blob, t.TempDir()); !inst.Resource.(*key).absent || inst.Ensure != Absent {
+		t.Errorf("absent key: %+v", inst)
 	}
 }

@@ -115,9 +115,10 @@ func (f *file) write(ctx context.Context, v *view, uid, gid int) error {
 	if err != nil {
 		return err
 	}
-	f.content.wrote()
+	d := dr.digest()
+	f.content.wrote(d)
 	if w.ok {
-		f.mine.set(w.stamp, dr.digest())
+		f.mine.set(w.stamp, d)
 	}
 	return nil
 }

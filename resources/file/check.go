@@ -102,6 +102,20 @@ func (v *view) hashTarget(ctx context.Context) (digest, error) {
 	return hashTarget(ctx, v.dir, v.base, v.o.size)
 }
 
+// holds reports whether the file the view observed, of len(text) bytes,
+// holds text.
+func (v *view) holds(ctx context.Context, text string) (bool, error) {
+	if v.file != nil {
+		return sameContent(ctx, v.file, text)
+	}
+	f, err := v.dir.Open(v.base, unix.O_RDONLY|unix.O_NONBLOCK)
+	if err != nil {
+		return false, err
+	}
+	defer f.Close()
+	return sameContent(ctx, f, text)
+}
+
 // openTarget returns the content of the regular file the view observed,
 // from its start: through the quick view's descriptor, or opened in the
 // full view's directory. O_NONBLOCK keeps a FIFO swapped in after the
@@ -248,6 +262,16 @@ func (f *file) contentDiffers(ctx context.Context, v *view) (bool, error) {
 		if err != nil || h == mine {
 			return false, err
 		}
+	}
+	if in, ok := f.content.(*inline); ok && !hashed && v.known == nil {
+		// Text in memory is compared with the file as it is read: neither
+		// is hashed.
+		text, _, err := in.resolve(false)
+		if err != nil || int64(len(text)) != size {
+			return err == nil, err
+		}
+		same, err := v.holds(ctx, text)
+		return !same, err
 	}
 	want, err := f.content.digest(ctx, f.links)
 	if err != nil || want.size != size {

@@ -33,22 +33,27 @@ type content interface {
 	watch() []string
 	// readsFiles reports whether templates read files to make the content.
 	readsFiles() bool
-	// wrote records that the resource wrote what open last gave.
-	wrote()
+	// wrote records that the resource wrote what open last gave, whose
+	// digest is d.
+	wrote(d digest)
 	// written returns the digest of the content the resource last wrote
 	// while it stands for the wanted content (see inline.written).
 	written() (digest, bool)
 }
 
-// inline is the content property. The digest of the last resolved text is
-// kept, so an unchanged file is checked without hashing the wanted content.
+// inline is the content property. The last resolved text is kept, and
+// its digest once something asks for it: a check compares a file of the
+// same size with the text itself, byte for byte (sameContent), and a write
+// hashes what it writes.
 type inline struct {
 	text resources.Deferred
 
 	mu   sync.Mutex
 	last string
-	sum  digest
 	ok   bool
+	// sum is last's digest when summed.
+	sum    digest
+	summed bool
 	// mine is the digest of the text last written, valid when wroteOK.
 	mine    digest
 	wroteOK bool
@@ -56,7 +61,8 @@ type inline struct {
 
 var _ content = (*inline)(nil)
 
-func (c *inline) resolve() (string, digest, error) {
+// resolve returns the wanted text, and its digest when sum is set.
+func (c *inline) resolve(sum bool) (string, digest, error) {
 	text, err := c.text.Resolve()
 	if err != nil {
 		return "", digest{}, err
@@ -64,18 +70,21 @@ func (c *inline) resolve() (string, digest, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if !c.ok || text != c.last {
-		c.last, c.sum, c.ok = text, digestOf(text), true
+		c.last, c.ok, c.summed = text, true, false
+	}
+	if sum && !c.summed {
+		c.sum, c.summed = digestOf(c.last), true
 	}
 	return c.last, c.sum, nil
 }
 
 func (c *inline) digest(context.Context, safepath.Policy) (digest, error) {
-	_, d, err := c.resolve()
+	_, d, err := c.resolve(true)
 	return d, err
 }
 
 func (c *inline) open(safepath.Policy) (io.ReadCloser, error) {
-	text, _, err := c.resolve()
+	text, _, err := c.resolve(false)
 	return io.NopCloser(strings.NewReader(text)), err
 }
 
@@ -86,10 +95,11 @@ func (c *inline) readsFiles() bool { return c.text.ReadsFiles() }
 
 // wrote records the digest of the last text resolved, which open gave:
 // the engine calls a resource from one goroutine at a time.
-func (c *inline) wrote() {
+func (c *inline) wrote(d digest) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.mine, c.wroteOK = c.sum, true
+	c.mine, c.wroteOK = d, true
+	c.sum, c.summed = d, true
 }
 
 // written returns the digest of the content last written. A template may
@@ -180,7 +190,7 @@ func (s *source) open(links safepath.Policy) (io.ReadCloser, error) {
 func (s *source) readsFiles() bool { return s.path.ReadsFiles() }
 
 // A source is hashed on every check: what was written is no guide.
-func (s *source) wrote()                  {}
+func (s *source) wrote(digest)            {}
 func (s *source) written() (digest, bool) { return digest{}, false }
 
 // watch returns the source path when it can be known before the first
@@ -238,6 +248,31 @@ func hashFile(ctx context.Context, f io.ReaderAt, size int64) (digest, error) {
 	}
 	h.Sum(d.sum[:0])
 	return d, nil
+}
+
+// sameContent reports whether f, a regular file a stat found to be of
+// len(want) bytes, holds want. It reads as hashFile does: at most one byte
+// more than want, ending at the first short read.
+func sameContent(ctx context.Context, f io.ReaderAt, want string) (bool, error) {
+	buf := bufPool.Get().(*[32 << 10]byte)
+	defer bufPool.Put(buf)
+	for off := 0; ; {
+		if err := ctx.Err(); err != nil {
+			return false, err
+		}
+		ask := min(len(buf), len(want)+1-off)
+		n, err := f.ReadAt(buf[:ask], int64(off))
+		if n > len(want)-off || string(buf[:n]) != want[off:off+n] {
+			return false, nil
+		}
+		off += n
+		if errors.Is(err, io.EOF) || err == nil && n < ask {
+			return off == len(want), nil
+		}
+		if err != nil {
+			return false, err
+		}
+	}
 }
 
 // hashReader digests r, stopping early when ctx is cancelled, and refuses

@@ -33,7 +33,11 @@ func (f *file) ReportProperties(props map[string]any) {
 // as written when it holds no template.
 func (c *inline) reported() (digest, bool) {
 	c.mu.Lock()
-	d, ok := c.sum, c.ok
+	ok := c.ok
+	if ok && !c.summed {
+		c.sum, c.summed = digestOf(c.last), true
+	}
+	d := c.sum
 	c.mu.Unlock()
 	if text, literal := c.text.Literal(); !ok && literal {
 		return digestOf(text), true

@@ -58,6 +58,42 @@ func TestHashFileReads(t *testing.T) {
 	}
 }
 
+// sameContent reads as hashFile does, and tells a file of the wanted
+// size from the wanted text wherever they differ.
+func TestSameContentReads(t *testing.T) {
+	long := strings.Repeat("x", 70000)
+	tests := []struct {
+		name          string
+		content, want string
+		same          bool
+		reads         int
+	}{
+		{"a short read ends it", "content of file 1\n", "content of file 1\n", true, 1},
+		{"another byte", "content of file 2\n", "content of file 1\n", false, 1},
+		{"full reads go on to the end", long, long, true, 3},
+		{"the last byte of a long file", long[:69999] + "y", long, false, 3},
+		{"the first byte of a long file", "y" + long[1:], long, false, 1},
+		{"a file that grew is read one byte beyond", "content of file 1\nmore\n", "content of ", false, 1},
+		{"a file that shrank", "content", "content of ", false, 1},
+		{"an empty file", "", "", true, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := &countingReader{r: strings.NewReader(tt.content)}
+			got, err := sameContent(t.Context(), c, tt.want)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != tt.same {
+				t.Errorf("same = %v, want %v", got, tt.same)
+			}
+			if c.reads != tt.reads {
+				t.Errorf("%d reads reached the file, want %d", c.reads, tt.reads)
+			}
+		})
+	}
+}
+
 func TestReadText(t *testing.T) {
 	tooLong := strings.Repeat("x", textdiff.MaxInput+1)
 	tests := []struct {

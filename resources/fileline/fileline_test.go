@@ -80,7 +80,8 @@ func TestBlockConvergesAndIsRemoved(t *testing.T) {
 func TestMissingFile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "f")
 	out, err := resources.Converge(t.Context(), build(t, path, "line: x"), false, false)
-	if !errors.Is(err, fileline.ErrNoFile) || out.Before.Desired {
+	if !errors.Is(err, fileline.ErrNoFile) || out.Before.Desired || !strings.Contains(err.Error(), path+" ") ||
+		!strings.Contains(err.Error(), "create it first, for example with a file resource with ensure: present and no content") {
 		t.Errorf("present on a missing file: %+v, %v; want ErrNoFile", out, err)
 	}
 	if resourcetest.Exists(path) {
@@ -160,5 +161,60 @@ func TestInstance(t *testing.T) {
 		if got != c.want {
 			t.Errorf("%q:\n%s\nwant\n%s", c.props, got, c.want)
 		}
+	}
+}
+
+// TestFileBytes: what the file holds after an edit, for files without a
+// final newline, with CRLF lines and empty; the owner and mode are kept.
+func TestFileBytes(t *testing.T) {
+	for _, c := range []struct {
+		name, before, props, after string
+	}{
+		{"no final newline", "a=1\nb=2", "line: c=3", "a=1\nb=2\nc=3\n"},
+		{"empty file", "", "line: c=3", "c=3\n"},
+		{"replaced in a file without final newline", "a=1\nk=0", "line: k=1\nmatch: ^k=", "a=1\nk=1\n"},
+		{"last line removed", "a=1\nk=0\n", "ensure: absent\nline: k=0", "a=1\n"},
+		{"only line removed", "k=0\n", "ensure: absent\nline: k=0", ""},
+		{"blank lines kept", "a\n\n\nb\n", "line: c\nbefore: ^b", "a\n\n\nc\nb\n"},
+		{"block after the last anchor", "[x]\n[y]\nz\n", "block: \"p=1\\nq=2\\n\"\nafter: ^\\[", "[x]\n[y]\n# BEGIN CCM l\np=1\nq=2\n# END CCM l\nz\n"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "f")
+			resourcetest.WriteFile(t, path, c.before, 0o640)
+			if err := os.Chown(path, 65534, 65534); err != nil {
+				t.Fatal(err)
+			}
+			resourcetest.Converge(t.Context(), t, build(t, path, c.props), false, false)
+			if got := resourcetest.ReadFile(t, path); got != c.after {
+				t.Errorf("file holds %q, want %q", got, c.after)
+			}
+			var st syscall.Stat_t
+			if err := syscall.Stat(path, &st); err != nil || st.Uid != 65534 || st.Gid != 65534 || st.Mode&0o7777 != 0o640 {
+				t.Errorf("owner %d:%d mode %04o (%v), want 65534:65534 0640 kept", st.Uid, st.Gid, st.Mode&0o7777, err)
+			}
+		})
+	}
+}
+
+// TestApplyReadsTheFileAgain: an edit the host made between the check
+// and the apply is kept; the apply works from the file as it is then.
+func TestApplyReadsTheFileAgain(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "f")
+	resourcetest.WriteFile(t, path, "a\n", 0o644)
+	r := build(t, path, "line: k=1\nmatch: ^k=")
+	st, err := r.Check(t.Context())
+	if err != nil || st.Desired {
+		t.Fatalf("check %+v, %v", st, err)
+	}
+	resourcetest.WriteFile(t, path, "a\nhost=1\nk=0\n", 0o644)
+	c, err := r.Apply(t.Context(), resources.Request{Status: st})
+	if err != nil || !c.Changed {
+		t.Fatalf("apply %+v, %v", c, err)
+	}
+	if got := resourcetest.ReadFile(t, path); got != "a\nhost=1\nk=1\n" {
+		t.Errorf("file holds %q, want the host's line kept and k=0 replaced in place", got)
+	}
+	if c, err := r.Apply(t.Context(), resources.Request{Status: st}); err != nil || c.Changed {
+		t.Errorf("apply again %+v, %v; want nothing to do", c, err)
 	}
 }

@@ -125,3 +125,16 @@ func TestInspectAndAbsent(t *testing.T) {
 		t.Errorf("present group wanted absent: %q, %q", out.Before.Reason(), out.Change.NoopMessage)
 	}
 }
+
+// TestWatchAndUnusableProvider: a group watches the group databases;
+// with its tools missing it is built but fails at run time, naming them.
+func TestWatchAndUnusableProvider(t *testing.T) {
+	if w := build(t, "g", "").Watch(); strings.Join(w.Paths, " ") != "/etc/group /etc/gshadow" {
+		t.Errorf("watch %v", w.Paths)
+	}
+	t.Setenv("PATH", t.TempDir())
+	_, err := build(t, "g", "").Check(t.Context())
+	if err == nil || !strings.Contains(err.Error(), "not found in PATH") {
+		t.Errorf("check without the tools: %v", err)
+	}
+}

@@ -2,6 +2,7 @@ package mount_test
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -10,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/reactive-ccm/ccm/resources"
+	"github.com/reactive-ccm/ccm/resources/mount"
 	"github.com/reactive-ccm/ccm/resources/resourcetest"
 	"github.com/reactive-ccm/ccm/resources/resourcetest/sandbox"
 	"github.com/reactive-ccm/ccm/watchers/mountinfo"
@@ -283,5 +285,28 @@ func TestFstabLinkIsNotFollowed(t *testing.T) {
 	}
 	if got := resourcetest.ReadFile(t, victim); got != "precious\n" || top(t, p) != nil {
 		t.Errorf("victim holds %q, mounted %v", got, top(t, p))
+	}
+}
+
+// TestReadWriteWantedAndMissingUUID: a read-only mount where read-write
+// is wanted is remounted rw; a UUID no device has is an error naming it,
+// the mount left alone.
+func TestReadWriteWantedAndMissingUUID(t *testing.T) {
+	p := point(t)
+	sandbox.Command(t, "mkdir", p)
+	sandbox.Command(t, "mount", "-t", "tmpfs", "-o", "ro", "ccm-data", p)
+	out := resourcetest.Converge(t.Context(), t, build(t, p, "device: ccm-data\nfstype: tmpfs"), false, false)
+	if out.Before.Reason() != "options ro → rw" {
+		t.Errorf("drift %q", out.Before.Reason())
+	}
+	if e := top(t, p); e == nil || !strings.HasPrefix(e.Options, "rw") {
+		t.Errorf("after the repair %+v", e)
+	}
+	_, err := resources.Converge(t.Context(), build(t, p, "device: UUID=ccc0ccc0-0000-4000-8000-00000000ccc0\nfstype: tmpfs"), false, false)
+	if !errors.Is(err, mount.ErrNoDevice) || !strings.Contains(err.Error(), "with UUID=ccc0ccc0-0000-4000-8000-00000000ccc0") {
+		t.Errorf("converge with a missing UUID: %v", err)
+	}
+	if e := top(t, p); e == nil || e.Source != "ccm-data" {
+		t.Errorf("the mount was touched: %+v", e)
 	}
 }

@@ -52,3 +52,27 @@ func TestFromSubject(t *testing.T) {
 		t.Fatal("another subject was read as a registration's")
 	}
 }
+
+// TestIPv6Subjects: an IPv6 address keeps its colons in the subject, as
+// upstream's does, a filter on it matches, and FromSubject reads it back.
+func TestIPv6Subjects(t *testing.T) {
+	e := web()
+	e.Address = "fd00::1"
+	subject := e.Subject()
+	if want := "choria.ccm.registration.v1.prod.tcp.web.fd00::1." + e.InstanceID(); subject != want {
+		t.Fatalf("subject %s, want %s", subject, want)
+	}
+	f := registration.Filter{Address: "fd00::1"}
+	if !f.Matches(subject) || f.Subject() != "choria.ccm.registration.v1.*.*.*.fd00::1.*" {
+		t.Errorf("filter %s does not select %s", f.Subject(), subject)
+	}
+	if back, ok := registration.FromSubject(subject); !ok || back.Address != "fd00::1" {
+		t.Errorf("FromSubject = %+v, %v", back, ok)
+	}
+	if (registration.Filter{Address: "10.0.0.1"}).Matches(subject) {
+		t.Error("an IPv4 filter selected an IPv6 entry")
+	}
+	if _, ok := registration.FromSubject("choria.ccm.registration.v1.a.b.c.d.e.f"); ok {
+		t.Error("a subject with a token too many was read")
+	}
+}

@@ -146,3 +146,19 @@ func must(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
+
+// TestValidateOnlyWhatIsWritten: validate checks the files an apply
+// writes; a file already in place is not checked again, so a rule added
+// later that it breaks does not block another file's change.
+func TestValidateOnlyWhatIsWritten(t *testing.T) {
+	l := newLayout(t, map[string]string{"old.sh": "if then fi\n", "new.sh": "echo v1\n"})
+	resourcetest.Converge(t.Context(), t, l.build(t, ""), false, false)
+	resourcetest.WriteTree(t, l.source, map[string]string{"new.sh": "echo v2\n"})
+	out := resourcetest.Converge(t.Context(), t, l.build(t, "validate:\n  - '*.sh': /bin/sh -n %s\n"), false, false)
+	if d := out.Before.Differences; !out.Change.Changed || len(d) != 1 || d[0].Property != "new.sh" {
+		t.Errorf("converge %+v", out)
+	}
+	if got := resourcetest.ReadFile(t, filepath.Join(l.target, "new.sh")); got != "echo v2\n" {
+		t.Errorf("new.sh holds %q", got)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 
@@ -155,5 +156,73 @@ func TestRestoreRepairsDriftTowardsTheKeptState(t *testing.T) {
 	}
 	if got := snapshot(t, l.target); !maps.Equal(got, was) {
 		t.Fatalf("after the repair\n%v\nwant\n%v", got, was)
+	}
+}
+
+// TestRestoreUndoesARemoval: what Save kept before ensure: absent comes
+// back, the directories the removal took made again; a file whose owner
+// or mode alone changed is put back too.
+func TestRestoreUndoesARemoval(t *testing.T) {
+	l := newLayout(t, appTemplates)
+	resourcetest.Converge(t.Context(), t, l.build(t, ""), false, false)
+	was := snapshot(t, l.target)
+	absent := l.build(t, "ensure: absent")
+	kept, err := absent.Save(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	resourcetest.Converge(t.Context(), t, absent, false, false)
+	if resourcetest.Exists(filepath.Join(l.target, "conf.d")) {
+		t.Fatal("the removal left conf.d")
+	}
+	if changed, err := absent.Restore(t.Context(), kept); err != nil || !changed {
+		t.Fatalf("restore: %v, %v", changed, err)
+	}
+	if got := snapshot(t, l.target); !maps.Equal(got, was) {
+		t.Fatalf("after restore\n%v\nwant\n%v", got, was)
+	}
+	for _, drift := range []func(string) error{
+		func(p string) error { return os.Chown(p, 65534, 0) },
+		func(p string) error { return os.Chown(p, 0, 65534) },
+		func(p string) error { return os.Chmod(p, 0o600) },
+	} {
+		if err := drift(filepath.Join(l.target, "app.conf")); err != nil {
+			t.Fatal(err)
+		}
+		if changed, err := absent.Restore(t.Context(), kept); err != nil || !changed {
+			t.Fatalf("restore after drift: %v, %v", changed, err)
+		}
+		if got := snapshot(t, l.target); !maps.Equal(got, was) {
+			t.Fatalf("after restore\n%v\nwant\n%v", got, was)
+		}
+	}
+	if changed, err := absent.Restore(t.Context(), kept); err != nil || changed {
+		t.Errorf("restore of the kept state: %v, %v; want nothing to do", changed, err)
+	}
+}
+
+// TestSaveRefusesTooMuchAndRestoreBadState: a scaffold keeps at most 16
+// MiB for a rollback; a kept state that is not JSON is an error naming
+// the target.
+func TestSaveRefusesTooMuchAndRestoreBadState(t *testing.T) {
+	l := newLayout(t, appTemplates)
+	s := l.build(t, "purge: true")
+	resourcetest.Converge(t.Context(), t, s, false, false)
+	big := filepath.Join(l.target, "big.log")
+	resourcetest.WriteFile(t, big, "", 0o644)
+	if err := os.Truncate(big, 16<<20); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Save(t.Context()); !errors.Is(err, ErrNotUndoable) || !strings.Contains(err.Error(), "larger than 16 MiB") {
+		t.Errorf("save of 16 MiB and more: %v, want ErrNotUndoable", err)
+	}
+	if err := os.Truncate(big, 16<<20-64); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Save(t.Context()); err != nil {
+		t.Errorf("save within the bound: %v", err)
+	}
+	if _, err := s.Restore(t.Context(), []byte("{")); err == nil || !strings.Contains(err.Error(), "reading the state kept for "+l.target) {
+		t.Errorf("restore of bad state: %v", err)
 	}
 }

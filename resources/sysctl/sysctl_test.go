@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -198,5 +199,29 @@ func TestKeyUnderAFile(t *testing.T) {
 	r := resourcetest.MustBuild(t, "sysctl", "net.ipv4.ip_forward.x", "value: 1", t.TempDir()).Resource
 	if _, err := r.Check(t.Context()); !errors.Is(err, sysctl.ErrNoKey) || !strings.Contains(err.Error(), "a module not loaded, or a misspelt name") {
 		t.Errorf("check: %v, want ErrNoKey", err)
+	}
+}
+
+// TestValueAndDropInTogether: a check reports both differences, an apply
+// fixes both, the new drop-in root's and mode 0644.
+func TestValueAndDropInTogether(t *testing.T) {
+	sandbox.Require(t)
+	const (
+		proc   = "/proc/sys/net/ipv4/conf/lo/arp_ignore"
+		dropIn = "/etc/sysctl.d/zz-ccm-net.ipv4.conf.lo.arp_ignore.conf"
+	)
+	set(t, proc, "0")
+	t.Cleanup(func() { _ = os.Remove(dropIn) })
+	r := resourcetest.MustBuild(t, "sysctl", "net.ipv4.conf.lo.arp_ignore", "value: 2\npersist: true", t.TempDir()).Resource
+	out := resourcetest.Converge(t.Context(), t, r, false, false)
+	if want := "value 0 → 2; persist absent → " + dropIn; out.Before.Reason() != want || !out.After.Desired {
+		t.Errorf("converge %q (after desired %v), want %q", out.Before.Reason(), out.After.Desired, want)
+	}
+	fi, err := os.Stat(dropIn)
+	if err != nil || fi.Mode().Perm() != 0o644 || fi.Sys().(*syscall.Stat_t).Uid != 0 {
+		t.Errorf("drop-in %v, %v; want root's, 0644", fi.Mode(), err)
+	}
+	if got := resourcetest.ReadFile(t, proc); got != "2\n" {
+		t.Errorf("arp_ignore holds %q", got)
 	}
 }

@@ -22,10 +22,21 @@ type lexed struct {
 	plain bool
 }
 
-// plainText reports whether s holds no opening of an expression: most
-// strings, answered without lexing, which allocates.
+// plainText reports whether s holds no opening of an expression ("{{" or
+// "${"): most strings, answered without lexing, which allocates, in one
+// pass over s (a load asks it of each string of each resource).
 func plainText(s string) bool {
-	return !strings.Contains(s, "{{") && !strings.Contains(s, "${")
+	for {
+		i := strings.IndexByte(s, '{')
+		if i < 0 {
+			return true
+		}
+		// The byte before s, once cut, is a '{', never a '$'.
+		if i > 0 && s[i-1] == '$' || i+1 < len(s) && s[i+1] == '{' {
+			return false
+		}
+		s = s[i+1:]
+	}
 }
 
 // lex splits s into literal text and expressions, following upstream

@@ -108,3 +108,32 @@ func textOf(l lexed) string {
 	}
 	return out
 }
+
+// plainText finds an opener wherever it is, and only an opener.
+func TestPlainTextFindsEveryOpener(t *testing.T) {
+	for _, tc := range []struct {
+		in    string
+		plain bool
+	}{
+		{"", true},
+		{"/etc/motd", true},
+		{"{", true},
+		{"}{", true},
+		{"a{b{c", true},
+		{"{$", true},
+		{"$ {", true},
+		{"${", false},
+		{"{{", false},
+		{"a${b", false},
+		{"a{{b", false},
+		{"a{b{{c", false},
+		{"{a${b}", false},
+		{"x{", true},
+		{"x{$", true},
+		{"{${", false},
+	} {
+		if got := plainText(tc.in); got != tc.plain {
+			t.Errorf("plainText(%q) = %v, want %v", tc.in, got, tc.plain)
+		}
+	}
+}

@@ -134,6 +134,8 @@ func TestValidation(t *testing.T) {
 		{Case: "password when absent", Name: "u", Props: "ensure: absent\npassword: \"!\"", Want: "password: only valid with ensure: present"},
 		{Case: "colon in comment", Name: "u", Props: "comment: \"a:b\"", Want: "test.yaml:1:10: comment: must not hold a colon or a newline"},
 		{Case: "unknown provider", Name: "u", Props: "provider: pw", Want: "provider"},
+		{Case: "negative uid", Name: "u", Props: "uid: -1", Want: "test.yaml:1:6: uid"},
+		{Case: "bad group", Name: "u", Props: "groups: [ok, \"a:b\"]", Want: "is not a group name"},
 	})
 }
 
@@ -221,5 +223,44 @@ func TestInstanceAndHomeMove(t *testing.T) {
 	}
 	if out := resourcetest.Converge(t.Context(), t, build(t, "ccmnouser", "ensure: absent"), false, false); !out.Before.Desired || out.Applied {
 		t.Errorf("a missing user wanted absent: %+v", out)
+	}
+}
+
+// TestSystemAccountAndLock: system gives an id from the system range and
+// no home; password "!" locks the account, and a removal without
+// managehome leaves the home in place.
+func TestSystemAccountAndLock(t *testing.T) {
+	sandbox.Require(t)
+	resourcetest.Converge(t.Context(), t, build(t, "ccmsys", "system: true\npassword: \"!\""), false, false)
+	t.Cleanup(func() {
+		if lookup(t, "ccmsys") != nil {
+			sandbox.Command(t, "userdel", "ccmsys")
+		}
+	})
+	u := lookup(t, "ccmsys")
+	if u == nil || u.UID >= 1000 || u.Password != "!" || resourcetest.Exists(u.Home) {
+		t.Fatalf("system user %+v; home there: %v", u, u != nil && resourcetest.Exists(u.Home))
+	}
+	if out := resourcetest.Converge(t.Context(), t, build(t, "ccmsys", "password: \"!\""), false, false); out.Applied {
+		t.Errorf("locked again: %+v, want nothing to do", out)
+	}
+	sandbox.Command(t, "useradd", "--create-home", "ccmkeep")
+	resourcetest.Converge(t.Context(), t, build(t, "ccmkeep", "ensure: absent"), false, false)
+	t.Cleanup(func() { _ = os.RemoveAll("/home/ccmkeep") })
+	if lookup(t, "ccmkeep") != nil || !resourcetest.Exists("/home/ccmkeep") {
+		t.Errorf("removal without managehome: user %v, home kept %v", lookup(t, "ccmkeep"), resourcetest.Exists("/home/ccmkeep"))
+	}
+}
+
+// TestToolFailure: a tool's refusal is the error, naming the tool and
+// what it said; the password never in it, and nothing half made.
+func TestToolFailure(t *testing.T) {
+	sandbox.Require(t)
+	_, err := resources.Converge(t.Context(), build(t, "ccmfail", fmt.Sprintf("gid: ccm-nogroup\npassword: \"%s\"", hash)), false, false)
+	if err == nil || !strings.Contains(err.Error(), "useradd") || !strings.Contains(err.Error(), "ccm-nogroup") || strings.Contains(err.Error(), "ccmsalt") {
+		t.Errorf("converge: %v, want useradd's refusal naming the group", err)
+	}
+	if u := lookup(t, "ccmfail"); u != nil {
+		t.Errorf("user made: %+v", u)
 	}
 }

@@ -67,7 +67,7 @@ func StartProgress(out io.Writer, draw bool, total int, log *slog.Logger, c cloc
 // newProgress is a progress whose ticks are the caller's to make.
 func newProgress(out io.Writer, draw bool, total int, log *slog.Logger, c clock.Clock) *Progress {
 	p := &Progress{clock: c, log: log, total: total, every: time.Second,
-		done: map[string]bool{}, running: map[string]*running{},
+		done: make(map[string]bool, total), running: map[string]*running{},
 		stop: make(chan struct{}), stopped: make(chan struct{})}
 	raw := out
 	if tw, ok := out.(*termsafe.Writer); ok {

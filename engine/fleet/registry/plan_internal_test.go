@@ -2,6 +2,7 @@ package registry
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"slices"
 	"strings"
@@ -297,5 +298,28 @@ func TestUnavailableSaysWhy(t *testing.T) {
 	}
 	if r.setErr(nil) || !r.setErr(errors.New("again")) {
 		t.Fatal("a failure after a recovery is news")
+	}
+}
+
+// TestWatchEndsWithItsCancel and a lookup once the registry's context
+// ended says so at once.
+func TestWatchEndsWithItsCancel(t *testing.T) {
+	r := New(t.Context(), Options{})
+	var webs resources.Lookups
+	webs.Add("web", registration.Filter{Service: "web"}.Matches)
+	woke := 0
+	stop := r.Watch(&webs, func() { woke++ })
+	r.cache.syncedOnce.Do(func() { close(r.cache.synced) })
+	a := entry("10.0.0.1", nil)
+	r.apply(Event{Action: Register, Subject: a.Subject(), Entry: &a, payload: payloadOf(t, a)})
+	stop()
+	r.apply(Event{Action: Remove, Subject: a.Subject(), Entry: &a})
+	if woke != 1 || len(r.cache.subs) != 0 {
+		t.Fatalf("woken %d times, %d watches left; want once, none", woke, len(r.cache.subs))
+	}
+	ctx, cancel := context.WithCancelCause(t.Context())
+	cancel(errors.New("shutting down"))
+	if _, err := New(ctx, Options{}).Lookup(registration.All); !errors.Is(err, ErrUnavailable) || !strings.HasSuffix(err.Error(), ": shutting down") {
+		t.Fatalf("a lookup after the end: %v", err)
 	}
 }

@@ -150,7 +150,8 @@ func ParseShare(s string) (float64, error) {
 		return 100, nil
 	}
 	p, err := strconv.ParseFloat(strings.TrimSuffix(s, "%"), 64)
-	if err != nil || p <= 0 || p > 100 {
+	// Written so that NaN, which every comparison refuses, is refused.
+	if err != nil || !(p > 0 && p <= 100) {
 		return 0, refuse("%q: want a share of the hosts, 1%% to 100%%, or all", s)
 	}
 	return p, nil

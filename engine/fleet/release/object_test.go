@@ -225,7 +225,7 @@ func TestParseShare(t *testing.T) {
 			t.Errorf("ParseShare(%q) = %v, %v; want %v", in, got, err, want)
 		}
 	}
-	for _, in := range []string{"", "0", "0%", "-5%", "101%", "half", "10%%"} {
+	for _, in := range []string{"", "0", "0%", "-5%", "101%", "half", "10%%", "NaN", "nan%", "+Inf", "1e-400"} {
 		if got, err := release.ParseShare(in); !errors.Is(err, release.ErrRefused) {
 			t.Errorf("ParseShare(%q) = %v, %v; want a refusal", in, got, err)
 		}

@@ -57,6 +57,7 @@ func TestParseAuto(t *testing.T) {
 		{"20%,-1m", 0, 0, false},
 		{"0%,5m", 0, 0, false},
 		{"150%,5m", 0, 0, false},
+		{"NaN,5m", 0, 0, false},
 	} {
 		a, err := release.ParseAuto(c.in)
 		if c.ok != (err == nil) || a.Step != c.step || a.Wait != c.wait {
