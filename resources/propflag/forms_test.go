@@ -168,3 +168,22 @@ func TestEnvDefaultYieldsToTheFlag(t *testing.T) {
 		t.Errorf("an empty variable: got %s (%v)", got, err)
 	}
 }
+
+func TestATypeWithoutArguments(t *testing.T) {
+	fs := pflag.NewFlagSet("test", pflag.ContinueOnError)
+	set := propflag.New(fs, resources.PropertiesOf(check{}))
+	if set.Usage() != "NAME" || set.Args() != 0 {
+		t.Fatalf("usage %q with %d arguments", set.Usage(), set.Args())
+	}
+	if err := fs.Parse([]string{"--check-tries", "3"}); err != nil {
+		t.Fatal(err)
+	}
+	n, err := set.Node([]string{"x", "ignored"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	setFlow(n)
+	if b, _ := yaml.Marshal(n); strings.TrimSpace(string(b)) != "{name: x, check_tries: 3}" {
+		t.Fatalf("node %s", b)
+	}
+}

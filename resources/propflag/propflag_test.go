@@ -83,6 +83,8 @@ func TestNode(t *testing.T) {
 		{"split sets the other property", []string{"x", "--owner", "www:adm"}, `{name: x, ensure: present, owner: www, group: adm}`},
 		{"negate", []string{"x", "--disabled"}, `{name: x, ensure: present, enabled: false}`},
 		{"object from its fields", []string{"x", "--cpu", "2"}, `{name: x, ensure: present, limits: {cpu: "2"}}`},
+		{"an explicit false, zero and empty are values", []string{"x", "--force=false", "--tries", "0", "--content", ""}, `{name: x, ensure: present, content: "", force: false, tries: 0}`},
+		{"negative numbers", []string{"x", "--tries=-1", "--codes=-2,3"}, `{name: x, ensure: present, tries: -1, codes: [-2, 3]}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := build(t, tc.args...)

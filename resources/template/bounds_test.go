@@ -104,6 +104,7 @@ func TestBoundedBuiltinsBehaveAsExprs(t *testing.T) {
 		{`${ replace("a-b-c", "-", "+", 1) }`, "a+b-c"},
 		{`${ join(["a", "b"], ",") }`, "a,b"},
 		{`${ join(["a", "b"]) }`, "ab"},
+		{`${ join(split("a,b", ","), "-") }`, "a-b"},
 		{`${ split("a,b,c", ",") }`, "[a b c]"},
 		{`${ split("a,b,c", ",", 2) }`, "[a b,c]"},
 		{`${ string(42) }`, "42"},

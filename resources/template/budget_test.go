@@ -133,3 +133,32 @@ func TestSplitCountsItsPieces(t *testing.T) {
 		t.Fatalf("at most two pieces: %q, %v", got, err)
 	}
 }
+
+// TestNestedCallsShareTheBudget: the template() and jet() calls an
+// evaluation makes spend its budget, not one of their own: work made in
+// each adds up to one bound.
+func TestNestedCallsShareTheBudget(t *testing.T) {
+	tm := New(testEnv(t.TempDir()))
+	tm.lim.work = 40
+	tests := []struct {
+		name, src string
+		refused   bool
+	}{
+		{"one template call within the bound", `${ template('{{ repeat("x", 15) }}') }`, false},
+		{"three template calls beyond it together", `${ template('{{ repeat("x", 15) }}') + template('{{ repeat("x", 15) }}') + template('{{ repeat("x", 15) }}') }`, true},
+		{"one jet call within the bound", `${ jet('[[ repeat("x", 15) ]]') }`, false},
+		{"work before a jet call counts", `${ repeat("x", 25) }${ jet('[[ repeat("x", 10) ]]') }`, true},
+		{"jet calling template beyond it together", "${ jet('[[ template(`{{ repeat(\\'x\\', 15) }}`) ]][[ template(`{{ repeat(\\'x\\', 15) }}`) ]]') }", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := tm.String(tt.src)
+			if refused := errors.Is(err, ErrBudget); refused != tt.refused || !tt.refused && err != nil {
+				t.Fatalf("error %v, want refused %v", err, tt.refused)
+			}
+			if tt.refused && !strings.Contains(err.Error(), "more than 40 bytes made in one evaluation") {
+				t.Fatalf("error %v, want the work bound", err)
+			}
+		})
+	}
+}

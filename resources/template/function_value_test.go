@@ -2,6 +2,7 @@ package template
 
 import (
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -34,6 +35,31 @@ func TestAFunctionIsNoValue(t *testing.T) {
 	for src, want := range map[string]any{"{{ lookup('facts.os') }}": "linux", "{{ len([1, 2]) }}": 2, "{{ nil }}": nil} {
 		if v, err := tm.Value(src); err != nil || v != want {
 			t.Errorf("%s = %v, %v; want %v", src, v, err, want)
+		}
+	}
+}
+
+func TestHoldsFunc(t *testing.T) {
+	fn := func() {}
+	var nilFn func()
+	var nilPtr *int
+	tests := []struct {
+		name string
+		v    any
+		want bool
+	}{
+		{"a function", fn, true},
+		{"a nil function is still one", nilFn, true},
+		{"a pointer to one", &fn, true},
+		{"a nil pointer", nilPtr, false},
+		{"an array holding one", [2]any{1, fn}, true},
+		{"a map of values", map[string]any{"a": []any{1, "x"}}, false},
+		{"a map holding one deep", map[string]any{"a": []any{map[string]any{"f": fn}}}, true},
+		{"nothing", nil, false},
+	}
+	for _, tt := range tests {
+		if got := holdsFunc(reflect.ValueOf(tt.v)); got != tt.want {
+			t.Errorf("%s: %v, want %v", tt.name, got, tt.want)
 		}
 	}
 }

@@ -45,6 +45,7 @@ func TestJetFailures(t *testing.T) {
 		{"a function's error keeps its sentinel", `[[ lookup("data.missing") ]]`, ErrMissingKey, "jet t: lookup: no value for key; give a default: lookup(KEY, DEFAULT)"},
 		{"output beyond the bound", "[[ range ints(0, 100) ]]x[[ end ]]", ErrBudget, "jet t: template budget exceeded: a value of more than 64 bytes"},
 		{"a syntax error names the template", "[[ if ]]", nil, "jet: template: /t:1: "},
+		{"a nil argument reaches the function as nil", "[[ lookup(nil) ]]", ErrArgs, "jet t: bad arguments: lookup: the key must be a string, got <nil>"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -172,3 +172,39 @@ func TestScopedFunctionsRecordTheirQueries(t *testing.T) {
 		t.Fatal("a query from a scaffold function was not recorded")
 	}
 }
+
+// brokenRegistry fails every lookup.
+type brokenRegistry struct{}
+
+func (brokenRegistry) Lookup(registration.Filter) (registration.Entries, error) {
+	return nil, errors.New("stream not found")
+}
+
+// TestRegistrationsFailures: the messages say what to do and which
+// query failed; a failed query is still the resource's, to look again.
+func TestRegistrationsFailures(t *testing.T) {
+	tests := []struct {
+		env       Env
+		src, want string
+	}{
+		{Env{}, "{{ registrations('a', 'b', 'c', '*') }}",
+			"template {{ registrations('a', 'b', 'c', '*') }}: registrations: no registration stream here: run with --registration STREAM (ccm apply -R), or the agent's registration setting"},
+		{Env{Registry: brokenRegistry{}}, "{{ registrations('prod', 'http', 'web', '*') }}",
+			"template {{ registrations('prod', 'http', 'web', '*') }}: registrations(prod, http, web, *): stream not found"},
+		{Env{Registry: backends()}, "{{ registrations('a', 'b', 'c', 1) }}",
+			"template {{ registrations('a', 'b', 'c', 1) }}: bad arguments: registrations: the address must be a string, got int"},
+	}
+	for _, tt := range tests {
+		var l resources.Lookups
+		_, err := New(tt.env).Scope(&l).String(tt.src)
+		if err == nil || err.Error() != tt.want {
+			t.Errorf("error %v\nwant  %q", err, tt.want)
+		}
+	}
+	var l resources.Lookups
+	New(Env{Registry: brokenRegistry{}}).Scope(&l).String("{{ registrations('prod', 'http', 'web', '*') }}")
+	web := registration.Entry{Cluster: "prod", Service: "web", Protocol: "http", Address: "10.1.1.1", Port: int64(80), Priority: 1}
+	if !l.Concerns(web.Subject()) {
+		t.Error("a failed query was not recorded")
+	}
+}

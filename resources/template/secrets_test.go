@@ -89,6 +89,12 @@ func TestOwnErrorsSayWhatToDo(t *testing.T) {
 		{"{{ readFile('/') }}", nil, "reading a file: not a regular file"},
 		{"{{ readFile('missing') }}", os.ErrNotExist, "reading a file: no such file or directory"},
 		{"{{ lookup('data.app_name', 1, 2) }}", ErrArgs, "bad arguments: lookup(key[, default]) takes 1 or 2 arguments, got 3"},
+		{"{{ replace('a', 'b', 1) }}", ErrArgs, "bad arguments: replace: the new text must be a string, got int"},
+		{"{{ split('a') }}", ErrArgs, "bad arguments: split(text, separator[, count]) takes 2 or 3 arguments, got 1"},
+		{"{{ join() }}", ErrArgs, "bad arguments: join(list[, separator]) takes 1 or 2 arguments, got 0"},
+		{"{{ template('a', 'b') }}", ErrArgs, "bad arguments: template(name or text) takes 1 argument, got 2"},
+		{"{{ jet('a', 'b', 1) }}", ErrArgs, "bad arguments: jet: the right delimiter must be a string, got int"},
+		{"{{ toJSON(lookup) }}", nil, "toJSON: json: unsupported type: func(...interface {}) (interface {}, error)"},
 	}
 	if os.Geteuid() == 0 {
 		tests = append(tests, struct {

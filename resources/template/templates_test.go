@@ -215,24 +215,25 @@ func TestFilesAndNestedTemplates(t *testing.T) {
 
 func TestDataTemplates(t *testing.T) {
 	tm := NewData(testEnv(t.TempDir()))
-	t.Run("missing key is empty", func(t *testing.T) {
-		got, matched, err := tm.Matched("env:${ lookup('facts.env') }")
-		if err != nil || got != "env:" || matched {
-			t.Fatalf("Matched = %q, %v, %v; want \"env:\", false, nil", got, matched, err)
+	// A hierarchy entry matches when it has no expression or one of its
+	// expressions gives something other than "" and nil.
+	for _, tt := range []struct {
+		in, want string
+		matched  bool
+	}{
+		{"env:${ lookup('facts.env') }", "env:", false},
+		{"os:{{ lookup('facts.os') }}", "os:linux", true},
+		{"default", "default", true},
+		{"$${literal}", "${literal}", true},
+		{"{{ lookup('facts.env') }}-{{ lookup('facts.os') }}", "-linux", true},
+		{"x{{ Data.nothing }}", "x", false},
+		{"{{ Data.disabled }}", "false", true},
+	} {
+		got, matched, err := tm.Matched(tt.in)
+		if err != nil || got != tt.want || matched != tt.matched {
+			t.Errorf("Matched(%q) = %q, %v, %v; want %q, %v", tt.in, got, matched, err, tt.want, tt.matched)
 		}
-	})
-	t.Run("found key matches", func(t *testing.T) {
-		got, matched, err := tm.Matched("os:{{ lookup('facts.os') }}")
-		if err != nil || got != "os:linux" || !matched {
-			t.Fatalf("Matched = %q, %v, %v; want \"os:linux\", true, nil", got, matched, err)
-		}
-	})
-	t.Run("no expression always matches", func(t *testing.T) {
-		got, matched, err := tm.Matched("default")
-		if err != nil || got != "default" || !matched {
-			t.Fatalf("Matched = %q, %v, %v; want \"default\", true, nil", got, matched, err)
-		}
-	})
+	}
 	t.Run("file functions are not offered", func(t *testing.T) {
 		if _, err := tm.String("${ readFile('x') }"); err == nil || !strings.Contains(err.Error(), "unknown") {
 			t.Fatalf("readFile in data templates: got %v, want an unknown-name error", err)
@@ -268,6 +269,17 @@ func TestVarsAndFingerprint(t *testing.T) {
 	env2.Data["port"] = 8081
 	if New(env2).Fingerprint() == a.Fingerprint() {
 		t.Errorf("changed data kept the fingerprint")
+	}
+	env3 := testEnv("/srv")
+	env3.Environ["HOME"] = "/root"
+	for name, other := range map[string]*Templates{
+		"the shape":       NewData(testEnv("/srv")),
+		"the directory":   New(testEnv("/opt")),
+		"the environment": New(env3),
+	} {
+		if other.Fingerprint() == a.Fingerprint() {
+			t.Errorf("another %s kept the fingerprint", name)
+		}
 	}
 }
 

@@ -54,10 +54,12 @@ func TestPollEveryPollsEverything(t *testing.T) {
 	if w := h.Watchers(); w.Paths != nil || w.Trees != nil || w.Poll == nil || h.Interval != 10*time.Millisecond {
 		t.Fatalf("watchers %+v, interval %v", w, h.Interval)
 	}
-	c := make(chan struct{}, 10)
+	c, tc := make(chan struct{}, 10), make(chan struct{}, 10)
 	defer h.WatchFile(filepath.Join(t.TempDir(), "m.yaml"), func() { c <- struct{}{} })()
 	notified(t, c)
-	if _, polled, _ := h.Counts(); polled != 1 {
-		t.Fatalf("%d polled, want 1", polled)
+	defer h.WatchTree(t.TempDir(), func() { tc <- struct{}{} })()
+	notified(t, tc)
+	if watches, polled, overflows := h.Counts(); watches != 0 || polled != 2 || overflows != 0 {
+		t.Fatalf("counts %d watches, %d polled, %d overflows; want the file and the tree polled, nothing watched", watches, polled, overflows)
 	}
 }

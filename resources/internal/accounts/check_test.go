@@ -3,6 +3,7 @@ package accounts_test
 import (
 	"context"
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -13,25 +14,32 @@ import (
 )
 
 func TestChecks(t *testing.T) {
-	id := func(n int) *int { return &n }
+	id := func(n int64) *int { v := int(n); return &v }
 	tests := []struct {
 		name, user string
 		uid        *int
-		groups     []string
-		want       []string
+		// wide ids do not fit a 32-bit int: those rows run on 64-bit hosts.
+		wide   bool
+		groups []string
+		want   []string
 	}{
-		{name: "valid", user: "ccm_user-1.x$", uid: id(1<<32 - 2), groups: []string{"wheel", "adm"}},
+		{name: "valid", user: "ccm_user-1.x$", uid: id(1<<32 - 2), wide: true, groups: []string{"wheel", "adm"}},
 		{name: "no id given", user: "_x", groups: nil},
 		{name: "bad name", user: "-lead", want: []string{`m.yaml:1:1: user#-lead: "-lead" is not a user name (letters, digits, _ . -, at most 32)`}},
+		{name: "32 characters", user: strings.Repeat("a", 32)},
+		{name: "a machine account", user: "host01$"},
 		{name: "name too long", user: strings.Repeat("a", 33), want: []string{"is not a user name"}},
 		{name: "dollar only last", user: "a$b", want: []string{"is not a user name"}},
 		{name: "negative id", user: "ok", uid: id(-1), want: []string{"m.yaml:2:6: uid: -1 is out of range"}},
-		{name: "the none id", user: "ok", uid: id(1<<32 - 1), want: []string{"uid: 4294967295 is out of range"}},
+		{name: "the none id", user: "ok", uid: id(1<<32 - 1), wide: true, want: []string{"uid: 4294967295 is out of range"}},
 		{name: "bad and repeated groups", user: "ok", groups: []string{"adm", "a b", "adm", "wheel"},
 			want: []string{`m.yaml:3:9: groups: item 2, "a b", is not a group name`, `m.yaml:3:9: groups: "adm" is listed twice`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			if tt.wide && strconv.IntSize < 64 {
+				t.Skip("ids of 2^31 and over do not fit this platform's int")
+			}
 			spec := &resources.Spec{Type: "user", Name: tt.user, Pos: resources.Pos{File: "m.yaml", Line: 1, Col: 1},
 				Props: resourcetest.YAMLNode(t, "ensure: present\nuid: 1\ngroups: [x]")}
 			var errs resources.ErrorList
@@ -77,6 +85,12 @@ func TestRunSteps(t *testing.T) {
 	}
 	if got, want := accounts.NoopMessage(steps), "Would have created the user; set the password; locked it"; got != want {
 		t.Errorf("noop message %q, want %q", got, want)
+	}
+	if got := accounts.NoopMessage(steps[:1]); got != "Would have created the user" {
+		t.Errorf("noop message of one step %q", got)
+	}
+	if err := accounts.RunSteps(t.Context(), &recorder{}, nil); err != nil {
+		t.Errorf("no steps: %v", err)
 	}
 	t.Run("all run in order, stdin only where given", func(t *testing.T) {
 		r := &recorder{exits: []int{0, 0, 0}}

@@ -21,6 +21,8 @@ func TestMembership(t *testing.T) {
 		{"minimum keeps others", []string{"a", "x"}, []string{"a", "b"}, false, []string{"b"}, nil, "a,x", "a,x,b", "+b"},
 		{"exact removes others", []string{"a", "x", "y"}, []string{"a", "b"}, true, []string{"b"}, []string{"x", "y"}, "a,x,y", "a,b", "+b -x,-y"},
 		{"none held", nil, []string{"a"}, true, []string{"a"}, nil, "", "a", "+a"},
+		{"minimum with nothing to add", []string{"a", "x"}, []string{"a"}, false, nil, nil, "a,x", "a,x", ""},
+		{"exact with only removals", []string{"x", "a", "y"}, []string{"a"}, true, nil, []string{"x", "y"}, "x,a,y", "a", "-x,-y"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

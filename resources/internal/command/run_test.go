@@ -263,3 +263,15 @@ func TestMaxOutputPerStream(t *testing.T) {
 		})
 	}
 }
+
+// TestTimedOutRunKeepsItsOutput: what a program printed before its
+// timeout stopped it comes back with the error, for the message.
+func TestTimedOutRunKeepsItsOutput(t *testing.T) {
+	res, err := command.Run(t.Context(), command.Cmd{
+		// Long enough for sh to print first on a loaded machine.
+		Name: "sh", Args: []string{"-c", "echo started; echo warming >&2; exec sleep 1000"}, Timeout: 2 * time.Second,
+	})
+	if !errors.Is(err, command.ErrTimeout) || string(res.Stdout) != "started\n" || string(res.Stderr) != "warming\n" || res.ExitCode != -1 {
+		t.Fatalf("exit %d, stdout %q, stderr %q, error %v", res.ExitCode, res.Stdout, res.Stderr, err)
+	}
+}

@@ -43,6 +43,17 @@ func TestCache(t *testing.T) {
 			t.Errorf("%d lookups for a number, want 0", fake.calls)
 		}
 	})
+	t.Run("what is no id of 31 bits is a name", func(t *testing.T) {
+		fake.ids["2147483648"], fake.ids["1app"], fake.ids["-1"] = 5, 6, 7
+		get("2147483647", 2147483647)
+		get("2147483648", 5)
+		get("1app", 6)
+		get("-1", 7)
+		if fake.calls != 3 {
+			t.Errorf("%d lookups, want 3", fake.calls)
+		}
+		fake.calls = 0
+	})
 	t.Run("root is 0 without a lookup", func(t *testing.T) {
 		fake.ids["root"] = 4242
 		get("root", 0)

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/reactive-ccm/ccm/resources/resourcetest"
 )
 
@@ -95,5 +97,101 @@ func TestStaleStagesAreRemoved(t *testing.T) {
 		if !strings.HasPrefix(n, stagePrefix) {
 			t.Errorf("unexpected %s", n)
 		}
+	}
+}
+
+// TestStageReplacedWhileMadeIsRefused: a stage name swapped, between
+// its mkdir and its open, for a directory that is not an empty one only
+// ccm's user can write is refused; so is one swapped for a link.
+func TestStageReplacedWhileMadeIsRefused(t *testing.T) {
+	needRoot(t)
+	tests := []struct {
+		name  string
+		setup func(t *testing.T, path string)
+		want  error
+	}{
+		{"another user's", func(t *testing.T, path string) {
+			mkdir(t, path)
+			chmod(t, path, 0o700)
+			if err := os.Chown(path, nobody, nobody); err != nil {
+				t.Fatal(err)
+			}
+		}, errReplaced},
+		{"open to others", func(t *testing.T, path string) { mkdir(t, path); chmod(t, path, 0o755) }, errReplaced},
+		{"holding a file", func(t *testing.T, path string) {
+			mkdir(t, path)
+			chmod(t, path, 0o700)
+			resourcetest.WriteFile(t, filepath.Join(path, "planted"), "x", 0o644)
+		}, errReplaced},
+		{"a link to an empty private directory", func(t *testing.T, path string) {
+			mkdir(t, path+".real")
+			chmod(t, path+".real", 0o700)
+			symlink(t, path+".real", path, 0)
+		}, unix.ENOTDIR},
+		{"an empty private directory", func(t *testing.T, path string) { mkdir(t, path); chmod(t, path, 0o700) }, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			d := openDir(t, dir)
+			name := stagePrefix + "7"
+			tt.setup(t, filepath.Join(dir, name))
+			s, err := d.openStage(name)
+			if tt.want == nil {
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := s.Remove(); err != nil || resourcetest.Exists(filepath.Join(dir, name)) {
+					t.Fatalf("removing the stage: %v", err)
+				}
+				return
+			}
+			wantErr(t, err, tt.want)
+			if !resourcetest.Exists(filepath.Join(dir, name)) {
+				t.Fatal("the refused directory was removed")
+			}
+		})
+	}
+}
+
+// TestStageRemoveAfterItsNameWasTaken: Remove empties the stage through
+// its descriptor; a directory someone put at its name since stays.
+func TestStageRemoveAfterItsNameWasTaken(t *testing.T) {
+	dir := t.TempDir()
+	d := openDir(t, dir)
+	s := stage(t, d, map[string]string{"a/b": "x", "c": "y"})
+	name := filepath.Base(s.Path())
+	if err := os.Rename(s.Path(), filepath.Join(dir, "moved")); err != nil {
+		t.Fatal(err)
+	}
+	mkdir(t, filepath.Join(dir, name, "theirs"))
+	if err := s.Remove(); err != nil {
+		t.Fatal(err)
+	}
+	if got := list(t, filepath.Join(dir, "moved")); len(got) != 0 {
+		t.Errorf("the stage still holds %v", got)
+	}
+	if got := list(t, filepath.Join(dir, name)); !slices.Equal(got, []string{"theirs"}) {
+		t.Errorf("the directory at the stage's name holds %v", got)
+	}
+}
+
+// TestStageMovesADirectoryOverAFile: a directory of the stage replaces
+// a file of that name; a file in a stage directory merges beside what a
+// directory of the Dir holds.
+func TestStageMovesADirectoryOverAFile(t *testing.T) {
+	dir := t.TempDir()
+	resourcetest.WriteFile(t, filepath.Join(dir, "was-file"), "old", 0o644)
+	d := openDir(t, dir)
+	s := stage(t, d, map[string]string{"was-file/inner": "new"})
+	t.Cleanup(func() { s.Remove() })
+	if err := s.MoveIn(); err != nil {
+		t.Fatal(err)
+	}
+	if got := resourcetest.ReadFile(t, filepath.Join(dir, "was-file", "inner")); got != "new" {
+		t.Fatalf("inner holds %q", got)
+	}
+	if got := list(t, s.Path()); len(got) != 0 {
+		t.Errorf("the stage still holds %v after MoveIn", got)
 	}
 }

@@ -68,6 +68,12 @@ func TestEditScripts(t *testing.T) {
 			diff: "@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n+c\n\\ No newline at end of file\n",
 		},
 		{
+			name: "carriage returns are part of the line",
+			have: "a\r\nb\r\n", want: "a\r\nb\n",
+			note: "+1 −1 lines",
+			diff: "@@ -1,2 +1,2 @@\n a\r\n-b\r\n+b\n",
+		},
+		{
 			name: "changes six lines apart share a hunk",
 			have: numbered(20, nil), want: numbered(20, map[int]string{5: "five\n", 12: "twelve\n"}),
 			note: "+2 −2 lines",
@@ -125,6 +131,29 @@ func TestDiffCutExactlyAtTheBound(t *testing.T) {
 		if lines := strings.Count(d.Diff, "\n+l"); lines != textdiff.MaxLines || cut != (n > textdiff.MaxLines) {
 			t.Errorf("%d lines added: %d shown, cut %v", n, lines, cut)
 		}
+	}
+}
+
+// TestDiffCutCountsEveryHunk: MaxLines bounds the whole diff, not each
+// hunk; hunk headers are not counted.
+func TestDiffCutCountsEveryHunk(t *testing.T) {
+	change := map[int]string{}
+	for i := 5; i <= 1000; i += 10 {
+		change[i] = "changed\n"
+	}
+	d := textdiff.Texts([]byte(numbered(1000, nil)), []byte(numbered(1000, change)))
+	body, hunks := 0, 0
+	for _, l := range strings.Split(strings.TrimSuffix(d.Diff, "\n"), "\n")[2:] {
+		switch {
+		case strings.HasPrefix(l, "@@ "):
+			hunks++
+		case strings.HasPrefix(l, "… diff cut after"):
+		default:
+			body++
+		}
+	}
+	if body != textdiff.MaxLines || hunks < 2 || !strings.HasSuffix(d.Diff, "… diff cut after 200 lines\n") {
+		t.Fatalf("%d lines in %d hunks, want %d", body, hunks, textdiff.MaxLines)
 	}
 }
 

@@ -210,3 +210,28 @@ func TestWithout(t *testing.T) {
 		t.Errorf("Without changed its input: %q", lines)
 	}
 }
+
+// TestReplaceIgnoresCreateForAFileThatExists: the attributes for a new
+// file never change one that exists; and ReadSettled refuses at once
+// what Read refuses.
+func TestReplaceIgnoresCreateForAFileThatExists(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "f")
+	resourcetest.WriteFile(t, path, "a\n", 0o600)
+	f, err := textfile.ReadSettled(t.Context(), safepath.Policy{}, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := f.Replace(t.Context(), []byte("b\n"), &textfile.Attrs{UID: 9, GID: 9, Mode: 0o644}); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != 0o600 || f.UID == 9 {
+		t.Fatalf("after replace: %v %v, File %+v", fi.Mode(), err, f)
+	}
+	if err := os.Symlink(path, path+".link"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := textfile.ReadSettled(t.Context(), safepath.Policy{}, path+".link"); !errors.Is(err, textfile.ErrNotRegular) {
+		t.Fatalf("a symlink: %v", err)
+	}
+}
