@@ -22,18 +22,6 @@ func addSocketFlag(fl *pflag.FlagSet) {
 	fl.String("socket", "", "control socket (default $"+control.PathEnv+", else "+control.DefaultPath+`; "" on run: none)`)
 }
 
-// daemonSocket is the control socket `run --watch` serves: --socket's,
-// else $CCM_SOCKET's, else the default; "" for none (--socket ""). One
-// named on purpose is required: if it cannot be opened, the daemon does
-// not start.
-func daemonSocket(cmd *cobra.Command) (path string, required bool) {
-	flag := flagOf(cmd.Flags().GetString, "socket")
-	if flag == "" && cmd.Flags().Changed("socket") {
-		return "", false
-	}
-	return control.Path(flag), flag != "" || os.Getenv(control.PathEnv) != ""
-}
-
 // client returns a client of the socket --socket names.
 func client(cmd *cobra.Command) *control.Client {
 	return control.NewClient(control.Path(flagOf(cmd.Flags().GetString, "socket")))

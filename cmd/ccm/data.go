@@ -1,18 +1,12 @@
 package main
 
 import (
-	"os"
-
 	"github.com/reactive-ccm/ccm/engine/daemon/inputs"
 	"github.com/reactive-ccm/ccm/graph"
 	"github.com/reactive-ccm/ccm/graph/facts"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
-
-// hieraEnv names the --hiera file used when the flag is not given, as
-// upstream CCM does.
-const hieraEnv = "CCM_HIERA_DATA"
 
 // addFactFlags registers --fact and --facts.
 func addFactFlags(fl *pflag.FlagSet) {
@@ -24,7 +18,7 @@ func addFactFlags(fl *pflag.FlagSet) {
 // and --hiera.
 func addDataFlags(fl *pflag.FlagSet) {
 	addFactFlags(fl)
-	fl.StringArray("hiera", nil, "merge hiera data (data, hierarchy, overrides) from a file, kv://BUCKET/KEY or https:// over each manifest's data (default $"+hieraEnv+")")
+	fl.StringArray("hiera", nil, "merge hiera data (data, hierarchy, overrides) from a file, kv://BUCKET/KEY or https:// over each manifest's data (default $"+inputs.HieraEnv+")")
 	addSourceFlags(fl)
 }
 
@@ -43,17 +37,6 @@ func flagOf[T any](get func(string) (T, error), name string) T {
 
 func factOptions(cmd *cobra.Command) facts.Options {
 	return facts.Options{Files: flagOf(cmd.Flags().GetStringArray, "facts"), Set: flagOf(cmd.Flags().GetStringArray, "fact")}
-}
-
-// hieraFiles are the --hiera files, or $CCM_HIERA_DATA's when none is given.
-func hieraFiles(cmd *cobra.Command) []string {
-	if files := flagOf(cmd.Flags().GetStringArray, "hiera"); len(files) > 0 {
-		return files
-	}
-	if f := os.Getenv(hieraEnv); f != "" {
-		return []string{f}
-	}
-	return nil
 }
 
 // sysFacts holds the host's facts, gathered once and kept until SIGHUP;
@@ -84,6 +67,6 @@ func dataOf(cmd *cobra.Command) (inputs.Data, error) {
 	if err != nil {
 		return inputs.Data{}, err
 	}
-	return inputs.Data{Facts: factOptions(cmd), System: &sysFacts, Hiera: hieraFiles(cmd), Sources: r.sources, Registry: reg,
+	return inputs.Data{Facts: factOptions(cmd), System: &sysFacts, Hiera: inputs.HieraFiles(flagOf(cmd.Flags().GetStringArray, "hiera")), Sources: r.sources, Registry: reg,
 		ReadEnv: flagOf(cmd.Flags().GetBool, "read-env") && !flagOf(cmd.Flags().GetBool, "no-read-env")}, nil
 }

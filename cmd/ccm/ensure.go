@@ -7,6 +7,7 @@ import (
 
 	"github.com/reactive-ccm/ccm/engine/daemon/ensure"
 	"github.com/reactive-ccm/ccm/engine/daemon/eventlog"
+	"github.com/reactive-ccm/ccm/engine/daemon/inputs"
 	"github.com/reactive-ccm/ccm/engine/daemon/session"
 	"github.com/reactive-ccm/ccm/resources"
 	"github.com/reactive-ccm/ccm/resources/propflag"
@@ -27,7 +28,7 @@ func newEnsureCmd() *cobra.Command {
 	fl := cmd.PersistentFlags()
 	fl.Bool("noop", false, "report what would change and change nothing")
 	fl.String("session", "", "session store directory (default $"+session.Env+")")
-	fl.StringArray("hiera", nil, "hiera data file for templates (default $"+hieraEnv+", else ./.hiera when it exists)")
+	fl.StringArray("hiera", nil, "hiera data file for templates (default $"+inputs.HieraEnv+", else ./.hiera when it exists)")
 	addReadEnvFlags(fl)
 	addFactFlags(fl)
 	addSourceFlags(fl)
@@ -88,7 +89,7 @@ const hieraDefault = ".hiera"
 // defaultHiera makes ./.hiera the --hiera file when none is named and it
 // exists, as upstream CCM does.
 func defaultHiera(cmd *cobra.Command) error {
-	if cmd.Flags().Changed("hiera") || os.Getenv(hieraEnv) != "" {
+	if cmd.Flags().Changed("hiera") || os.Getenv(inputs.HieraEnv) != "" {
 		return nil
 	}
 	if _, err := os.Stat(hieraDefault); errors.Is(err, os.ErrNotExist) {

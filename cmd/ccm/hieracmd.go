@@ -1,20 +1,15 @@
 package main
 
 import (
-	"errors"
 	"fmt"
-	"os"
-	"strings"
 
 	"github.com/reactive-ccm/ccm/engine/daemon/inputs"
+	"github.com/reactive-ccm/ccm/engine/fleet/source"
 	"github.com/reactive-ccm/ccm/graph"
 	"github.com/reactive-ccm/ccm/graph/facts"
 	"github.com/reactive-ccm/ccm/graph/hiera"
 	"github.com/spf13/cobra"
 )
-
-// hieraInputEnv names the input of `ccm hiera parse` when none is given.
-const hieraInputEnv = "HIERA_INPUT"
 
 // hieraFactFlags choose the facts `ccm hiera` resolves against.
 type hieraFactFlags struct {
@@ -78,40 +73,37 @@ func newHieraCmd() *cobra.Command {
 	return groupOf(&cobra.Command{Use: "hiera", Short: "Resolve hierarchical data as manifests do"}, parse, factsCmd)
 }
 
-// hieraFacts are the host's facts, then the environment's variables
-// (-E), the --facts file, and the FACT=VALUE arguments, each over the
-// ones before.
+// hieraFacts are the facts `ccm hiera` resolves against (inputs.HieraFacts).
 func hieraFacts(cmd *cobra.Command, args []string, f hieraFlags) (map[string]any, error) {
 	if _, err := setupLogging(cmd); err != nil {
 		return nil, err
 	}
-	var sys map[string]any
-	if f.SysFacts {
-		var warn error
-		if sys, warn = sysFacts.System(cmd.Context()); warn != nil {
-			cmd.PrintErrln("ccm: some facts could not be gathered:", warn)
-		}
+	system := &sysFacts
+	if !f.SysFacts {
+		system = nil
 	}
-	var env map[string]string
-	if f.EnvFacts {
-		env, _ = graph.Environ(false)
+	all, warn, err := inputs.HieraFacts(cmd.Context(), system, f.EnvFacts, f.FactsFile, args)
+	if warn != nil {
+		cmd.PrintErrln("ccm: some facts could not be gathered:", warn)
 	}
-	out, err := facts.Layered(sys, env, f.FactsFile, args)
 	if err != nil {
 		return nil, usage(err)
 	}
-	return out, nil
+	return all, nil
 }
 
 func hieraParse(cmd *cobra.Command, args []string, f hieraFlags) error {
-	input := os.Getenv(hieraInputEnv)
-	if len(args) > 0 && !strings.Contains(args[0], "=") {
-		input, args = args[0], args[1:]
+	input, args, err := inputs.HieraInput(args)
+	if err != nil {
+		return usage(err)
 	}
-	if input == "" {
-		return usage(errors.New("no input: give a hiera file (or set " + hieraInputEnv + ")"))
-	}
-	src, err := hieraInput(cmd, input)
+	src, err := inputs.ReadHiera(input, func() (*source.Set, error) {
+		r, err := remoteOf(cmd)
+		if err != nil {
+			return nil, err
+		}
+		return r.sources, nil
+	})
 	if err != nil {
 		return usage(err)
 	}
@@ -128,22 +120,6 @@ func hieraParse(cmd *cobra.Command, args []string, f hieraFlags) error {
 		return usage(err)
 	}
 	return printQuery(cmd, data, f)
-}
-
-// hieraInput reads `ccm hiera parse`'s input: a hiera document from a
-// file or a remote source (kv://, https://), or a manifest's data
-// sections.
-func hieraInput(cmd *cobra.Command, input string) (hiera.Source, error) {
-	if !strings.Contains(input, "://") {
-		if src, ok, err := graph.ManifestData(input); ok || err != nil {
-			return src, err
-		}
-	}
-	r, err := remoteOf(cmd)
-	if err != nil {
-		return hiera.Source{}, err
-	}
-	return inputs.ReadLayer(r.sources, input)
 }
 
 // printQuery prints v, or the value at --query, as JSON, YAML or

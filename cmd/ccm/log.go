@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"log/slog"
 
 	"github.com/reactive-ccm/ccm/engine/daemon/eventlog"
@@ -13,34 +12,12 @@ import (
 // journald (JOURNAL_STREAM set) the time is left out, since the journal
 // stamps every line, and each line starts with its priority.
 func setupLogging(cmd *cobra.Command) (*slog.Logger, error) {
-	name, err := levelName(cmd)
+	fl := cmd.Flags()
+	level, err := eventlog.Level(flagOf(fl.GetString, "log-level"), fl.Changed("log-level"), flagOf(fl.GetBool, "debug"), flagOf(fl.GetBool, "info"))
 	if err != nil {
-		return nil, err
-	}
-	var level slog.Level
-	if err := level.UnmarshalText([]byte(name)); err != nil {
-		return nil, usage(fmt.Errorf("--log-level %q: want debug, info, warn or error", name))
+		return nil, usage(err)
 	}
 	log := slog.New(eventlog.NewLogHandler(stderr, level, eventlog.UnderJournal()))
 	slog.SetDefault(log)
 	return log, nil
-}
-
-// levelName is --log-level, or the level upstream's --debug or --info
-// names; naming two different levels is an error.
-func levelName(cmd *cobra.Command) (string, error) {
-	name, _ := cmd.Flags().GetString("log-level")
-	for _, alias := range []string{"debug", "info"} {
-		if on, _ := cmd.Flags().GetBool(alias); !on || name == alias {
-			continue
-		}
-		if cmd.Flags().Changed("log-level") {
-			return "", usage(fmt.Errorf("--%s and --log-level %s name different levels", alias, name))
-		}
-		name = alias
-		if alias == "debug" {
-			break
-		}
-	}
-	return name, nil
 }

@@ -1,13 +1,11 @@
 package main
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
 	"log/slog"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
 	"time"
 
@@ -191,9 +189,12 @@ func newRegRmCmd() *cobra.Command {
 				return usage(fmt.Errorf("invalid registration entry: %w", err))
 			}
 			if !force {
-				ok, err := confirm(cmd, fmt.Sprintf("Remove registration entry %s/%s/%s at %s:%d?", e.Cluster, e.Service, e.Protocol, e.Address, port))
-				if err != nil || !ok {
-					return err
+				ok, err := termsafe.Confirm(os.Stdin, cmd.InOrStdin(), cmd.OutOrStdout(), fmt.Sprintf("Remove registration entry %s/%s/%s at %s:%d?", e.Cluster, e.Service, e.Protocol, e.Address, port))
+				if err != nil {
+					return usage(fmt.Errorf("%w: give --force", err))
+				}
+				if !ok {
+					return nil
 				}
 			}
 			reg, err := openRegistry(cmd)
@@ -210,17 +211,6 @@ func newRegRmCmd() *cobra.Command {
 	entryFlags(cmd, &e, &port)
 	cmd.Flags().BoolVar(&force, "force", false, "skip the confirmation prompt")
 	return cmd
-}
-
-// confirm asks question on the terminal; without one, --force is needed.
-func confirm(cmd *cobra.Command, question string) (bool, error) {
-	if _, tty := termsafe.Width(os.Stdin); !tty {
-		return false, usage(fmt.Errorf("stdin is not a terminal to confirm on: give --force"))
-	}
-	fmt.Fprintf(cmd.OutOrStdout(), "%s [y/N] ", question)
-	line, _ := bufio.NewReader(cmd.InOrStdin()).ReadString('\n')
-	answer := strings.ToLower(strings.TrimSpace(line))
-	return answer == "y" || answer == "yes", nil
 }
 
 func newRegWatchCmd() *cobra.Command {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/reactive-ccm/ccm/engine/daemon"
+	"github.com/reactive-ccm/ccm/engine/daemon/control"
 	"github.com/reactive-ccm/ccm/engine/daemon/eventlog"
 	"github.com/reactive-ccm/ccm/engine/daemon/reload"
 	"github.com/reactive-ccm/ccm/graph"
@@ -22,7 +23,7 @@ const defaultPoll = 10 * time.Second
 // until ctx ends, and prints its session.
 func watch(ctx context.Context, cmd *cobra.Command, files []string, c daemon.Config, out *eventlog.Printer) error {
 	c.Forget, c.Version = sysFacts.Forget, buildinfo.Version()
-	c.Socket, c.SocketRequired = daemonSocket(cmd)
+	c.Socket, c.SocketRequired = control.ServePath(flagOf(cmd.Flags().GetString, "socket"), cmd.Flags().Changed("socket"))
 	rem, err := remoteOf(cmd)
 	if err != nil {
 		return err

@@ -7,6 +7,8 @@
 package termsafe
 
 import (
+	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -143,4 +145,20 @@ func Width(w io.Writer) (int, bool) {
 		return 0, true
 	}
 	return int(ws.Col), true
+}
+
+// ErrNoTerminal is Confirm's answer when there is no one to ask.
+var ErrNoTerminal = errors.New("stdin is not a terminal to confirm on")
+
+// Confirm asks question on out and reads the answer from in: yes for y
+// or yes, in any case. tty is the terminal the question needs (stdin);
+// without one, it is ErrNoTerminal, and nothing is asked.
+func Confirm(tty *os.File, in io.Reader, out io.Writer, question string) (bool, error) {
+	if _, ok := Width(tty); !ok {
+		return false, ErrNoTerminal
+	}
+	fmt.Fprintf(out, "%s [y/N] ", question)
+	line, _ := bufio.NewReader(in).ReadString('\n')
+	answer := strings.ToLower(strings.TrimSpace(line))
+	return answer == "y" || answer == "yes", nil
 }
