@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -88,10 +89,22 @@ func AsNobody(t testing.TB, op string, args ...string) string {
 func Race(t testing.TB, op string, args ...string) (stop func() int) {
 	t.Helper()
 	cmd := nobodyCmd(op, args)
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
+	pipe, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
+	}
+	// The attacker says when it handles SIGTERM: a stop before that would
+	// kill it instead of ending its loop.
+	out := bufio.NewReader(pipe)
+	if line, err := out.ReadString('\n'); line != readyLine {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		t.Fatalf("attack %s did not start: %q %v\n%s", op, line, err, errb.String())
 	}
 	stopped := false
 	stop = func() int {
@@ -103,12 +116,13 @@ func Race(t testing.TB, op string, args ...string) (stop func() int) {
 		if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
 			t.Fatal(err)
 		}
+		rest, _ := io.ReadAll(out)
 		if err := cmd.Wait(); err != nil {
-			t.Fatalf("attack %s: %v\n%s", op, err, out.String())
+			t.Fatalf("attack %s: %v\n%s%s", op, err, rest, errb.String())
 		}
-		n, err := strconv.Atoi(strings.TrimSpace(out.String()))
+		n, err := strconv.Atoi(strings.TrimSpace(string(rest)))
 		if err != nil {
-			t.Fatalf("attack %s: %q", op, out.String())
+			t.Fatalf("attack %s: %q", op, rest)
 		}
 		return n
 	}
@@ -209,6 +223,10 @@ func exchange(a, b string) error {
 	})
 }
 
+// readyLine is what a Race attacker prints once SIGTERM ends its loop
+// rather than killing it.
+const readyLine = "ready\n"
+
 // untilTerm runs act again and again until SIGTERM, then prints how many
 // times it acted.
 func untilTerm(act func() (acted bool, err error)) error {
@@ -216,6 +234,7 @@ func untilTerm(act func() (acted bool, err error)) error {
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, syscall.SIGTERM)
 	go func() { <-sig; done.Store(true) }()
+	fmt.Print(readyLine)
 	n := 0
 	for !done.Load() {
 		acted, err := act()
