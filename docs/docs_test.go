@@ -35,6 +35,12 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	bin = filepath.Join(dir, "ccm")
+	// The examples' runs keep their state in the temporary directory, not
+	// in the host's /var/lib/ccm.
+	if err := os.Setenv("CCM_STATE_DIR", filepath.Join(dir, "state")); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
 	build := exec.Command("go", "build", "-o", bin, "github.com/reactive-ccm/ccm/cmd/ccm")
 	build.Stdout, build.Stderr = os.Stdout, os.Stderr
 	if err := build.Run(); err != nil {
