@@ -42,21 +42,7 @@ type service struct {
 
 func buildService(t *testing.T, args ...string) (string, error) {
 	t.Helper()
-	fs := pflag.NewFlagSet("test", pflag.ContinueOnError)
-	set := propflag.New(fs, resources.PropertiesOf(service{}))
-	if err := fs.Parse(args); err != nil {
-		t.Fatalf("parse %v: %v", args, err)
-	}
-	n, err := set.Node(fs.Args())
-	if err != nil {
-		return "", err
-	}
-	setFlow(n)
-	b, err := yaml.Marshal(n)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return strings.TrimSpace(string(b)), nil
+	return buildOf(t, service{}, args...)
 }
 
 // invoking is the invoking user's and group's names, as @user and

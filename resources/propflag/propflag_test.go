@@ -42,8 +42,15 @@ type props struct {
 // flow YAML.
 func build(t *testing.T, args ...string) (string, error) {
 	t.Helper()
+	return buildOf(t, props{}, args...)
+}
+
+// buildOf parses args against the flags of the property struct decl and
+// returns the node as flow YAML.
+func buildOf(t *testing.T, decl any, args ...string) (string, error) {
+	t.Helper()
 	fs := pflag.NewFlagSet("test", pflag.ContinueOnError)
-	set := propflag.New(fs, resources.PropertiesOf(props{}))
+	set := propflag.New(fs, resources.PropertiesOf(decl))
 	if err := fs.Parse(args); err != nil {
 		t.Fatalf("parse %v: %v", args, err)
 	}

@@ -88,16 +88,7 @@ func AsNobody(t testing.TB, op string, args ...string) string {
 // "rewrite FILE A B" is one of fileAttack's.
 func Race(t testing.TB, op string, args ...string) (stop func() int) {
 	t.Helper()
-	cmd := nobodyCmd(op, args)
-	pipe, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var errb bytes.Buffer
-	cmd.Stderr = &errb
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	cmd, pipe, errb := startNobody(t, op, args)
 	// The attacker says when it handles SIGTERM: a stop before that would
 	// kill it instead of ending its loop.
 	out := bufio.NewReader(pipe)
@@ -138,16 +129,7 @@ func Race(t testing.TB, op string, args ...string) (stop func() int) {
 // is (the connections opened, the one listener).
 func Hold(t testing.TB, op string, args ...string) (held int, stop func()) {
 	t.Helper()
-	cmd := nobodyCmd(op, args)
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var errb bytes.Buffer
-	cmd.Stderr = &errb
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	cmd, out, errb := startNobody(t, op, args)
 	stopped := false
 	stop = func() {
 		t.Helper()
@@ -162,11 +144,29 @@ func Hold(t testing.TB, op string, args ...string) (held int, stop func()) {
 	}
 	t.Cleanup(stop)
 	line, readErr := bufio.NewReader(out).ReadString('\n')
-	if held, err = strconv.Atoi(strings.TrimSpace(line)); err != nil {
+	held, err := strconv.Atoi(strings.TrimSpace(line))
+	if err != nil {
 		stop()
 		t.Fatalf("attack %s: %q (%v), %v\n%s", op, line, readErr, err, errb.String())
 	}
 	return held, stop
+}
+
+// startNobody starts an attack step as Nobody, with its output to read
+// and its errors kept.
+func startNobody(t testing.TB, op string, args []string) (*exec.Cmd, io.ReadCloser, *bytes.Buffer) {
+	t.Helper()
+	cmd := nobodyCmd(op, args)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	errb := new(bytes.Buffer)
+	cmd.Stderr = errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return cmd, out, errb
 }
 
 // nobodyCmd runs this test binary again as Nobody; /proc/self/exe reaches
