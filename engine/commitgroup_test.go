@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/reactive-ccm/ccm/engine"
 )
@@ -97,5 +99,59 @@ ccm:
 	opts := engine.Options{Workers: 8, OnGroupSync: func(files int) { t.Errorf("a group synced %d files under fail_on_error", files) }}
 	if sum, _ := runOnce(t, g, opts); !sum.OK() || w.fsync.Load() != 3 {
 		t.Fatalf("summary %+v, %d synced alone; want all three, alone", sum, w.fsync.Load())
+	}
+}
+
+// A commit group's members run one after another: each starts when the
+// one before waits in the group's sync, or has run too long.
+func TestCommitGroupMembersStartInTurn(t *testing.T) {
+	cases := []struct {
+		name string
+		// patience is how long a member runs before the next starts
+		// beside it; holdChecks holds each member's first check until
+		// all ten are checking, for at most a few seconds.
+		patience   time.Duration
+		holdChecks bool
+	}{
+		{"the next starts when a member waits in the sync", time.Hour, false},
+		{"the next starts when a member is held up elsewhere", 0, true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			w := newWorld(t)
+			if c.patience > 0 {
+				engine.SetRelayPatience(t, c.patience)
+			}
+			var mu sync.Mutex
+			checking, all := map[string]bool{}, make(chan struct{})
+			var gaveUp atomic.Int32
+			if c.holdChecks {
+				w.checking = func(name string) {
+					mu.Lock()
+					first := len(name) == 1 && !checking[name]
+					checking[name] = true
+					if first && len(checking) == 10 {
+						close(all)
+					}
+					mu.Unlock()
+					if !first {
+						return
+					}
+					select {
+					case <-all:
+					case <-time.After(5 * time.Second):
+						gaveUp.Add(1)
+					}
+				}
+			}
+			// A member left waiting in the sync fails at its apply's
+			// deadline.
+			opts := engine.Options{Workers: 8, Timeouts: map[string]time.Duration{"fake": 5 * time.Second}}
+			sum, _ := runOnce(t, load(t, fmt.Sprintf(groupManifest, "false")), opts)
+			if !sum.OK() || w.syncfs.Load() != 1 || w.settled.Load() != 10 || gaveUp.Load() != 0 {
+				t.Fatalf("ok %v, %d group syncs covering %d files, %d checks held up alone; want all ten in one sync, none held up alone",
+					sum.OK(), w.syncfs.Load(), w.settled.Load(), gaveUp.Load())
+			}
+		})
 	}
 }

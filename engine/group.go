@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/reactive-ccm/ccm/resources"
-	"github.com/reactive-ccm/ccm/resources/commit"
 )
 
 // maxGroup bounds a group: the goroutines its members run on, and the
@@ -96,26 +95,25 @@ func (e *Engine) joins(c *node, key string, members []*node, now time.Time) bool
 		c.v.Control == nil && !e.noop(c) && !e.monitorOnly(c) && e.pauseOf(c, now) == nil
 }
 
-// convergeAll runs what a worker took: a vertex alone, or each member of
-// a group on its own goroutine, their applies made together (a group) or
-// their writes made durable together (a commit group).
+// convergeAll runs what a worker took: a vertex alone, the members of a
+// commit group one after another (relay), their writes made durable
+// together, or each member of a group on its own goroutine, their applies
+// made together.
 func (e *Engine) convergeAll(ctx context.Context, group []*groupRun) {
-	if len(group) == 1 {
+	switch {
+	case len(group) == 1:
 		g := group[0]
 		g.ev, g.out, g.err = e.converge(ctx, g.n, g.run)
+		return
+	case group[0].run.commit != nil:
+		e.relay(ctx, group)
 		return
 	}
 	var wg sync.WaitGroup
 	for _, g := range group {
 		wg.Go(func() {
 			growStack()
-			ctx := ctx
-			if c := g.run.commit; c != nil {
-				ctx = commit.WithGroup(ctx, c)
-				defer c.Leave()
-			} else {
-				defer g.run.group.leave(ctx, g.run.slot)
-			}
+			defer g.run.group.leave(ctx, g.run.slot)
 			g.ev, g.out, g.err = e.converge(ctx, g.n, g.run)
 		})
 	}
@@ -126,7 +124,8 @@ func (e *Engine) convergeAll(ctx context.Context, group []*groupRun) {
 // run takes (a file's check and write), in one copy while the stack is
 // nearly empty. A new goroutine's stack starts at 2 KB and is copied each
 // time it doubles, each frame on it adjusted: twice per member, an eighth
-// of the instructions of a one-shot run of 1,000 files.
+// of the instructions of a one-shot run of 1,000 files when each member
+// had a goroutine of its own.
 //
 //go:noinline
 func growStack() byte {

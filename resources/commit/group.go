@@ -73,15 +73,19 @@ func (g *Group) Leave() {
 	g.commit(round)
 }
 
-// Sync makes d durable together with the other members' files and returns
+// sync makes d durable together with the other members' files and returns
 // once it is, or with the error that makes it not durable. A member whose
-// ctx ends before its round starts returns ctx's error.
-func (g *Group) Sync(ctx context.Context, d Durable) error {
+// ctx ends before its round starts returns ctx's error. waiting, when not
+// nil, is called before the member waits for the others.
+func (g *Group) sync(ctx context.Context, d Durable, waiting func()) error {
 	w := &waiter{d: d, done: make(chan struct{})}
 	g.mu.Lock()
 	g.waiting = append(g.waiting, w)
 	round := g.takeRound()
 	g.mu.Unlock()
+	if round == nil && waiting != nil {
+		waiting()
+	}
 	g.commit(round)
 	select {
 	case <-w.done:

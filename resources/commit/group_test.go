@@ -102,7 +102,7 @@ func syncAll(ctx context.Context, g *commit.Group, files ...file) map[string]err
 	var wg sync.WaitGroup
 	for _, f := range files {
 		wg.Go(func() {
-			err := commit.Sync(commit.WithGroup(ctx, g), f)
+			err := commit.Sync(commit.WithGroup(ctx, g, nil), f)
 			g.Leave()
 			mu.Lock()
 			errs[f.name] = err
@@ -186,7 +186,7 @@ func TestFileAloneIsSyncedAlone(t *testing.T) {
 func TestMemberGivingUpHoldsNoOneBack(t *testing.T) {
 	d := newDisk()
 	g := d.group(2)
-	ctx, cancel := context.WithCancel(commit.WithGroup(t.Context(), g))
+	ctx, cancel := context.WithCancel(commit.WithGroup(t.Context(), g, nil))
 	cancel()
 	// Its context ended while it waited for the other member: it leaves
 	// the round, unsynced, and the other is then alone.
@@ -194,7 +194,7 @@ func TestMemberGivingUpHoldsNoOneBack(t *testing.T) {
 		t.Fatalf("error %v, want the context's", err)
 	}
 	g.Leave()
-	if err := commit.Sync(commit.WithGroup(t.Context(), g), file{d, "b", 1}); err != nil {
+	if err := commit.Sync(commit.WithGroup(t.Context(), g, nil), file{d, "b", 1}); err != nil {
 		t.Fatal(err)
 	}
 	if !slices.Equal(d.did("sync"), []string{"b"}) || len(d.groupSyncs) != 0 {

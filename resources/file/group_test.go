@@ -96,7 +96,7 @@ func TestGroupCommitRenamesOnlyWhatOneSyncMadeDurable(t *testing.T) {
 			t.Errorf("temporaries at the sync: %v, want %d", temps, n)
 		}
 	})
-	ctx := commit.WithGroup(t.Context(), g)
+	ctx := commit.WithGroup(t.Context(), g, nil)
 	errs := make([]error, n+1)
 	var wg sync.WaitGroup
 	for i, r := range append(rs, failing) {
