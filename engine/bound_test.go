@@ -92,3 +92,73 @@ func TestExpiredOnlyRewordsACallItsDeadlineCut(t *testing.T) {
 		})
 	}
 }
+
+type ctxKey struct{}
+
+// TestDeadlineContextEndsAsWithTimeouts: withDeadline's context, whose
+// timer is set only when something waits on it, ends as
+// context.WithTimeout's does: by its deadline (looked at or waited for),
+// its parent's end, or its cancel, with the same Err, Cause and Deadline,
+// and the parent's values.
+func TestDeadlineContextEndsAsWithTimeouts(t *testing.T) {
+	soon, cancelSoon := context.WithTimeout(t.Context(), time.Hour)
+	defer cancelSoon()
+	gone, cancelGone := context.WithCancelCause(t.Context())
+	cancelGone(errors.New("the engine stops"))
+	for _, c := range []struct {
+		name   string
+		parent context.Context
+		d      time.Duration
+		// wait waits on Done first; cancel cancels before looking.
+		wait, cancel bool
+		want         error
+	}{
+		{"in time", t.Context(), time.Hour, false, false, nil},
+		{"past its deadline, never waited on", t.Context(), -time.Second, false, false, context.DeadlineExceeded},
+		{"past its deadline, waited on", t.Context(), time.Millisecond, true, false, context.DeadlineExceeded},
+		{"its parent ended", gone, time.Hour, false, false, context.Canceled},
+		{"its parent ended, waited on", gone, time.Hour, true, false, context.Canceled},
+		{"cancelled", t.Context(), time.Hour, false, true, context.Canceled},
+		{"its parent's deadline is sooner", soon, 2 * time.Hour, false, false, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			parent := context.WithValue(c.parent, ctxKey{}, "v")
+			got, cancel := withDeadline(parent, c.d)
+			defer cancel()
+			want, cancelWant := context.WithTimeout(parent, c.d)
+			defer cancelWant()
+			if c.wait {
+				<-got.Done()
+				<-want.Done()
+			}
+			if c.cancel {
+				cancel()
+				cancelWant()
+			}
+			if got.Err() != c.want || want.Err() != c.want {
+				t.Fatalf("Err = %v (context.WithTimeout: %v), want %v", got.Err(), want.Err(), c.want)
+			}
+			if g, w := context.Cause(got), context.Cause(want); g != w {
+				t.Errorf("Cause = %v, want %v", g, w)
+			}
+			gd, _ := got.Deadline()
+			wd, _ := want.Deadline()
+			if gd.Sub(wd).Abs() > time.Second {
+				t.Errorf("Deadline = %v, want about %v", gd, wd)
+			}
+			if got.Value(ctxKey{}) != "v" {
+				t.Errorf("the parent's value is lost")
+			}
+			select {
+			case <-got.Done():
+				if c.want == nil {
+					t.Error("Done is closed in time")
+				}
+			default:
+				if c.want != nil {
+					t.Error("Done is open after the end")
+				}
+			}
+		})
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/reactive-ccm/ccm/graph"
@@ -67,14 +68,14 @@ type bounded struct {
 }
 
 func (b bounded) Check(ctx context.Context) (resources.Status, error) {
-	ctx, cancel := context.WithTimeout(ctx, b.d)
+	ctx, cancel := withDeadline(ctx, b.d)
 	defer cancel()
 	st, err := b.Resource.Check(ctx)
 	return st, b.expired(ctx, "check", err)
 }
 
 func (b bounded) Apply(ctx context.Context, req resources.Request) (resources.Change, error) {
-	ctx, cancel := context.WithTimeout(ctx, b.d)
+	ctx, cancel := withDeadline(ctx, b.d)
 	defer cancel()
 	ch, err := b.Resource.Apply(ctx, req)
 	return ch, b.expired(ctx, "apply", err)
@@ -88,6 +89,92 @@ func (b bounded) expired(ctx context.Context, op string, err error) error {
 	}
 	return fmt.Errorf("%w: the %s did not finish within %s (%s); what it ran was stopped: %v",
 		ErrTimeout, op, b.d, b.from.why(b.typ), err)
+}
+
+// deadlineCtx is a context ended by a deadline, whose timer is set only
+// once something waits for it to end (Done): a file's check, a few
+// system calls that look at Err between reads, never does, and a timer
+// per check was 3 % of the instructions of a one-shot run. Until then Err
+// compares the time with the deadline.
+type deadlineCtx struct {
+	context.Context
+	deadline time.Time
+
+	mu sync.Mutex
+	// armed is the parent ended by the deadline, as the context package
+	// makes it, once needed; stopped is set when the call is over.
+	armed   context.Context
+	cancel  context.CancelFunc
+	stopped bool
+}
+
+// withDeadline is context.WithTimeout(parent, d), with the timer set only
+// when needed.
+func withDeadline(parent context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+	c := &deadlineCtx{Context: parent, deadline: time.Now().Add(d)}
+	return c, c.stop
+}
+
+func (c *deadlineCtx) Deadline() (time.Time, bool) {
+	if d, ok := c.Context.Deadline(); ok && d.Before(c.deadline) {
+		return d, true
+	}
+	return c.deadline, true
+}
+
+func (c *deadlineCtx) Done() <-chan struct{} { return c.arm().Done() }
+
+func (c *deadlineCtx) Err() error {
+	c.mu.Lock()
+	armed, stopped := c.armed, c.stopped
+	c.mu.Unlock()
+	switch {
+	case armed != nil:
+		return armed.Err()
+	case c.Context.Err() != nil:
+		return c.Context.Err()
+	case stopped:
+		return context.Canceled
+	case !time.Now().Before(c.deadline):
+		return context.DeadlineExceeded
+	}
+	return nil
+}
+
+// Value is the parent's, or once armed the armed context's: a context
+// made from this one then finds the context package's own below it, and
+// ends with it without a goroutine to watch it.
+func (c *deadlineCtx) Value(key any) any {
+	c.mu.Lock()
+	armed := c.armed
+	c.mu.Unlock()
+	if armed != nil {
+		return armed.Value(key)
+	}
+	return c.Context.Value(key)
+}
+
+// arm returns the parent ended by the deadline, made on first use.
+func (c *deadlineCtx) arm() context.Context {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.armed == nil {
+		c.armed, c.cancel = context.WithDeadline(c.Context, c.deadline)
+		if c.stopped {
+			c.cancel()
+		}
+	}
+	return c.armed
+}
+
+// stop ends the context once its call is over, and its timer if set.
+func (c *deadlineCtx) stop() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.stopped = true
+	if c.cancel != nil {
+		c.cancel()
+	}
 }
 
 // ParseTimeouts reads --timeout TYPE=DURATION values into Options.Timeouts,
