@@ -17,10 +17,12 @@ build:
 	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/ccm
 
 # The man pages of ccm and every command, generated from the command
-# definitions: never edited by hand, never committed.
-man: build
+# definitions: never edited by hand, never committed. The generator is in
+# a build with the manpages tag only (cmd/ccm/manpages.go), so that the
+# binary that ships does not initialise its markdown renderer at each run.
+man:
 	rm -rf $(MANDIR)
-	$(BIN) man-pages $(MANDIR)
+	$(GO) run -tags manpages -trimpath -ldflags '$(LDFLAGS)' ./cmd/ccm man-pages $(MANDIR)
 
 # Installs the system tools the tests drive (tar, unzip, dpkg-dev, systemd,
 # dbus) when missing, runs every test under the race detector, then fuzzes

@@ -27,8 +27,9 @@ stage=$(cd "$stage" && pwd)
 GOBIN=$stage/tools $GO install "$NFPM_MODULE"
 
 # Man pages and completions come from a build for this machine: they are
-# the same for every architecture.
-$GO build -trimpath -ldflags "$ldflags" -o "$stage/tools/ccm" ./cmd/ccm
+# the same for every architecture. Its manpages tag adds the man-pages
+# command, which the binaries that ship leave out.
+$GO build -tags manpages -trimpath -ldflags "$ldflags" -o "$stage/tools/ccm" ./cmd/ccm
 "$stage/tools/ccm" man-pages "$stage/share/man/man1"
 gzip -9n "$stage"/share/man/man1/*.1
 for sh in bash zsh fish; do

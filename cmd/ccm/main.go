@@ -99,9 +99,12 @@ func newRoot(args []string) *cobra.Command {
 	root.PersistentFlags().Bool(ownership.Flag, false, "use manifests, configuration, data, session stores and state directories that a user other than root (or ccm's user) owns or may write, with a warning, instead of refusing them")
 	root.PersistentPreRun = allowUnsafeOwnership
 	ensure := newEnsureCmd()
-	root.AddCommand(newRunCmd(), newValidateCmd(), newGraphCmd(), newApplyCmd(), newFactsCmd(), newSchemaCmd(), newBundleCmd(), newFleetCmd(), newRolloutCmd(), newAgentCmd(), newManPagesCmd(),
+	root.AddCommand(newRunCmd(), newValidateCmd(), newGraphCmd(), newApplyCmd(), newFactsCmd(), newSchemaCmd(), newBundleCmd(), newFleetCmd(), newRolloutCmd(), newAgentCmd(),
 		ensure, newSessionCmd(), newHieraCmd(), newRegistrationCmd())
 	root.AddCommand(newControlCmds()...)
+	if man := newManPagesCmd(); man != nil {
+		root.AddCommand(man)
+	}
 	if reaches(root, ensure, args) {
 		addEnsureTypes(ensure)
 	}

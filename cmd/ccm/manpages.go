@@ -1,3 +1,5 @@
+//go:build manpages
+
 package main
 
 import (
@@ -11,8 +13,11 @@ import (
 
 // newManPagesCmd writes the man pages of ccm and of every command (ccm.1,
 // ccm-run.1, ccm-ensure-file.1, …) from the command definitions. `make
-// man` runs it at build time, so the pages say what the binary does and
-// are never edited by hand. Hidden: it is a build step.
+// man` and packaging/dist.sh run it at build time, from a build with the
+// manpages tag, so the pages say what the binary does and are never
+// edited by hand. Hidden: it is a build step. The binary that ships
+// leaves it out (nomanpages.go): cobra/doc's markdown renderer
+// (blackfriday) compiles its regular expressions as each run starts.
 func newManPagesCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:    "man-pages DIR",

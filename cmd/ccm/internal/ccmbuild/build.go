@@ -10,16 +10,17 @@ import (
 )
 
 // Build builds the ccm command into a new temporary directory named
-// after prefix, with the race detector when race is set, and returns the
-// binary's path; the caller removes filepath.Dir(bin) when done. The
-// compiler's output goes to the test's stderr.
-func Build(prefix string, race bool) (bin string, err error) {
+// after prefix, with the race detector when race is set and go build's
+// flags, and returns the binary's path; the caller removes
+// filepath.Dir(bin) when done. The compiler's output goes to the test's
+// stderr.
+func Build(prefix string, race bool, flags ...string) (bin string, err error) {
 	dir, err := os.MkdirTemp("", prefix)
 	if err != nil {
 		return "", err
 	}
 	bin = filepath.Join(dir, "ccm")
-	args := []string{"build", "-o", bin}
+	args := append([]string{"build", "-o", bin}, flags...)
 	if race {
 		args = append(args, "-race")
 	}
