@@ -2,7 +2,6 @@ package sysctl_test
 
 import (
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -156,19 +155,13 @@ func TestPersistOnly(t *testing.T) {
 // parameter depends on no file and nothing waits for it; with persist
 // the drop-in is the resource's whole, and watched.
 func TestInstance(t *testing.T) {
-	for _, c := range []struct {
-		props, want string
-	}{
-		{"value: \" 40000 \t 50000 \"", "ensure 40000 50000 independent true owns [] claims [] watch []"},
-		{"value: 1\npersist: true", "ensure 1 independent false owns [/etc/sysctl.d/zz-ccm-net.ipv4.ip_forward.conf] " +
-			"claims [{/etc/sysctl.d/zz-ccm-net.ipv4.ip_forward.conf true persist}] watch [/etc/sysctl.d/zz-ccm-net.ipv4.ip_forward.conf]"},
-	} {
-		inst := resourcetest.MustBuild(t, "sysctl", "net.ipv4.ip_forward", c.props, t.TempDir())
-		got := fmt.Sprintf("ensure %s independent %v owns %v claims %v watch %v", inst.Ensure, inst.Independent, inst.Owns, inst.Claims, inst.Resource.Watch().Paths)
-		if got != c.want {
-			t.Errorf("%q:\n%s\nwant\n%s", c.props, got, c.want)
-		}
-	}
+	const d = "/etc/sysctl.d/zz-ccm-net.ipv4.ip_forward.conf"
+	resourcetest.Declares(t, "sysctl", "net.ipv4.ip_forward", []resourcetest.Declared{
+		{Props: "value: \" 40000 \t 50000 \"",
+			Want: "ensure 40000 50000 independent true owns [] uses [] claims [] paths [] mounts []"},
+		{Props: "value: 1\npersist: true",
+			Want: "ensure 1 independent false owns [" + d + "] uses [" + d + "] claims [{" + d + " true persist}] paths [" + d + "] mounts []"},
+	})
 }
 
 // TestDropInLinkIsNotFollowed: a symlink where the drop-in goes is never
