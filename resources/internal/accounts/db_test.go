@@ -27,6 +27,21 @@ func databases(t *testing.T, files map[string]string) {
 	}
 }
 
+// lookedUp fails the test unless a lookup returned the error wantErr
+// or, when that is empty, the record want (nil: none).
+func lookedUp[T any](t *testing.T, got T, err error, want T, wantErr string) {
+	t.Helper()
+	if wantErr != "" {
+		if err == nil || err.Error() != wantErr {
+			t.Fatalf("error %v, want %q", err, wantErr)
+		}
+		return
+	}
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Fatalf("found %+v (%v), want %+v", got, err, want)
+	}
+}
+
 func TestLookupUser(t *testing.T) {
 	const passwd = "root:x:0:0:root:/root:/bin/bash\n" +
 		"# ccmu:x:1:1:a comment line:/x:/bin/false\n" +
@@ -67,15 +82,7 @@ func TestLookupUser(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			u, err := accounts.LookupUser(tt.name)
-			if tt.err != "" {
-				if err == nil || err.Error() != tt.err {
-					t.Fatalf("error %v, want %q", err, tt.err)
-				}
-				return
-			}
-			if err != nil || !reflect.DeepEqual(u, tt.want) {
-				t.Fatalf("user %+v (%v), want %+v", u, err, tt.want)
-			}
+			lookedUp(t, u, err, tt.want, tt.err)
 		})
 	}
 }
@@ -105,15 +112,7 @@ func TestLookupGroupAndGroupsOf(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			g, err := accounts.LookupGroup(tt.name)
-			if tt.err != "" {
-				if err == nil || err.Error() != tt.err {
-					t.Fatalf("error %v, want %q", err, tt.err)
-				}
-				return
-			}
-			if err != nil || !reflect.DeepEqual(g, tt.want) {
-				t.Fatalf("group %+v (%v), want %+v", g, err, tt.want)
-			}
+			lookedUp(t, g, err, tt.want, tt.err)
 		})
 	}
 	// A short record is passed over, a member matches whole names only.
