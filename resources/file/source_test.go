@@ -90,13 +90,8 @@ func TestTemplateErrorsCarryThePropertyPosition(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "f")
 			resourcetest.WriteFile(t, path, "x", 0o644)
-			inst, err := resourcetest.BuildWith(t, "file", path, tt.props, t.TempDir(), resourcetest.Vars{"empty": ""})
-			if err != nil {
-				t.Fatal(err)
-			}
-			_, err = resources.Converge(t.Context(), inst.Resource, false, false)
-			if err == nil || err.Error() != tt.want {
-				t.Errorf("got %v, want %s", err, tt.want)
+			if got := resourcetest.ConvergeError(t, "file", path, tt.props, resourcetest.Vars{"empty": ""}); got != tt.want {
+				t.Errorf("got %s, want %s", got, tt.want)
 			}
 		})
 	}

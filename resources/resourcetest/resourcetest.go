@@ -58,6 +58,23 @@ func BuildError(t testing.TB, typ, name, props, dir string) string {
 	return err.Error()
 }
 
+// ConvergeError builds as BuildWith does, with vars as the templates and a
+// temporary manifest directory, converges the resource and returns the
+// error's text, for tests of what fails at run time; a build that fails,
+// or a converge that succeeds, fails the test.
+func ConvergeError(t testing.TB, typ, name, props string, vars Vars) string {
+	t.Helper()
+	inst, err := BuildWith(t, typ, name, props, t.TempDir(), vars)
+	if err != nil {
+		t.Fatalf("building %s#%s: %v", typ, name, err)
+	}
+	if _, err := resources.Converge(t.Context(), inst.Resource, false, false); err != nil {
+		return err.Error()
+	}
+	t.Fatalf("%s#%s converged without error", typ, name)
+	return ""
+}
+
 // Converge runs resources.Converge and fails the test on error.
 func Converge(ctx context.Context, t testing.TB, r resources.Resource, refresh, noop bool) resources.Outcome {
 	t.Helper()
