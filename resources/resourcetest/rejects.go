@@ -28,6 +28,9 @@ func Rejects(t *testing.T, typ string, cases []Rejected) {
 			if !strings.Contains(got, c.Want) {
 				t.Errorf("error %q, want it to contain %q", got, c.Want)
 			}
+			if !strings.HasPrefix(got, "test.yaml:") {
+				t.Errorf("error %q names no position", got)
+			}
 			if c.Secret != "" && strings.Contains(got, c.Secret) {
 				t.Errorf("error %q holds the secret %q", got, c.Secret)
 			}
