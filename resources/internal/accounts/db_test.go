@@ -2,7 +2,6 @@ package accounts_test
 
 import (
 	"os"
-	"reflect"
 	"strings"
 	"testing"
 
@@ -24,21 +23,6 @@ func databases(t *testing.T, files map[string]string) {
 			continue
 		}
 		resourcetest.WriteFile(t, path, text, 0o644)
-	}
-}
-
-// lookedUp fails the test unless a lookup returned the error wantErr
-// or, when that is empty, the record want (nil: none).
-func lookedUp[T any](t *testing.T, got T, err error, want T, wantErr string) {
-	t.Helper()
-	if wantErr != "" {
-		if err == nil || err.Error() != wantErr {
-			t.Fatalf("error %v, want %q", err, wantErr)
-		}
-		return
-	}
-	if err != nil || !reflect.DeepEqual(got, want) {
-		t.Fatalf("found %+v (%v), want %+v", got, err, want)
 	}
 }
 
@@ -82,7 +66,7 @@ func TestLookupUser(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			u, err := accounts.LookupUser(tt.name)
-			lookedUp(t, u, err, tt.want, tt.err)
+			resourcetest.Returns(t, "LookupUser("+tt.name+")", u, err, tt.want, tt.err)
 		})
 	}
 }
@@ -112,7 +96,7 @@ func TestLookupGroupAndGroupsOf(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			g, err := accounts.LookupGroup(tt.name)
-			lookedUp(t, g, err, tt.want, tt.err)
+			resourcetest.Returns(t, "LookupGroup("+tt.name+")", g, err, tt.want, tt.err)
 		})
 	}
 	// A short record is passed over, a member matches whole names only.
