@@ -10,10 +10,8 @@ import (
 	"github.com/reactive-ccm/ccm/resources/resourcetest"
 )
 
-func build(t testing.TB, name, props string) resources.Resource {
-	t.Helper()
-	return resourcetest.MustBuild(t, "exec", name, props, t.TempDir()).Resource
-}
+// build makes an exec from its name and properties.
+var build = resourcetest.Builder("exec")
 
 // logRecord is one captured slog record.
 type logRecord struct {

@@ -10,10 +10,8 @@ import (
 	"github.com/reactive-ccm/ccm/resources/resourcetest/sandbox"
 )
 
-func build(t *testing.T, name, props string) resources.Resource {
-	t.Helper()
-	return resourcetest.MustBuild(t, "group", name, props, t.TempDir()).Resource
-}
+// build makes a group from its name and properties.
+var build = resourcetest.Builder("group")
 
 // lookup reads the group as the databases hold it.
 func lookup(t *testing.T, name string) *accounts.Group {

@@ -18,10 +18,8 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-func build(t *testing.T, point, props string) resources.Resource {
-	t.Helper()
-	return resourcetest.MustBuild(t, "mount", point, props, t.TempDir()).Resource
-}
+// build makes a mount from its point and properties.
+var build = resourcetest.Builder("mount")
 
 // top is the topmost mount at point; nil when none.
 func top(t *testing.T, point string) *mountinfo.Entry {

@@ -49,6 +49,16 @@ func MustBuild(t testing.TB, typ, name, props, dir string) resources.Instance {
 	return inst
 }
 
+// Builder returns a package's build helper for type typ: it builds as
+// MustBuild does, in a temporary manifest directory, and returns the
+// resource.
+func Builder(typ string) func(t testing.TB, name, props string) resources.Resource {
+	return func(t testing.TB, name, props string) resources.Resource {
+		t.Helper()
+		return MustBuild(t, typ, name, props, t.TempDir()).Resource
+	}
+}
+
 // BuildError builds as Build does and returns the error's text, for tests
 // of validation; a build that succeeds fails the test.
 func BuildError(t testing.TB, typ, name, props, dir string) string {
