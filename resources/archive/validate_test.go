@@ -72,10 +72,6 @@ func TestOrderingAndWatchPaths(t *testing.T) {
 }
 
 func TestEveryProblemIsReportedAtOnce(t *testing.T) {
-	got := resourcetest.BuildError(t, "archive", "/tmp/app.zip", "url: ftp://example.com/app.tar\nchecksums: x\ncleanup: true", t.TempDir())
-	for _, want := range []string{"unknown property", "must use http or https", "the url is a tar, the name a zip", "cleanup requires extract_parent", "owner is required", "group is required"} {
-		if !strings.Contains(got, want) {
-			t.Errorf("the errors do not say %q: %s", want, got)
-		}
-	}
+	resourcetest.ReportsAll(t, "archive", "/tmp/app.zip", "url: ftp://example.com/app.tar\nchecksums: x\ncleanup: true",
+		"unknown property", "must use http or https", "the url is a tar, the name a zip", "cleanup requires extract_parent", "owner is required", "group is required")
 }

@@ -37,3 +37,16 @@ func Rejects(t *testing.T, typ string, cases []Rejected) {
 		})
 	}
 }
+
+// ReportsAll builds a resource of type typ named name from props and
+// fails the test unless the build fails with an error holding every one
+// of wants: a type reports all of a resource's problems at once.
+func ReportsAll(t testing.TB, typ, name, props string, wants ...string) {
+	t.Helper()
+	got := BuildError(t, typ, name, props, t.TempDir())
+	for _, w := range wants {
+		if !strings.Contains(got, w) {
+			t.Errorf("the errors do not say %q:\n%s", w, got)
+		}
+	}
+}

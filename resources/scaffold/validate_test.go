@@ -50,10 +50,6 @@ func TestValidation(t *testing.T) {
 }
 
 func TestEveryProblemIsReportedAtOnce(t *testing.T) {
-	got := resourcetest.BuildError(t, "scaffold", "/etc", "purg: true\npurge: true\nengine: erb", "/")
-	for _, want := range []string{"unknown property", "source is required", "engine must be", "a directory of its own"} {
-		if !strings.Contains(got, want) {
-			t.Errorf("the errors do not say %q: %s", want, got)
-		}
-	}
+	resourcetest.ReportsAll(t, "scaffold", "/etc", "purg: true\npurge: true\nengine: erb",
+		"unknown property", "source is required", "engine must be", "a directory of its own")
 }
