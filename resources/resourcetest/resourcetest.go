@@ -1,8 +1,9 @@
 // Package resourcetest builds resources from YAML snippets for tests, the
 // way the graph does, without a whole manifest; with Vars, a small template
-// environment, helpers for the files tests write and read, the checks many
-// types' tables share (Rejects, Declares, ConvergeError, Returns) and the
-// attacks a test runs as Nobody (AsNobody, Race, Racing, Hold, Victim).
+// environment, a package's build helper (Builder), helpers for the files
+// tests write and read, the checks many types' tests share (Rejects,
+// ReportsAll, Declares, ConvergeError, Returns) and the attacks a test
+// runs as Nobody (AsNobody, Race, Racing, Hold, Victim).
 package resourcetest
 
 import (
