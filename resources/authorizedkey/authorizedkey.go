@@ -120,7 +120,7 @@ func (k *key) status(v *view) resources.Status {
 		return st
 	}
 	found := Present
-	if v.c.kind == added || v.c.kind == "" && k.absent {
+	if v.c.kind == textfile.Added || v.c.kind == "" && k.absent {
 		found = Absent
 	}
 	st := resources.Status{Ensure: found}
