@@ -85,13 +85,8 @@ func (u *user) Check(context.Context) (resources.Status, error) {
 	if err != nil {
 		return resources.Status{}, err
 	}
-	switch {
-	case have == nil && u.absent:
-		return resources.Status{Ensure: Absent, Desired: true}, nil
-	case have == nil:
-		return resources.Status{Ensure: Absent, Differences: []resources.Difference{resources.Differs("ensure", Absent, Present)}}, nil
-	case u.absent:
-		return resources.Status{Ensure: Present, Differences: []resources.Difference{resources.Differs("ensure", Present, Absent)}}, nil
+	if st, done := accounts.Existence(have != nil, u.absent); done {
+		return st, nil
 	}
 	st := resources.Status{Ensure: Present, Desired: len(diffs) == 0}
 	for _, d := range diffs {
@@ -106,15 +101,5 @@ func (u *user) Apply(ctx context.Context, req resources.Request) (resources.Chan
 	if err != nil {
 		return resources.Change{}, err
 	}
-	steps := u.plan(have, diffs)
-	if len(steps) == 0 {
-		return resources.Change{}, nil
-	}
-	if req.Noop {
-		return resources.Change{Changed: true, NoopMessage: accounts.NoopMessage(steps)}, nil
-	}
-	if err := accounts.RunSteps(ctx, u.runner, steps); err != nil {
-		return resources.Change{}, err
-	}
-	return resources.Change{Changed: true}, nil
+	return accounts.Apply(ctx, u.runner, u.plan(have, diffs), req.Noop)
 }
