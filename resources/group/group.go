@@ -44,12 +44,9 @@ func New(spec *resources.Spec) (resources.Instance, error) {
 	if spec.Has("members") {
 		g.members = append([]string{}, p.Members...)
 	}
-	inst := resources.Instance{Resource: g, Provider: providers[0].Name, Ensure: Present}
+	inst := resources.Instance{Resource: resources.IfUsable(g, p.Provider, providers), Provider: providers[0].Name, Ensure: Present}
 	if g.absent {
 		inst.Ensure = Absent
-	}
-	if _, err := resources.SelectProvider(p.Provider, providers); err != nil {
-		inst.Resource = resources.Unusable(err)
 	}
 	return inst, nil
 }

@@ -61,15 +61,12 @@ func New(spec *resources.Spec) (resources.Instance, error) {
 		days := expiryDays(p.Expiry)
 		u.expiry = &days
 	}
-	inst := resources.Instance{Resource: u, Provider: providers[0].Name, Ensure: Present}
+	inst := resources.Instance{Resource: resources.IfUsable(u, p.Provider, providers), Provider: providers[0].Name, Ensure: Present}
 	if u.absent {
 		inst.Ensure = Absent
 	}
 	if p.ManageHome && p.Home != "" && !u.absent {
 		inst.Owns = []string{p.Home}
-	}
-	if _, err := resources.SelectProvider(p.Provider, providers); err != nil {
-		inst.Resource = resources.Unusable(err)
 	}
 	return inst, nil
 }
