@@ -1,6 +1,7 @@
 package authorizedkey
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -39,11 +40,7 @@ func New(spec *resources.Spec) (resources.Instance, error) {
 		spec.Secrets.Add(o)
 	}
 	k := &key{user: p.User, want: want, absent: p.Ensure == Absent}
-	ensure := Present
-	if k.absent {
-		ensure = Absent
-	}
-	return resources.Instance{Resource: k, Provider: providers[0].Name, Ensure: ensure}, nil
+	return resources.Instance{Resource: k, Provider: providers[0].Name, Ensure: cmp.Or(p.Ensure, Present)}, nil
 }
 
 // Watch asks for events on the user's authorized_keys and on ~/.ssh

@@ -1,6 +1,7 @@
 package group
 
 import (
+	"cmp"
 	"context"
 	"strconv"
 	"strings"
@@ -44,11 +45,7 @@ func New(spec *resources.Spec) (resources.Instance, error) {
 	if spec.Has("members") {
 		g.members = append([]string{}, p.Members...)
 	}
-	inst := resources.Instance{Resource: resources.IfUsable(g, p.Provider, providers), Provider: providers[0].Name, Ensure: Present}
-	if g.absent {
-		inst.Ensure = Absent
-	}
-	return inst, nil
+	return resources.Instance{Resource: resources.IfUsable(g, p.Provider, providers), Provider: providers[0].Name, Ensure: cmp.Or(p.Ensure, Present)}, nil
 }
 
 // Watch asks for events on the group databases.

@@ -1,6 +1,7 @@
 package user
 
 import (
+	"cmp"
 	"context"
 
 	"github.com/reactive-ccm/ccm/resources"
@@ -61,10 +62,7 @@ func New(spec *resources.Spec) (resources.Instance, error) {
 		days := expiryDays(p.Expiry)
 		u.expiry = &days
 	}
-	inst := resources.Instance{Resource: resources.IfUsable(u, p.Provider, providers), Provider: providers[0].Name, Ensure: Present}
-	if u.absent {
-		inst.Ensure = Absent
-	}
+	inst := resources.Instance{Resource: resources.IfUsable(u, p.Provider, providers), Provider: providers[0].Name, Ensure: cmp.Or(p.Ensure, Present)}
 	if p.ManageHome && p.Home != "" && !u.absent {
 		inst.Owns = []string{p.Home}
 	}
