@@ -58,8 +58,9 @@ func (c *counter) quiet() {
 }
 
 // setup boots nothing: it uses the suite's systemd, writes and starts a
-// unit, and returns a fresh hub on the namespace's bus.
-func setup(t *testing.T, unit string, opts systemd.Options) (*systemdtest.Systemd, *systemd.Hub) {
+// unit, and returns a fresh hub on the namespace's bus, with the
+// connection it made.
+func setup(t *testing.T, unit string, opts systemd.Options) (*systemdtest.Systemd, *systemd.Hub, *sddbus.Conn) {
 	t.Helper()
 	sd := systemdtest.Require(t)
 	if err := sd.WriteUnit(unit, sleepUnit); err != nil {
@@ -78,10 +79,11 @@ func setup(t *testing.T, unit string, opts systemd.Options) (*systemdtest.System
 	})
 	h := systemd.New(opts)
 	t.Cleanup(h.Close)
-	if _, err := h.Conn(t.Context()); err != nil {
+	conn, err := h.Conn(t.Context())
+	if err != nil {
 		t.Fatal(err)
 	}
-	return sd, h
+	return sd, h, conn
 }
 
 func TestHubSeesExternalChanges(t *testing.T) {
@@ -102,7 +104,7 @@ func TestHubSeesExternalChanges(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			sd, h := setup(t, tt.unit, tt.opts)
+			sd, h, _ := setup(t, tt.unit, tt.opts)
 			c := newCounter()
 			defer h.Watch(tt.unit, c.notify)()
 			c.quiet()
@@ -132,7 +134,7 @@ func killMain(t *testing.T, sd *systemdtest.Systemd, unit string) {
 
 func TestHubSurvivesDaemonReexec(t *testing.T) {
 	const unit = "ccm-hub-reexec.service"
-	sd, h := setup(t, unit, systemd.Options{})
+	sd, h, _ := setup(t, unit, systemd.Options{})
 	c := newCounter()
 	defer h.Watch(unit, c.notify)()
 	c.quiet()
@@ -154,7 +156,7 @@ func TestHubSurvivesDaemonReexec(t *testing.T) {
 
 func TestHubReconnectsAfterBusRestart(t *testing.T) {
 	const unit = "ccm-hub-bus.service"
-	sd, h := setup(t, unit, systemd.Options{})
+	sd, h, _ := setup(t, unit, systemd.Options{})
 	c := newCounter()
 	defer h.Watch(unit, c.notify)()
 	c.quiet()
@@ -173,11 +175,7 @@ func TestHubReconnectsAfterBusRestart(t *testing.T) {
 // again (coreos/go-systemd#502).
 func TestHubNoFeedbackLoop(t *testing.T) {
 	const unit = "ccm-hub-gc.service"
-	sd, h := setup(t, unit, systemd.Options{})
-	conn, err := h.Conn(t.Context())
-	if err != nil {
-		t.Fatal(err)
-	}
+	sd, h, conn := setup(t, unit, systemd.Options{})
 	c := newCounter()
 	check := func() {
 		c.notify()
@@ -200,11 +198,7 @@ func TestHubNoFeedbackLoop(t *testing.T) {
 
 func TestHubCancel(t *testing.T) {
 	const unit = "ccm-hub-cancel.service"
-	sd, h := setup(t, unit, systemd.Options{})
-	conn, err := h.Conn(t.Context())
-	if err != nil {
-		t.Fatal(err)
-	}
+	sd, h, conn := setup(t, unit, systemd.Options{})
 	c := newCounter()
 	cancel := h.Watch(unit, c.notify)
 	waitRefs(t, conn, unit, true)
