@@ -132,41 +132,37 @@ func killMain(t *testing.T, sd *systemdtest.Systemd, unit string) {
 	}
 }
 
-func TestHubSurvivesDaemonReexec(t *testing.T) {
-	const unit = "ccm-hub-reexec.service"
-	sd, h, _ := setup(t, unit, systemd.Options{})
-	c := newCounter()
-	defer h.Watch(unit, c.notify)()
-	c.quiet()
-	if _, err := sd.Systemctl(t.Context(), "daemon-reexec"); err != nil {
-		t.Fatal(err)
+// TestHubSurvivesLosingTheBus: after systemd re-executes, or the bus
+// restarts, the hub is notified, sees a stop, and its connection answers.
+func TestHubSurvivesLosingTheBus(t *testing.T) {
+	for _, tc := range []struct {
+		unit, what string
+		systemctl  []string
+	}{
+		{"ccm-hub-reexec.service", "the re-execution", []string{"daemon-reexec"}},
+		{"ccm-hub-bus.service", "the reconnection", []string{"restart", "dbus.service"}},
+	} {
+		t.Run(tc.what, func(t *testing.T) {
+			sd, h, _ := setup(t, tc.unit, systemd.Options{})
+			c := newCounter()
+			defer h.Watch(tc.unit, c.notify)()
+			c.quiet()
+			if _, err := sd.Systemctl(t.Context(), tc.systemctl...); err != nil {
+				t.Fatal(err)
+			}
+			c.wait(t, tc.what)
+			c.quiet()
+			systemctlStop(t, sd, tc.unit)
+			c.wait(t, "a stop after "+tc.what)
+			conn, err := h.Conn(t.Context())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := conn.GetUnitPropertiesContext(t.Context(), tc.unit); err != nil {
+				t.Fatalf("calls after %s: %v", tc.what, err)
+			}
+		})
 	}
-	c.wait(t, "the re-execution")
-	c.quiet()
-	systemctlStop(t, sd, unit)
-	c.wait(t, "a stop after the re-execution")
-	conn, err := h.Conn(t.Context())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := conn.GetUnitPropertiesContext(t.Context(), unit); err != nil {
-		t.Fatalf("calls after the re-execution: %v", err)
-	}
-}
-
-func TestHubReconnectsAfterBusRestart(t *testing.T) {
-	const unit = "ccm-hub-bus.service"
-	sd, h, _ := setup(t, unit, systemd.Options{})
-	c := newCounter()
-	defer h.Watch(unit, c.notify)()
-	c.quiet()
-	if _, err := sd.Systemctl(t.Context(), "restart", "dbus.service"); err != nil {
-		t.Fatal(err)
-	}
-	c.wait(t, "the reconnection")
-	c.quiet()
-	systemctlStop(t, sd, unit)
-	c.wait(t, "a stop after the reconnection")
 }
 
 // TestHubNoFeedbackLoop checks a unit that systemd would garbage-collect
