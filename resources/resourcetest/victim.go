@@ -11,7 +11,8 @@ import (
 const victimSecret = "root's secret\n"
 
 // Victim makes a root-only directory holding a root-only file, secret,
-// for an attack to aim a link at, and returns the directory.
+// that reads "root's secret\n", for an attack to aim a link at, and
+// returns the directory.
 func Victim(t testing.TB) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "victim")
@@ -27,11 +28,8 @@ func Victim(t testing.TB) string {
 func Untouched(t testing.TB, dir string) {
 	t.Helper()
 	entries, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatalf("the victim directory: %v", err)
-	}
-	if len(entries) != 1 || entries[0].Name() != "secret" {
-		t.Fatalf("the victim directory now holds %v", entries)
+	if err != nil || len(entries) != 1 || entries[0].Name() != "secret" {
+		t.Fatalf("the victim directory now holds %v (%v)", entries, err)
 	}
 	fi, err := os.Lstat(filepath.Join(dir, "secret"))
 	if err != nil {
