@@ -136,3 +136,13 @@ func TestWatchAndUnusableProvider(t *testing.T) {
 		t.Errorf("check without the tools: %v", err)
 	}
 }
+
+// TestInstance pins what a group declares: present when ensure is left
+// out, and the databases it watches.
+func TestInstance(t *testing.T) {
+	watched := " independent false owns [] uses [] claims [] paths [/etc/group /etc/gshadow] mounts []"
+	resourcetest.Declares(t, "group", "ccmgrp", []resourcetest.Declared{
+		{Props: "gid: 4711", Want: "ensure present" + watched},
+		{Props: "ensure: absent", Want: "ensure absent" + watched},
+	})
+}
