@@ -278,3 +278,16 @@ func TestHubWithoutBus(t *testing.T) {
 		}
 	})
 }
+
+// TestHubPollTellsAChangeBeforeItsFirstRead: a polling hub tells a change
+// made after Watch returned but before its first poll read the unit.
+func TestHubPollTellsAChangeBeforeItsFirstRead(t *testing.T) {
+	sd, h, _ := setup(t, "ccm-hub-firstpoll.service", systemd.Options{Poll: time.Hour})
+	c := newCounter()
+	defer h.Watch("ccm-hub-firstpoll.service", c.notify)()
+	systemctlStop(t, sd, "ccm-hub-firstpoll.service")
+	syncHub(t, h)
+	if c.n.Load() == 0 {
+		t.Fatal("the stop between Watch and the first poll was never told")
+	}
+}
