@@ -8,9 +8,10 @@ import (
 	"github.com/reactive-ccm/ccm/resources/commit"
 )
 
-// relayPatience is how long a commit group's member may run before the
-// members after it start beside it: a member blocked (a hung mount, a
-// slow command) holds the others back by that much at most.
+// relayPatience is how often a commit group's relay looks whether a
+// member started since it last looked, and starts the members after a
+// member that did not beside it: a member blocked (a hung mount, a slow
+// command) holds the others back by one to two of it.
 var relayPatience = 10 * time.Millisecond
 
 // relayRun runs the members of a commit group one after another, on as
