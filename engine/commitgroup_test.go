@@ -102,19 +102,20 @@ ccm:
 	}
 }
 
-// A commit group's members run one after another: each starts when the
-// one before waits in the group's sync, or has run too long.
+// A commit group's members run one after another while each ends without
+// waiting: once one waits in the group's sync, or has run too long, the
+// members left start at once.
 func TestCommitGroupMembersStartInTurn(t *testing.T) {
 	cases := []struct {
 		name string
-		// patience is how long a member runs before the next starts
-		// beside it; holdChecks holds each member's first check until
+		// patience is how long a member runs before the members left
+		// start; holdChecks holds each member's first check until
 		// all ten are checking, for at most a few seconds.
 		patience   time.Duration
 		holdChecks bool
 	}{
-		{"the next starts when a member waits in the sync", time.Hour, false},
-		{"the next starts when a member is held up elsewhere", 0, true},
+		{"the members left start when one waits in the sync", time.Hour, false},
+		{"the members left start when one is held up elsewhere", 0, true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -6,7 +6,7 @@ import (
 )
 
 // SetRelayPatience sets how long a commit group's member runs before the
-// members after it start beside it (relayPatience), until the test ends.
+// members left start (relayPatience), until the test ends.
 func SetRelayPatience(t testing.TB, d time.Duration) {
 	old := relayPatience
 	relayPatience = d

@@ -9,19 +9,19 @@ import (
 )
 
 // relayPatience is how often a commit group's relay looks whether a
-// member started since it last looked, and starts the members after a
-// member that did not beside it: a member blocked (a hung mount, a slow
-// command) holds the others back by one to two of it.
+// member started since it last looked, and starts the members left when
+// none did: a member blocked (a hung mount, a slow command) holds the
+// others back by one to two of it.
 var relayPatience = 10 * time.Millisecond
 
-// relayRun runs the members of a commit group one after another, on as
-// few goroutines as it can: the worker's own, until a member waits in
-// the group's sync for the others (commit.WithGroup's waiting) or runs
-// longer than relayPatience; then the members not started yet go on, on a
-// goroutine of their own (a leg). A group that writes nothing, as in a
-// run that finds everything in place, thus starts no goroutine, where one
-// per member was a sixteenth of the instructions of a one-shot run of
-// 1,000 files; a member waiting in the sync holds its goroutine, as before.
+// relayRun runs the members of a commit group on the worker's goroutine,
+// one after another, while each ends without waiting: once one waits in
+// the group's sync for the others (commit.WithGroup's waiting), or runs
+// longer than relayPatience, the members left start at once, each on a
+// goroutine of its own, as all did before. A group that writes nothing,
+// as in a run that finds everything in place, thus starts no goroutine,
+// where one per member was a sixteenth of the instructions of a one-shot
+// run of 1,000 files; a group that writes runs its writes side by side.
 type relayRun struct {
 	e     *Engine
 	ctx   context.Context
@@ -29,12 +29,10 @@ type relayRun struct {
 	wg    sync.WaitGroup
 
 	mu sync.Mutex
-	// next is the first member not started; leg numbers the goroutine
-	// that starts it, the others end after their member.
-	next, leg int
-	// seen is next at the last look of watch, which timer runs.
-	seen  int
-	timer *time.Timer
+	// next is the first member not started; seen is next at the last look
+	// of watch, which timer runs.
+	next, seen int
+	timer      *time.Timer
 }
 
 // relay runs the members of a commit group and returns once all are done.
@@ -43,55 +41,47 @@ func (e *Engine) relay(ctx context.Context, group []*groupRun) {
 	r.mu.Lock()
 	r.timer = time.AfterFunc(relayPatience, r.watch)
 	r.mu.Unlock()
-	r.run(0)
+	for {
+		r.mu.Lock()
+		if r.next == len(group) {
+			r.mu.Unlock()
+			break
+		}
+		g := group[r.next]
+		r.next++
+		r.mu.Unlock()
+		r.member(g)
+	}
 	r.wg.Wait()
 	r.timer.Stop()
 }
 
-// run starts the members one after another as leg, until another leg
-// takes over.
-func (r *relayRun) run(leg int) {
-	for {
-		r.mu.Lock()
-		if r.leg != leg || r.next == len(r.group) {
-			r.mu.Unlock()
-			return
-		}
-		g := r.group[r.next]
-		r.next++
-		r.mu.Unlock()
-		r.member(g, leg)
-	}
-}
-
-// member runs g, a member started by leg.
-func (r *relayRun) member(g *groupRun, leg int) {
+// member runs g; if it waits in the sync, the members left start.
+func (r *relayRun) member(g *groupRun) {
 	c := g.run.commit
 	defer c.Leave()
 	ctx := commit.WithGroup(r.ctx, c, func() {
 		r.mu.Lock()
 		defer r.mu.Unlock()
-		r.handOver(leg)
+		r.release()
 	})
 	g.ev, g.out, g.err = r.e.converge(ctx, g.n, g.run)
 }
 
-// handOver has a new leg start the members left, when leg still starts
-// them. Callers hold r.mu.
-func (r *relayRun) handOver(leg int) {
-	if r.leg != leg || r.next == len(r.group) {
-		return
+// release starts each member left on a goroutine of its own. Callers
+// hold r.mu.
+func (r *relayRun) release() {
+	for _, g := range r.group[r.next:] {
+		r.wg.Go(func() {
+			growStack()
+			r.member(g)
+		})
 	}
-	r.leg++
-	next := r.leg
-	r.wg.Go(func() {
-		growStack()
-		r.run(next)
-	})
+	r.next = len(r.group)
 }
 
-// watch hands over when no member started since its last look, and looks
-// again after relayPatience while members are left to start.
+// watch releases the members left when none started since its last
+// look, and looks again after relayPatience while any are left.
 func (r *relayRun) watch() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -99,7 +89,8 @@ func (r *relayRun) watch() {
 		return
 	}
 	if r.next == r.seen {
-		r.handOver(r.leg)
+		r.release()
+		return
 	}
 	r.seen = r.next
 	r.timer.Reset(relayPatience)
