@@ -192,43 +192,41 @@ func inUserNamespace(t *testing.T, limits string, args ...string) *watcher {
 	return startCmd(t, exec.Command("unshare", full...))
 }
 
-func TestRefusedWatchesFallBackToPolling(t *testing.T) {
-	dir := t.TempDir()
-	m := manifest(t, dir, watched)
-	// Few watches: the deep paths' chains cannot all be armed.
-	w := inUserNamespace(t, "echo 3 > /proc/sys/user/max_inotify_watches", "--poll-interval", "100ms", m)
-	w.converged(5)
-	if !strings.Contains(w.logs(), "the kernel refused an inotify watch; polling") {
-		t.Fatalf("no fallback warning:\n%s", w.logs())
+// TestRefusedInotifyFallsBackToPolling: when the kernel refuses some
+// watches (the deep paths' chains cannot all be armed) or every inotify
+// instance, ccm says so once and polls what it could not watch, and the
+// polls repair.
+func TestRefusedInotifyFallsBackToPolling(t *testing.T) {
+	for _, c := range []struct {
+		name, limits, warning string
+		tamper                func(motd string) error
+	}{
+		{"few watches", "echo 3 > /proc/sys/user/max_inotify_watches", "the kernel refused an inotify watch; polling",
+			func(motd string) error { return os.WriteFile(motd, []byte("tampered\n"), 0o644) }},
+		{"no inotify at all", "echo 0 > /proc/sys/user/max_inotify_instances", "inotify unavailable; polling every watched resource",
+			func(motd string) error { return os.Chmod(motd, 0o600) }},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			w := inUserNamespace(t, c.limits, "--poll-interval", "100ms", manifest(t, dir, watched))
+			w.converged(5)
+			if n := strings.Count(w.logs(), c.warning); n != 1 {
+				t.Fatalf("the fallback warning logged %d times, want once:\n%s", n, w.logs())
+			}
+			motd := dir + "/srv/app/motd"
+			if err := c.tamper(motd); err != nil {
+				t.Fatal(err)
+			}
+			ev := w.waitFor("the fallback poll to repair motd", func(ev engine.Event) bool { return ev.Changed && strings.HasSuffix(ev.Name, "/motd") })
+			// A path inotify refused is polled: its checks are polls, not drift.
+			if ev.Trigger != engine.TriggerPoll {
+				t.Fatalf("trigger = %s, want poll", ev.Trigger)
+			}
+			if !fileIs(motd, "hello\n", 0o644) {
+				t.Fatal("motd not repaired")
+			}
+		})
 	}
-	if strings.Count(w.logs(), "refused") != 1 {
-		t.Fatalf("the fallback warning must be logged once:\n%s", w.logs())
-	}
-	if err := os.WriteFile(dir+"/srv/app/motd", []byte("tampered\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	ev := w.waitFor("the fallback poll to repair motd", func(ev engine.Event) bool { return ev.Changed && strings.HasSuffix(ev.Name, "/motd") })
-	// A path inotify refused is polled: its checks are polls, not drift.
-	if ev.Trigger != engine.TriggerPoll {
-		t.Fatalf("trigger = %s, want poll", ev.Trigger)
-	}
-	if !fileIs(dir+"/srv/app/motd", "hello\n", 0o644) {
-		t.Fatal("motd not repaired")
-	}
-}
-
-func TestNoInotifyAtAllPollsEverything(t *testing.T) {
-	dir := t.TempDir()
-	m := manifest(t, dir, watched)
-	w := inUserNamespace(t, "echo 0 > /proc/sys/user/max_inotify_instances", "--poll-interval", "100ms", m)
-	w.converged(5)
-	if !strings.Contains(w.logs(), "inotify unavailable; polling every watched resource") {
-		t.Fatalf("logs:\n%s", w.logs())
-	}
-	if err := os.Chmod(dir+"/srv/app/motd", 0o600); err != nil {
-		t.Fatal(err)
-	}
-	eventually(t, "motd mode repaired by polling", func() bool { return fileIs(dir+"/srv/app/motd", "hello\n", 0o644) })
 }
 
 func TestSIGTERMStopsPromptlyWithExitZero(t *testing.T) {
