@@ -454,17 +454,7 @@ func startDaemon(tb testing.TB, args ...string) *exec.Cmd {
 	tb.Helper()
 	cmd := exec.Command(bin, args...)
 	cmd.Env = append(os.Environ(), "CCM_SOCKET="+socketPath(tb))
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() {
-		_ = cmd.Process.Signal(syscall.SIGTERM)
-		_ = cmd.Wait()
-	})
+	stderr := startPiped(tb, cmd, cmd.StderrPipe, syscall.SIGTERM)
 	ready := make(chan struct{})
 	go func() {
 		sc := bufio.NewScanner(stderr)

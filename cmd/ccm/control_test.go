@@ -138,14 +138,7 @@ func TestEventsFollowStreamsTheRingThenLiveEvents(t *testing.T) {
 	w := startWatch(t, manifest(t, dir, watched))
 	w.converged(5)
 	cmd := exec.Command(bin, "events", "--follow", "--json", "--socket", w.socket)
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	stdout := startPiped(t, cmd, cmd.StdoutPipe, os.Kill)
 	lines := make(chan engine.Event, 100)
 	go func() {
 		sc := bufio.NewScanner(stdout)

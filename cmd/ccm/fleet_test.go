@@ -98,18 +98,8 @@ func (f *fleet) publish(dir, loc, src, key string, flags ...string) {
 	f.must(append([]string{"bundle", "push", out, loc}, flags...)...)
 }
 
-// motd is a one-file manifest.
-func motd(content string) string {
-	return `
-- file:
-    - @/motd:
-        ensure: present
-        content: "` + content + `\n"
-        owner: root
-        group: root
-        mode: "0644"
-`
-}
+// motd is a manifest of one file, @/motd.
+func motd(content string) string { return fileAt("@/motd", content) }
 
 func TestFleetBundleFromObjectStore(t *testing.T) {
 	f := newFleet(t)
@@ -339,15 +329,7 @@ func streamEvents(t *testing.T, js jetstream.JetStream, host string) []map[strin
 }
 
 // appConf is a manifest whose file renders hiera data and a kvGet() value.
-const appConf = `
-- file:
-    - @/app.conf:
-        ensure: present
-        content: "{{ lookup('data.greeting') }} on {{ kvGet('cfg', 'port') }}\n"
-        owner: root
-        group: root
-        mode: "0644"
-`
+var appConf = fileAt("@/app.conf", "{{ lookup('data.greeting') }} on {{ kvGet('cfg', 'port') }}")
 
 func TestFleetKVDataRerendersFiles(t *testing.T) {
 	f := newFleet(t)
@@ -387,15 +369,7 @@ func TestAgentRunsUpstreamsConfiguration(t *testing.T) {
 	dir, cache := t.TempDir(), t.TempDir()
 	const loc = "obj://ccm/agent.tgz"
 	f.putKV("data", "common", "data:\n  motd: from the agent\n")
-	f.publish(dir, loc, `
-- file:
-    - @/motd:
-        ensure: present
-        content: "{{ lookup('data.motd') }}\n"
-        owner: root
-        group: root
-        mode: "0644"
-`, "")
+	f.publish(dir, loc, motd("{{ lookup('data.motd') }}"), "")
 	cfg := filepath.Join(t.TempDir(), "config.yaml")
 	if err := os.WriteFile(cfg, []byte(`
 interval: 45s

@@ -56,7 +56,7 @@ func TestAFleetRunsWithTheLeastPermissions(t *testing.T) {
 	if r := f.ccm("bundle", "push", "--force", file, loc); r.code != 1 || !strings.Contains(r.stderr, "Permissions Violation") || !strings.Contains(r.stderr, "docs/fleet.md") {
 		t.Fatalf("a host pushing: exit %d\n%s", r.code, r.stderr)
 	}
-	m := manifest(t, t.TempDir(), "- file:\n    - @/a: {ensure: present, content: \"a\\n\", owner: root, group: root, mode: \"0644\"}\n")
+	m := manifest(t, t.TempDir(), fileAt("@/a", "a"))
 	if r := f.ccm("run", "--state-dir", t.TempDir(), "--report", "nats", "--hostname", "web-2", m); !strings.Contains(r.stderr, "Permissions Violation") {
 		t.Fatalf("web-1 reporting as web-2: exit %d\n%s", r.code, r.stderr)
 	}

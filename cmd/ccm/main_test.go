@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -87,6 +88,20 @@ func manifest(t testing.TB, dir, src string) string {
 	return f
 }
 
+// fileAt is a manifest of one file at path (@ stands for the test's
+// directory), root's with mode 0644, holding content and a newline.
+func fileAt(path, content string) string {
+	return `
+- file:
+    - ` + path + `:
+        ensure: present
+        content: "` + content + `\n"
+        owner: root
+        group: root
+        mode: "0644"
+`
+}
+
 func writeManifest(t testing.TB, f, dir, src string) {
 	t.Helper()
 	if err := os.WriteFile(f, []byte(strings.ReplaceAll(src, "@", dir)), 0o644); err != nil {
@@ -160,6 +175,26 @@ func startCmd(t *testing.T, cmd *exec.Cmd) *watcher {
 		}
 	})
 	return w
+}
+
+// startPiped starts cmd and returns what it writes to the pipe pipe
+// makes (cmd.StdoutPipe or cmd.StderrPipe). When the test ends cmd gets
+// stop (SIGTERM to let a ccm shut down, os.Kill for the rest) and is
+// waited for.
+func startPiped(tb testing.TB, cmd *exec.Cmd, pipe func() (io.ReadCloser, error), stop os.Signal) io.Reader {
+	tb.Helper()
+	out, err := pipe()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() {
+		_ = cmd.Process.Signal(stop)
+		_ = cmd.Wait()
+	})
+	return out
 }
 
 // socketPath returns a control socket's path in a new private directory,

@@ -68,9 +68,7 @@ func absent(t *testing.T, path string) {
 }
 
 // marker is a manifest that makes one file, at out.
-func marker(out string) string {
-	return "- file:\n    - " + out + ":\n        ensure: present\n        content: \"x\\n\"\n        owner: root\n        group: root\n        mode: \"0644\"\n"
-}
+func marker(out string) string { return fileAt(out, "x") }
 
 func TestManifestsAnotherUserCanChangeAreRefused(t *testing.T) {
 	home := resourcetest.NobodyHome(t)

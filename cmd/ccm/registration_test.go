@@ -169,15 +169,7 @@ func TestRegistrationCommands(t *testing.T) {
 	}
 	watch := exec.Command(bin, "registration", "watch", "prod", "--json")
 	watch.Env = f.env
-	stdout, err := watch.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := watch.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = watch.Process.Kill(); _ = watch.Wait() })
-	lines := bufio.NewScanner(stdout)
+	lines := bufio.NewScanner(startPiped(t, watch, watch.StdoutPipe, os.Kill))
 
 	out := f.must("r", "create", "--cluster", "prod", "--service", "web", "--protocol", "http", "--address", "10.0.0.1", "--port", "80", "-A", "team=ops", "-A", "tier=front")
 	if !strings.Contains(out, "Registration entry created cluster=prod service=web protocol=http address=10.0.0.1 port=80 priority=100") {
@@ -217,6 +209,9 @@ func TestRegistrationCommands(t *testing.T) {
 	}
 }
 
+// dbConf renders the address the db service registered into @/db.conf.
+var dbConf = fileAt("@/db.conf", "{{ registrations('prod', 'tcp', 'db', '*')[0].Address }}")
+
 // TestOneShotLookups: upstream's `ccm apply -R STREAM` and `ccm ensure
 // file --registration` render registrations(); ensure's -R with a
 // TYPE#NAME is still --require.
@@ -225,15 +220,7 @@ func TestOneShotLookups(t *testing.T) {
 	f.must("registration", "init", "-R", "REGISTRATIONS")
 	f.must("registration", "create", "-R", "REGISTRATIONS", "--cluster", "prod", "--service", "db", "--protocol", "tcp", "--address", "10.0.0.5", "--port", "5432", "--ttl", "1h")
 	dir := t.TempDir()
-	m := manifest(t, dir, `
-- file:
-    - @/db.conf:
-        ensure: present
-        content: "{{ registrations('prod', 'tcp', 'db', '*')[0].Address }}\n"
-        owner: root
-        group: root
-        mode: "0644"
-`)
+	m := manifest(t, dir, dbConf)
 	f.must("apply", m, "-R", "REGISTRATIONS")
 	if got := read(t, dir+"/db.conf"); got != "10.0.0.5\n" {
 		t.Fatalf("apply rendered %q", got)
@@ -275,15 +262,8 @@ func TestRegistrationsRunWithTheLeastPermissions(t *testing.T) {
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "status"), "0", 0o644)
 	writeFile(t, filepath.Join(dir, "check_app"), "#!/bin/sh\nexit $(cat "+dir+"/status)\n", 0o755)
-	m := strings.Replace(backendNode, "address: 127.0.0.1", "address: 192.0.2.10", 1) + `
-    - file:
-        - @/db.conf:
-            ensure: present
-            content: "{{ registrations('prod', 'tcp', 'db', '*')[0].Address }}\n"
-            owner: root
-            group: root
-            mode: "0644"
-`
+	// dbConf as one more of backendNode's resources.
+	m := strings.Replace(backendNode, "address: 127.0.0.1", "address: 192.0.2.10", 1) + strings.ReplaceAll(dbConf, "\n", "\n    ")
 	f.env = host
 	w := f.watch("--state-dir", t.TempDir(), "--register", "jetstream", manifest(t, dir, m))
 	t.Cleanup(func() {

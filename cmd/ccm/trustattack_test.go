@@ -105,20 +105,9 @@ func startImpostor(t *testing.T, addr, bundle string) {
 	cmd := exec.Command("/proc/self/exe")
 	cmd.Env = []string{impostorEnv + "=" + addr, impostorStoreEnv + "=" + filepath.Join(home, "js"), impostorBundleEnv + "=" + readable}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
 	var errb strings.Builder
 	cmd.Stderr = &errb
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
-	})
-	line, _ := bufio.NewReader(out).ReadString('\n')
+	line, _ := bufio.NewReader(startPiped(t, cmd, cmd.StdoutPipe, os.Kill)).ReadString('\n')
 	if strings.TrimSpace(line) != "ready" {
 		t.Fatalf("the impostor did not start: %q\n%s", line, errb.String())
 	}
@@ -148,15 +137,7 @@ func defaultNATS(t *testing.T) (addr string, env []string) {
 func pwnBundle(t *testing.T, dir string) string {
 	t.Helper()
 	src := t.TempDir()
-	writeManifest(t, filepath.Join(src, "manifest.yaml"), dir, `
-- file:
-    - @/pwned:
-        ensure: present
-        content: "root ran a local user's bundle\n"
-        owner: root
-        group: root
-        mode: "0644"
-`)
+	writeManifest(t, filepath.Join(src, "manifest.yaml"), dir, fileAt("@/pwned", "root ran a local user's bundle"))
 	out := filepath.Join(t.TempDir(), "site.tgz")
 	if r := ccm(t, "bundle", "pack", src, "-o", out); r.code != 0 {
 		t.Fatalf("pack: %s", r.stderr)
@@ -306,7 +287,7 @@ func TestAttackKVDataIsRefusedUnderTrust(t *testing.T) {
 
 func TestHostNamesStayApartOrAreRefused(t *testing.T) {
 	f := newFleet(t)
-	m := manifest(t, t.TempDir(), "- file:\n    - @/a: {ensure: present, content: \"a\\n\", owner: root, group: root, mode: \"0644\"}\n")
+	m := manifest(t, t.TempDir(), fileAt("@/a", "a"))
 	for _, h := range []string{"web.1", "web_1"} {
 		f.must("run", "--state-dir", t.TempDir(), "--report", "nats", "--hostname", h, m)
 	}
