@@ -9,7 +9,9 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"os/user"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -100,6 +102,21 @@ func fileAt(path, content string) string {
         group: root
         mode: "0644"
 `
+}
+
+// me returns the names of the user and group the tests run as, for the
+// files their manifests make.
+func me(t *testing.T) (owner, group string) {
+	t.Helper()
+	u, err := user.Current()
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := user.LookupGroupId(strconv.Itoa(os.Getgid()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u.Username, g.Name
 }
 
 func writeManifest(t testing.TB, f, dir, src string) {

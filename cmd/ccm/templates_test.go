@@ -3,7 +3,6 @@ package main_test
 import (
 	"encoding/json"
 	"os"
-	"os/user"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -122,15 +121,8 @@ ccm:
 // command with an escaped ${, and resources skipped by control.
 func TestManifestWithDataAndDeferredTemplates(t *testing.T) {
 	dir := t.TempDir()
-	u, err := user.Current()
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := user.LookupGroupId(u.Gid)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := manifest(t, dir, strings.NewReplacer("OWNER", u.Username, "GROUP", g.Name).Replace(`
+	owner, group := me(t)
+	m := manifest(t, dir, strings.NewReplacer("OWNER", owner, "GROUP", group).Replace(`
 data:
   greeting: hello
   packages: [base]
