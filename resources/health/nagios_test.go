@@ -8,12 +8,12 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/reactive-ccm/ccm/resources"
 	"github.com/reactive-ccm/ccm/resources/health"
+	"github.com/reactive-ccm/ccm/resources/resourcetest"
 	"github.com/reactive-ccm/ccm/watchers/clock"
 )
 
@@ -80,13 +80,7 @@ func TestNagiosTimeoutKillsTheProcessGroup(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for syscall.Kill(pid, 0) == nil {
-		if time.Now().After(deadline) {
-			t.Fatalf("the plugin's child %d survived the timeout", pid)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	resourcetest.WaitExited(t, pid)
 }
 
 // TestTries: a failing check is tried again after try_sleep, waited on

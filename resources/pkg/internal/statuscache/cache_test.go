@@ -337,16 +337,12 @@ func TestQueryErrorIsReturnedAndNotRemembered(t *testing.T) {
 func TestWaiterGivesUpWhenItsContextEnds(t *testing.T) {
 	d := newDB(t, map[string]string{"a": "1.0"})
 	d.gate = make(chan struct{})
+	querying := make(chan struct{})
+	d.during = func() { close(querying) }
 	c := newCache(d, settled)
-	started := make(chan struct{})
-	go func() {
-		close(started)
-		_, _ = c.Status(t.Context(), "a")
-	}()
-	<-started
-	for len(d.queries()) == 0 {
-		time.Sleep(time.Millisecond)
-	}
+	go func() { _, _ = c.Status(t.Context(), "a") }()
+	// The second Status finds this query running and waits for it.
+	<-querying
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
 	if _, err := c.Status(ctx, "a"); !errors.Is(err, context.Canceled) {
