@@ -70,9 +70,9 @@ func (s *Server) routes() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /v1/status", s.status)
 	mux.HandleFunc("GET /v1/events", s.events)
-	mux.HandleFunc("POST /v1/pause", s.pause)
-	mux.HandleFunc("POST /v1/resume", s.resume)
-	mux.HandleFunc("POST /v1/recheck", s.recheck)
+	mux.HandleFunc("POST /v1/pause", command(s.pause))
+	mux.HandleFunc("POST /v1/resume", command(s.resume))
+	mux.HandleFunc("POST /v1/recheck", command(s.recheck))
 	return s.guard(mux)
 }
 
@@ -127,15 +127,29 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-func (s *Server) pause(w http.ResponseWriter, r *http.Request) {
-	var req PauseRequest
-	if !decode(w, r, &req) {
-		return
+// command serves one kind of request: decoded from JSON, refused as a bad
+// request when it is not well formed, then done by do, whose error or
+// reply answers.
+func command[R request](do func(*http.Request, R) (Reply, error)) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		var req R
+		if !decode(w, r, &req) {
+			return
+		}
+		if why := req.invalid(); why != "" {
+			reply(w, http.StatusBadRequest, Reply{Error: why})
+			return
+		}
+		rep, err := do(r, req)
+		if err != nil {
+			fail(w, err)
+			return
+		}
+		reply(w, http.StatusOK, rep)
 	}
-	if !req.Valid() {
-		reply(w, http.StatusBadRequest, Reply{Error: "name resources or ask for all, not both, and a duration that is not negative"})
-		return
-	}
+}
+
+func (s *Server) pause(r *http.Request, req PauseRequest) (Reply, error) {
 	now := time.Now()
 	p := status.Pause{By: peerFrom(r.Context()).who(req.SudoUser), Since: now}
 	if req.For > 0 {
@@ -143,43 +157,25 @@ func (s *Server) pause(w http.ResponseWriter, r *http.Request) {
 	}
 	if req.All {
 		s.ctl.PauseAll(p)
-	} else if err := s.ctl.Pause(req.Resources, p); err != nil {
-		fail(w, err)
-		return
+		return Reply{Pause: &p}, nil
 	}
-	reply(w, http.StatusOK, Reply{Pause: &p})
+	return Reply{Pause: &p}, s.ctl.Pause(req.Resources, p)
 }
 
-func (s *Server) resume(w http.ResponseWriter, r *http.Request) {
-	var req ResumeRequest
-	if !decode(w, r, &req) {
-		return
-	}
-	if !req.Valid() {
-		reply(w, http.StatusBadRequest, Reply{Error: "name resources or ask for all, not both"})
-		return
-	}
+func (s *Server) resume(_ *http.Request, req ResumeRequest) (Reply, error) {
 	if req.All {
 		s.ctl.ResumeAll()
-	} else if err := s.ctl.Resume(req.Resources); err != nil {
-		fail(w, err)
-		return
+		return Reply{}, nil
 	}
-	reply(w, http.StatusOK, Reply{})
+	return Reply{}, s.ctl.Resume(req.Resources)
 }
 
-func (s *Server) recheck(w http.ResponseWriter, r *http.Request) {
-	var req RecheckRequest
-	if !decode(w, r, &req) {
-		return
-	}
+func (s *Server) recheck(_ *http.Request, req RecheckRequest) (Reply, error) {
 	if req.Resource == "" {
 		s.ctl.Recheck()
-	} else if err := s.ctl.RecheckResource(req.Resource); err != nil {
-		fail(w, err)
-		return
+		return Reply{}, nil
 	}
-	reply(w, http.StatusOK, Reply{})
+	return Reply{}, s.ctl.RecheckResource(req.Resource)
 }
 
 // maxRequest bounds a request body.

@@ -12,6 +12,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/reactive-ccm/ccm/engine"
 	"github.com/reactive-ccm/ccm/engine/daemon/status"
+	"github.com/reactive-ccm/ccm/engine/enginetest"
 	"github.com/reactive-ccm/ccm/engine/fleet/natsconn"
 	"github.com/reactive-ccm/ccm/engine/fleet/natsconn/natstest"
 	"github.com/reactive-ccm/ccm/engine/fleet/report"
@@ -19,9 +20,7 @@ import (
 
 func lazy(t *testing.T, srv *natstest.Server) *natsconn.Lazy {
 	t.Helper()
-	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
-	t.Setenv("NATS_CONTEXT", "")
-	t.Setenv("NATS_URL", srv.URL())
+	srv.Env()
 	l := natsconn.NewLazy(natsconn.FromEnv(""), slog.New(slog.DiscardHandler))
 	t.Cleanup(l.Close)
 	return l
@@ -34,18 +33,6 @@ func conn(t *testing.T, l *natsconn.Lazy) *natsconn.Conn {
 		t.Fatal(err)
 	}
 	return c
-}
-
-// eventually polls cond until it holds.
-func eventually(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out: %s", what)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
 }
 
 // events reads every event of host from the stream.
@@ -129,12 +116,12 @@ func TestReporterPublishesEventsAndStatus(t *testing.T) {
 		Writers: map[string]string{"file#/etc/motd": "pid 42 (sed -i s/a/b/ /etc/motd) uid 0"}})
 	r.Reloaded(errors.New("manifest.yaml:3:5: unknown property colour"))
 
-	eventually(t, "the event in the stream", func() bool { return len(events(t, c, "web.example.com")) == 1 })
+	enginetest.Eventually(t, "the event in the stream", func() bool { return len(events(t, c, "web.example.com")) == 1 })
 	ev := events(t, c, "web.example.com")[0]
 	if ev["host"] != "web.example.com" || ev["name"] != "/etc/motd" || ev["trigger"] != "drift" || ev["changed"] != true {
 		t.Fatalf("event = %v", ev)
 	}
-	eventually(t, "the status in the bucket", func() bool {
+	enginetest.Eventually(t, "the status in the bucket", func() bool {
 		st, ok := hostStatus(t, c, "web.example.com")
 		return ok && st.ReloadError != ""
 	})
@@ -159,14 +146,14 @@ func TestReporterKeepsEventsWhileNATSIsAway(t *testing.T) {
 	go func() { r.Run(ctx); close(done) }()
 	t.Cleanup(func() { cancel(); <-done })
 	r.Event(&engine.Event{Type: "file", Name: "/a"})
-	eventually(t, "the first event", func() bool { return len(events(t, c, "db1")) == 1 })
+	enginetest.Eventually(t, "the first event", func() bool { return len(events(t, c, "db1")) == 1 })
 
 	srv.Stop()
-	eventually(t, "the client to notice", func() bool { return !c.Connected() })
+	enginetest.Eventually(t, "the client to notice", func() bool { return !c.Connected() })
 	r.Event(&engine.Event{Type: "file", Name: "/b"})
 	r.Event(&engine.Event{Type: "file", Name: "/c"})
 	srv.Restart()
-	eventually(t, "the queued events after the reconnect", func() bool { return len(events(t, c, "db1")) == 3 })
+	enginetest.Eventually(t, "the queued events after the reconnect", func() bool { return len(events(t, c, "db1")) == 3 })
 	got := events(t, c, "db1")
 	if got[1]["name"] != "/b" || got[2]["name"] != "/c" {
 		t.Fatalf("events out of order: %v", got)
