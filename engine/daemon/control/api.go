@@ -43,13 +43,6 @@ type PauseRequest struct {
 // a duration that is not negative.
 func (r PauseRequest) Valid() bool { return r.All != (len(r.Resources) > 0) && r.For >= 0 }
 
-func (r PauseRequest) invalid() string {
-	if r.Valid() {
-		return ""
-	}
-	return "name resources or ask for all, not both, and a duration that is not negative"
-}
-
 // ResumeRequest asks to resume resources, or every pause with All.
 type ResumeRequest struct {
 	Resources []string `json:"resources,omitempty"`
@@ -59,26 +52,11 @@ type ResumeRequest struct {
 // Valid reports whether r names resources or asks for all, not both.
 func (r ResumeRequest) Valid() bool { return r.All != (len(r.Resources) > 0) }
 
-func (r ResumeRequest) invalid() string {
-	if r.Valid() {
-		return ""
-	}
-	return "name resources or ask for all, not both"
-}
-
 // RecheckRequest asks to check one resource now, or all when Resource is
 // empty.
 type RecheckRequest struct {
 	Resource string `json:"resource,omitempty"`
 }
-
-// invalid is "": every re-check request is well formed (an unknown
-// resource is not found).
-func (RecheckRequest) invalid() string { return "" }
-
-// request is a request of the socket's; invalid says why it is not well
-// formed, or "" when it is.
-type request interface{ invalid() string }
 
 // Reply answers a pause, resume or re-check.
 type Reply struct {

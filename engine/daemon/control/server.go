@@ -127,17 +127,12 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// command serves one kind of request: decoded from JSON, refused as a bad
-// request when it is not well formed, then done by do, whose error or
-// reply answers.
-func command[R request](do func(*http.Request, R) (Reply, error)) http.HandlerFunc {
+// command serves one kind of request: decoded from JSON, then done by
+// do, whose reply or error answers.
+func command[R any](do func(*http.Request, R) (Reply, error)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		var req R
 		if !decode(w, r, &req) {
-			return
-		}
-		if why := req.invalid(); why != "" {
-			reply(w, http.StatusBadRequest, Reply{Error: why})
 			return
 		}
 		rep, err := do(r, req)
@@ -150,6 +145,9 @@ func command[R request](do func(*http.Request, R) (Reply, error)) http.HandlerFu
 }
 
 func (s *Server) pause(r *http.Request, req PauseRequest) (Reply, error) {
+	if !req.Valid() {
+		return Reply{}, invalid("name resources or ask for all, not both, and a duration that is not negative")
+	}
 	now := time.Now()
 	p := status.Pause{By: peerFrom(r.Context()).who(req.SudoUser), Since: now}
 	if req.For > 0 {
@@ -163,6 +161,9 @@ func (s *Server) pause(r *http.Request, req PauseRequest) (Reply, error) {
 }
 
 func (s *Server) resume(_ *http.Request, req ResumeRequest) (Reply, error) {
+	if !req.Valid() {
+		return Reply{}, invalid("name resources or ask for all, not both")
+	}
 	if req.All {
 		s.ctl.ResumeAll()
 		return Reply{}, nil
@@ -192,8 +193,12 @@ func decode(w http.ResponseWriter, r *http.Request, v any) bool {
 }
 
 func fail(w http.ResponseWriter, err error) {
+	var bad invalid
 	code := http.StatusInternalServerError
-	if errors.Is(err, engine.ErrUnknownResource) {
+	switch {
+	case errors.As(err, &bad):
+		code = http.StatusBadRequest
+	case errors.Is(err, engine.ErrUnknownResource):
 		code = http.StatusNotFound
 	}
 	reply(w, code, Reply{Error: err.Error()})
