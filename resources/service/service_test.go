@@ -45,10 +45,8 @@ func prop(t testing.TB, sd *systemdtest.Systemd, unit, name string) string {
 	return strings.TrimSpace(out)
 }
 
-func build(t *testing.T, name, props string) resources.Resource {
-	t.Helper()
-	return resourcetest.MustBuild(t, "service", name, props, t.TempDir()).Resource
-}
+// build makes a service from its name and properties.
+var build = resourcetest.Builder("service")
 
 func TestConverge(t *testing.T) {
 	tests := []struct {
