@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/reactive-ccm/ccm/engine"
+	"github.com/reactive-ccm/ccm/engine/enginetest"
 )
 
 // fastContest shrinks the contest policy so fights are decided in
@@ -134,7 +135,7 @@ func TestFightsAreContested(t *testing.T) {
 				t.Errorf("the contest names the writer %q, want %s", writer, want)
 			}
 			t.Logf("writer: %s", writer)
-			eventually(t, "the contest logged", func() bool { return strings.Contains(w.logs(), "contested: repaired too often") })
+			enginetest.Eventually(t, "the contest logged", func() bool { return strings.Contains(w.logs(), "contested: repaired too often") })
 			if got := strings.Count(w.logs(), "contested: repaired too often"); got != 1 {
 				t.Errorf("the contest was logged %d times, want once:\n%s", got, w.logs())
 			}

@@ -283,15 +283,3 @@ func (w *watcher) converged(n int) {
 		w.waitFor("startup convergence", func(ev engine.Event) bool { return ev.Trigger == engine.TriggerStartup })
 	}
 }
-
-// eventually polls cond until it holds.
-func eventually(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out: %s", what)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/reactive-ccm/ccm/engine"
+	"github.com/reactive-ccm/ccm/engine/enginetest"
 	"github.com/reactive-ccm/ccm/resources/resourcetest"
 	"github.com/segmentio/ksuid"
 )
@@ -112,7 +113,7 @@ func TestAChildManifestMadeWritableIsNotReloaded(t *testing.T) {
 		t.Fatal(err)
 	}
 	resourcetest.AsNobody(t, "append", child, "- exec:\n    - pwn:\n        command: /bin/touch "+dir+"/pwned\n")
-	eventually(t, "the reload to be refused", func() bool {
+	enginetest.Eventually(t, "the reload to be refused", func() bool {
 		return strings.Contains(w.logs(), "reload failed") && strings.Contains(w.logs(), child+" is writable by every user (mode 0666)")
 	})
 	if err := os.Remove(dir + "/a"); err != nil {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go"
+	"github.com/reactive-ccm/ccm/engine/enginetest"
 	"github.com/reactive-ccm/ccm/engine/fleet/natsconn/natstest"
 	"github.com/reactive-ccm/ccm/resources/registration"
 )
@@ -108,11 +109,11 @@ func TestBackendLeavesTheBalancerAndComesBack(t *testing.T) {
 	a.converged(1)
 	cfg, targets := filepath.Join(lb, "backends.cfg"), filepath.Join(lb, "targets.json")
 	const ours = "server 127.0.0.1 127.0.0.1:8080 check weight 246"
-	eventually(t, "the local backend's flag file", func() bool { _, err := os.Stat(filepath.Join(lb, "local-backend")); return err == nil })
-	eventually(t, "both backends in the balancer", func() bool {
+	enginetest.Eventually(t, "the local backend's flag file", func() bool { _, err := os.Stat(filepath.Join(lb, "local-backend")); return err == nil })
+	enginetest.Eventually(t, "both backends in the balancer", func() bool {
 		return contains(cfg, ours) && contains(cfg, "server 10.0.0.2 10.0.0.2:8080 check weight 236")
 	})
-	eventually(t, "the scraped backend in the targets", func() bool { return contains(targets, `"127.0.0.1:8080"`) })
+	enginetest.Eventually(t, "the scraped backend in the targets", func() bool { return contains(targets, `"127.0.0.1:8080"`) })
 	if contains(targets, "10.0.0.2") {
 		t.Fatal("an entry without prometheus.io/scrape is a Prometheus target")
 	}
@@ -124,16 +125,16 @@ func TestBackendLeavesTheBalancerAndComesBack(t *testing.T) {
 
 	start := time.Now()
 	writeFile(t, status, "2", 0o644)
-	eventually(t, "the failed backend leaves the balancer", func() bool { return !contains(cfg, ours) && contains(cfg, "10.0.0.2:8080") })
+	enginetest.Eventually(t, "the failed backend leaves the balancer", func() bool { return !contains(cfg, ours) && contains(cfg, "10.0.0.2:8080") })
 	t.Logf("backend left the balancer's file %v after its service failed", time.Since(start).Round(time.Millisecond))
-	eventually(t, "and the targets", func() bool { return contains(targets, "[]") })
+	enginetest.Eventually(t, "and the targets", func() bool { return contains(targets, "[]") })
 	local := filepath.Join(lb, "local-backend")
 	exists := func() bool { _, err := os.Stat(local); return err == nil }
-	eventually(t, "a property read when the manifest loaded follows too", func() bool { return !exists() })
+	enginetest.Eventually(t, "a property read when the manifest loaded follows too", func() bool { return !exists() })
 
 	start = time.Now()
 	writeFile(t, status, "0", 0o644)
-	eventually(t, "the recovered backend returns", func() bool { return contains(cfg, ours) && exists() })
+	enginetest.Eventually(t, "the recovered backend returns", func() bool { return contains(cfg, ours) && exists() })
 	t.Logf("backend returned %v after its service recovered", time.Since(start).Round(time.Millisecond))
 	if strings.Contains(b.logs(), "repaired too often") {
 		t.Fatalf("the balancer's new desired states were taken for a fight:\n%s", b.logs())
@@ -153,7 +154,7 @@ func TestAgentRegistrationPublishes(t *testing.T) {
 	cmd := exec.Command(bin, "agent", "--config", cfg, "--json", "--state-dir", t.TempDir())
 	cmd.Env = f.env
 	startCmd(t, cmd).converged(1)
-	eventually(t, "the agent's registration", func() bool {
+	enginetest.Eventually(t, "the agent's registration", func() bool {
 		return strings.Contains(f.must("registration", "query", "prod", "--json"), `"address": "127.0.0.1"`)
 	})
 }
@@ -273,7 +274,7 @@ func TestRegistrationsRunWithTheLeastPermissions(t *testing.T) {
 	})
 	w.converged(2)
 	f.env = admin
-	eventually(t, "web-1's registration", func() bool {
+	enginetest.Eventually(t, "web-1's registration", func() bool {
 		return strings.Contains(f.must("registration", "query", "prod", "http", "web", "--json"), `"address": "192.0.2.10"`)
 	})
 	if got := read(t, dir+"/db.conf"); got != "10.0.0.5\n" {

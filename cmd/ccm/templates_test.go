@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/reactive-ccm/ccm/engine/enginetest"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -241,7 +242,7 @@ func TestWatchReloadsWhenHieraChanges(t *testing.T) {
 		t.Fatalf("motd = %q, want one", got)
 	}
 	write(t, layer, "data: {msg: two}\n")
-	eventually(t, "motd rewritten from the changed --hiera file", func() bool {
+	enginetest.Eventually(t, "motd rewritten from the changed --hiera file", func() bool {
 		b, _ := os.ReadFile(target)
 		return string(b) == "two"
 	})

@@ -20,6 +20,7 @@ import (
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+	"github.com/reactive-ccm/ccm/engine/enginetest"
 )
 
 // The attacks of issue 23 on what root trusts, each run against the real
@@ -206,12 +207,12 @@ func TestAttackAnOlderSignedBundlePublishedAgainIsRefused(t *testing.T) {
 	w := f.watch(trust...)
 	w.converged(1)
 	f.publish(dir, loc, motd("new"), keys+"/signer")
-	eventually(t, "the new revision applied", func() bool { return fileIs(dir+"/motd", "new\n", 0o644) })
+	enginetest.Eventually(t, "the new revision applied", func() bool { return fileIs(dir+"/motd", "new\n", 0o644) })
 
 	// The attacker (a NATS peer) publishes the old bundle with its old,
 	// valid signature.
 	f.must("bundle", "push", "--force", old, loc)
-	eventually(t, "the replay refused", func() bool { return strings.Contains(w.logs(), "hosts never go back") })
+	enginetest.Eventually(t, "the replay refused", func() bool { return strings.Contains(w.logs(), "hosts never go back") })
 	w.stop()
 	r := f.ccm(append([]string{"run"}, trust...)...)
 	if r.code != 0 || !strings.Contains(r.stderr, "hosts never go back") || !fileIs(dir+"/motd", "new\n", 0o644) {

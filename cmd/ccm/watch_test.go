@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/reactive-ccm/ccm/engine"
+	"github.com/reactive-ccm/ccm/engine/enginetest"
 )
 
 // watched is a tree of files under a managed directory, with a
@@ -96,13 +97,13 @@ func TestWatchRepairsEveryKindOfFileDrift(t *testing.T) {
 		if err := s.do(); err != nil {
 			t.Fatalf("%s: %v", s.name, err)
 		}
-		eventually(t, s.name+" repaired", good)
+		enginetest.Eventually(t, s.name+" repaired", good)
 		// A content repair is a change: the subscribed exec runs again.
 		if s.name != "chmod" {
-			eventually(t, s.name+" refreshed the subscriber", func() bool { return reloads(dir) > before })
+			enginetest.Eventually(t, s.name+" refreshed the subscriber", func() bool { return reloads(dir) > before })
 		}
 	}
-	eventually(t, "motd restored after the tree was removed and renamed", func() bool { return fileIs(dir+"/srv/app/motd", "hello\n", 0o644) })
+	enginetest.Eventually(t, "motd restored after the tree was removed and renamed", func() bool { return fileIs(dir+"/srv/app/motd", "hello\n", 0o644) })
 }
 
 func TestWatchReloadsManifestsAndSurvivesABrokenOne(t *testing.T) {
@@ -112,13 +113,13 @@ func TestWatchReloadsManifestsAndSurvivesABrokenOne(t *testing.T) {
 	w.converged(5)
 
 	writeManifest(t, m, dir, watched+"\n- file:\n    - @/x: {ensure: present, colour: red}\n")
-	eventually(t, "the broken manifest to be reported", func() bool {
+	enginetest.Eventually(t, "the broken manifest to be reported", func() bool {
 		return strings.Contains(w.logs(), "reload failed; the running manifests stay in force")
 	})
 	if err := os.Remove(dir + "/srv/app/motd"); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, "repairs to go on after a failed reload", func() bool { return fileIs(dir+"/srv/app/motd", "hello\n", 0o644) })
+	enginetest.Eventually(t, "repairs to go on after a failed reload", func() bool { return fileIs(dir+"/srv/app/motd", "hello\n", 0o644) })
 
 	writeManifest(t, m, dir, watched+`
 - file:
@@ -135,7 +136,7 @@ func TestWatchReloadsManifestsAndSurvivesABrokenOne(t *testing.T) {
 	}
 	// The reload is logged once the swap returns, which may be after the
 	// new resource's event.
-	eventually(t, "the reload to be logged", func() bool { return strings.Contains(w.logs(), "reloaded manifests") })
+	enginetest.Eventually(t, "the reload to be logged", func() bool { return strings.Contains(w.logs(), "reloaded manifests") })
 }
 
 // inotifyFDs counts the inotify instances a process holds open.
