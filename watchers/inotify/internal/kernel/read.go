@@ -189,8 +189,8 @@ func (in *Instance) name(evs []Event, wd int32, ev Event) []Event {
 		in.forget(w)
 		return evs
 	}
-	for dir := range w.masks {
-		ev.Dir = dir
+	for _, p := range w.paths {
+		ev.Dir = p.dir
 		evs = append(evs, ev)
 	}
 	return evs
