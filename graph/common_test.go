@@ -21,7 +21,7 @@ func TestCommonPropertiesAreConsumed(t *testing.T) {
 		props = append(props, fmt.Sprintf("%s: %s", p.Name, sample(p)))
 	}
 	src := "ccm:\n  resources:\n    - thing:\n        - a: {}\n        - b: {" + strings.Join(props, ", ") + "}\n"
-	if _, err := graph.Load([]string{write(t, src)}, graph.Data{}.Options()); err != nil && strings.Contains(err.Error(), "unknown property") {
+	if _, err := graph.Load([]string{writeManifest(t, "m.yaml", src)}, graph.Data{}.Options()); err != nil && strings.Contains(err.Error(), "unknown property") {
 		t.Fatalf("common properties %v not consumed: %v", props, err)
 	}
 }

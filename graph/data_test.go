@@ -18,6 +18,18 @@ var linuxWeb = graph.Data{
 	Environ: map[string]string{"HOME": "/root"},
 }
 
+// withLayer is d's options with one --hiera layer, src, over the
+// manifests' data.
+func withLayer(t *testing.T, d graph.Data, src string) graph.Options {
+	t.Helper()
+	layer, err := hiera.Parse("layer.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Layers = []hiera.Source{layer}
+	return d.Options()
+}
+
 const hieraManifest = `
 data:
   port: 80
@@ -149,13 +161,7 @@ func TestManifestTemplated(t *testing.T) {
 
 func TestHieraLayerMergesOverManifestData(t *testing.T) {
 	file := writeManifest(t, "m.yaml", strings.Replace(hieraManifest, "MERGE", "first", 1))
-	layer, err := hiera.Parse("extra.yaml", []byte("data: {port: 9000, packages: [curl]}\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	d := linuxWeb
-	d.Layers = []hiera.Source{layer}
-	g, err := graph.Load([]string{file}, d.Options())
+	g, err := graph.Load([]string{file}, withLayer(t, linuxWeb, "data: {port: 9000, packages: [curl]}\n"))
 	if err != nil {
 		t.Fatalf("Load: %v", err)
 	}
@@ -188,13 +194,7 @@ func TestFingerprintFollowsData(t *testing.T) {
 	manifest := "data: {port: 1}\nccm: {resources: [{probe: [{a: {port: \"${ Data.port }\"}}, {b: {port: 2}}]}]}\n"
 	file := writeManifest(t, "m.yaml", manifest)
 	load := func(layer string) map[string]string {
-		src, err := hiera.Parse("layer.yaml", []byte(layer))
-		if err != nil {
-			t.Fatal(err)
-		}
-		d := linuxWeb
-		d.Layers = []hiera.Source{src}
-		g, err := graph.Load([]string{file}, d.Options())
+		g, err := graph.Load([]string{file}, withLayer(t, linuxWeb, layer))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -79,7 +79,7 @@ func TestExternalReferences(t *testing.T) {
 		return graph.External{Type: "thing", Name: "db", Alias: "database", Resource: thing{}}, nil
 	}}
 	src := "- thing:\n    - a: {require: [thing#db]}\n    - b: {subscribe: [thing#database, thing#a]}\n    - c: {require: [thing#db]}\n"
-	g, err := graph.Load([]string{write(t, src)}, opts)
+	g, err := graph.Load([]string{writeManifest(t, "m.yaml", src)}, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,7 +12,7 @@ func TestDotEnv(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir(dir)
 	body := "# comment\nexport A=\"quoted value\"\nB='single'\nC=plain\n\nD=\"unbalanced\n"
-	writeEnv(t, body)
+	writeFile(t, ".env", body)
 	env, err := graph.Environ(true)
 	if err != nil {
 		t.Fatal(err)
@@ -22,16 +22,9 @@ func TestDotEnv(t *testing.T) {
 			t.Errorf(".env %s = %q, want %q", k, env[k], want)
 		}
 	}
-	writeEnv(t, "novalue\n")
+	writeFile(t, ".env", "novalue\n")
 	if _, err := graph.Environ(true); err == nil || !strings.Contains(err.Error(), ".env:1") {
 		t.Errorf("bad .env line: %v, want a positioned error", err)
-	}
-}
-
-func writeEnv(t *testing.T, body string) {
-	t.Helper()
-	if err := os.WriteFile(".env", []byte(body), 0o644); err != nil {
-		t.Fatal(err)
 	}
 }
 
@@ -60,7 +53,7 @@ func TestDotEnvOverTheEnvironment(t *testing.T) {
 					t.Fatal(err)
 				}
 			case c.body != "":
-				writeEnv(t, c.body)
+				writeFile(t, ".env", c.body)
 			}
 			env, err := graph.Environ(c.read)
 			if c.err != "" {

@@ -65,18 +65,9 @@ func init() {
 	}})
 }
 
-func write(t *testing.T, src string) string {
-	t.Helper()
-	f := filepath.Join(t.TempDir(), "m.yaml")
-	if err := os.WriteFile(f, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return f
-}
-
 func mustLoad(t *testing.T, src string) *graph.Graph {
 	t.Helper()
-	g, err := graph.Load([]string{write(t, src)}, graph.Options{})
+	g, err := graph.Load([]string{writeManifest(t, "m.yaml", src)}, graph.Options{})
 	if err != nil {
 		t.Fatalf("load: %v", err)
 	}
@@ -87,7 +78,7 @@ func mustLoad(t *testing.T, src string) *graph.Graph {
 // name replaced by "m.yaml".
 func loadErr(t *testing.T, src string) string {
 	t.Helper()
-	f := write(t, src)
+	f := writeManifest(t, "m.yaml", src)
 	_, err := graph.Load([]string{f}, graph.Options{})
 	if err == nil {
 		t.Fatal("load succeeded, want an error")

@@ -23,9 +23,12 @@ func files(t *testing.T, fs map[string]string) string {
 	return dir
 }
 
-func TestApplyIncludesTheChildManifest(t *testing.T) {
-	dir := files(t, map[string]string{
-		"main.yaml": `
+// applyTree is a manifest applying two children, one of which applies a
+// third: data given by an apply resource over a child's own, noop and
+// health_check_only handed down, references into a child and between
+// children.
+var applyTree = map[string]string{
+	"main.yaml": `
 ccm:
   resources:
     - thing:
@@ -35,18 +38,21 @@ ccm:
             data: {greeting: hello}
         - quiet.yaml: {noop: true, health_check_only: true}
     - thing:
-        - after: {subscribe: [apply#sub/child.yaml]}
+        - after: {subscribe: [apply#sub/child.yaml], require: ["thing#q1"]}
 `,
-		"sub/child.yaml": `
+	"sub/child.yaml": `
 data: {greeting: hi, other: kept}
 ccm:
   resources:
     - thing:
-        - "{{ Data.greeting }}-{{ Data.other }}": {require: [thing#before]}
+        - "{{ Data.greeting }}-{{ Data.other }}": {require: [thing#before, thing#q2]}
 `,
-		"quiet.yaml":  "ccm: {resources: [{thing: [{q1: {}}]}, {apply: [{deeper.yaml: {}}]}]}\n",
-		"deeper.yaml": "ccm: {resources: [{thing: [{q2: {}}]}]}\n",
-	})
+	"quiet.yaml":  "ccm: {resources: [{thing: [{q1: {}}]}, {apply: [{deeper.yaml: {}}]}]}\n",
+	"deeper.yaml": "ccm: {resources: [{thing: [{q2: {}}]}]}\n",
+}
+
+func TestApplyIncludesTheChildManifest(t *testing.T) {
+	dir := files(t, applyTree)
 	g, err := graph.Load([]string{filepath.Join(dir, "main.yaml")}, graph.Data{}.Options())
 	if err != nil {
 		t.Fatal(err)
@@ -186,22 +192,7 @@ func shape(g *graph.Graph) string {
 }
 
 func TestChildrenReadAtRunTimeMakeTheSameGraph(t *testing.T) {
-	dir := files(t, map[string]string{
-		"main.yaml": `
-ccm:
-  resources:
-    - thing:
-        - before: {}
-    - apply:
-        - sub/child.yaml: {data: {greeting: hello}}
-        - quiet.yaml: {noop: true}
-    - thing:
-        - after: {subscribe: [apply#sub/child.yaml], require: ["thing#q1"]}
-`,
-		"sub/child.yaml": "data: {greeting: hi}\nccm: {resources: [{thing: [{'{{ Data.greeting }}-kept': {require: [thing#before, thing#q2]}}]}]}\n",
-		"quiet.yaml":     "ccm: {resources: [{thing: [{q1: {}}]}, {apply: [{deeper.yaml: {}}]}]}\n",
-		"deeper.yaml":    "ccm: {resources: [{thing: [{q2: {}}]}]}\n",
-	})
+	dir := files(t, applyTree)
 	main := filepath.Join(dir, "main.yaml")
 	g, err := graph.Load([]string{main}, atRun())
 	if err != nil {

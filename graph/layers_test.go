@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/reactive-ccm/ccm/graph"
-	"github.com/reactive-ccm/ccm/graph/hiera"
 )
 
 // TestIncludedDataUnderTheLayers: a child manifest's data is its own,
@@ -30,11 +29,7 @@ ccm:
         - "child-{{ Data.a }}-{{ Data.b }}-{{ Data.c }}": {}
 `,
 	})
-	layer, err := hiera.Parse("layer.yaml", []byte("data: {c: layer}\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := graph.Load([]string{filepath.Join(dir, "main.yaml")}, graph.Data{Layers: []hiera.Source{layer}}.Options())
+	g, err := graph.Load([]string{filepath.Join(dir, "main.yaml")}, withLayer(t, graph.Data{}, "data: {c: layer}\n"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,7 @@ import (
 // TestManifestSettings: the ccm: section's settings as ParseManifest
 // reads them.
 func TestManifestSettings(t *testing.T) {
-	m, err := graph.ParseManifest(write(t, `
+	m, err := graph.ParseManifest(writeManifest(t, "m.yaml", `
 ccm:
   pre_message: starting
   post_message: "done: {{ x }}"
@@ -91,7 +91,7 @@ func TestATemplateNamingAFunction(t *testing.T) {
 		{"in data", "data:\n  a: \"{{ toJSON }}\"\nccm:\n  resources:\n    - thing:\n        - a: {}\n", "m.yaml:2:6: template {{ toJSON }}: gives a function, not a value"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			f := write(t, tc.src)
+			f := writeManifest(t, "m.yaml", tc.src)
 			_, err := graph.Load([]string{f}, graph.Data{}.Options())
 			if err == nil || !strings.HasPrefix(strings.ReplaceAll(err.Error(), f, "m.yaml"), tc.want) {
 				t.Fatalf("error %v, want it to start %q", err, tc.want)

@@ -23,7 +23,7 @@ func TestTemplatedNames(t *testing.T) {
 		{"renders empty", "- thing:\n    - \"{{ none }}\": {}\n", "m.yaml:2:7: thing: the name is empty"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			f := write(t, c.src)
+			f := writeManifest(t, "m.yaml", c.src)
 			g, err := graph.Load([]string{f}, opts)
 			if err != nil {
 				if got := strings.ReplaceAll(err.Error(), f, "m.yaml"); got != c.want {

@@ -32,7 +32,7 @@ ccm:
 
 func TestRegisterWhenStableIsReadWithItsTemplates(t *testing.T) {
 	d := graph.Data{Facts: map[string]any{"hostname": "web01", "network": map[string]any{"default_ipv4": "192.0.2.10"}}}
-	g, err := graph.Load([]string{write(t, webNode)}, d.Options())
+	g, err := graph.Load([]string{writeManifest(t, "m.yaml", webNode)}, d.Options())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +79,7 @@ func (r *oneBackend) Lookup(registration.Filter) (registration.Entries, error) {
 func TestRegistryReadAtLoadIsPartOfTheResource(t *testing.T) {
 	reg := &oneBackend{}
 	d := graph.Data{Registry: reg}
-	f := write(t, `
+	f := writeManifest(t, "m.yaml", `
 - thing:
     - loaded:
         ensure: "{{ len(registrations('prod', 'http', 'web', '*')) }}"

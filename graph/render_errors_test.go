@@ -8,7 +8,6 @@ import (
 
 	"github.com/reactive-ccm/ccm/graph"
 	"github.com/reactive-ccm/ccm/resources"
-	"go.yaml.in/yaml/v3"
 )
 
 // TestRenderRefusesAsLoadDoes: what stops a manifest from loading stops
@@ -61,15 +60,7 @@ func TestRenderRefusesAsLoadDoes(t *testing.T) {
 func TestRenderOfAJetFile(t *testing.T) {
 	jet := jetResources + "    - later:\n        text: \"{{ nosuch }}\"\n"
 	file := writeManifest(t, "m.yaml", jetManifest, "resources.jet", jet)
-	r, err := graph.Render(file, linuxWeb.Options())
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := yaml.Marshal(r.Document)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := string(b)
+	out, r := renderFile(t, file, linuxWeb.Options())
 	for _, want := range []string{"- zsh:\n", "- vim:\n", "- git:\n", "text: \"web01\"\n", "port: 2\n"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("render lacks %q in\n%s", want, out)

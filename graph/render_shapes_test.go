@@ -40,7 +40,7 @@ func TestRenderMessagesAndJet(t *testing.T) {
 	if len(r.Unresolved) != 1 || !strings.HasSuffix(r.Unresolved[0], `: unknown name "nope"`) || r.Document["ccm"].(map[string]any)["post_message"] != "{{ nope }}" {
 		t.Errorf("an unresolved message: %v, %v", r.Unresolved, r.Document["ccm"])
 	}
-	_, err := graph.Render(write(t, "ccm:\n  resources_jet_file: r.jet\n"), graph.Options{})
+	_, err := graph.Render(writeManifest(t, "m.yaml", "ccm:\n  resources_jet_file: r.jet\n"), graph.Options{})
 	if err == nil || !strings.Contains(err.Error(), "m.yaml:2:23: resources_jet_file is not supported by this command") {
 		t.Errorf("a Jet file without Jet: %v", err)
 	}

@@ -15,7 +15,14 @@ import (
 func render(t *testing.T, src string, vars resourcetest.Vars) (string, graph.Rendered) {
 	t.Helper()
 	opts := graph.Options{Templates: func(*graph.Manifest) (resources.Templates, error) { return vars, nil }}
-	r, err := graph.Render(write(t, src), opts)
+	return renderFile(t, writeManifest(t, "m.yaml", src), opts)
+}
+
+// renderFile renders the manifest file with opts and returns the output
+// as YAML.
+func renderFile(t *testing.T, file string, opts graph.Options) (string, graph.Rendered) {
+	t.Helper()
+	r, err := graph.Render(file, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +87,7 @@ func TestRenderRedactsSensitiveResources(t *testing.T) {
 // TestRenderRefusesWhatTheGraphRefuses: a manifest whose resources the
 // graph cannot read is an error, as when it loads.
 func TestRenderRefusesWhatTheGraphRefuses(t *testing.T) {
-	_, err := graph.Render(write(t, "- nope:\n    - a: {}\n"), graph.Options{})
+	_, err := graph.Render(writeManifest(t, "m.yaml", "- nope:\n    - a: {}\n"), graph.Options{})
 	if err == nil || !strings.Contains(err.Error(), `unknown resource type "nope"`) {
 		t.Fatalf("error %v", err)
 	}

@@ -58,7 +58,7 @@ func TestPropertiesAsReported(t *testing.T) {
 			opts := graph.Options{Templates: func(*graph.Manifest) (resources.Templates, error) {
 				return resourcetest.Vars{"token": "s3cret", "state": "absent"}, nil
 			}}
-			g, err := graph.Load([]string{write(t, "- reported:\n    - x: "+c.props+"\n")}, opts)
+			g, err := graph.Load([]string{writeManifest(t, "m.yaml", "- reported:\n    - x: "+c.props+"\n")}, opts)
 			if err != nil {
 				t.Fatal(err)
 			}

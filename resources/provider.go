@@ -91,6 +91,17 @@ func NeedsCommands(names ...string) func() error {
 // why, so the failure surfaces at run time with the resource's name.
 func Unusable(err error) Resource { return unusable{err} }
 
+// IfUsable is r when the provider requested (the best one when "") can
+// work on this host, else Unusable with why: a known provider that cannot
+// work here leaves the manifest fine and fails the run. Validation has
+// checked that requested is known.
+func IfUsable(r Resource, requested string, providers []Provider) Resource {
+	if _, err := SelectProvider(requested, providers); err != nil {
+		return Unusable(err)
+	}
+	return r
+}
+
 type unusable struct{ err error }
 
 func (u unusable) Watch() WatchSpec                               { return WatchSpec{} }

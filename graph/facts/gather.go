@@ -3,6 +3,7 @@ package facts
 import (
 	"context"
 	"errors"
+	"maps"
 	"path/filepath"
 	"strings"
 	"time"
@@ -133,9 +134,7 @@ var aliases = map[string]string{
 // WithAliases returns facts with the top-level aliases added.
 func WithAliases(facts map[string]any) map[string]any {
 	out := make(map[string]any, len(facts)+len(aliases))
-	for k, v := range facts {
-		out[k] = v
-	}
+	maps.Copy(out, facts)
 	for alias, path := range aliases {
 		if v, ok := hiera.At(facts, strings.Split(path, ".")); ok {
 			out[alias] = v

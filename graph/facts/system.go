@@ -4,7 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 )
@@ -69,20 +70,11 @@ func System(ctx context.Context, timeout time.Duration) (map[string]any, error) 
 				errs = append(errs, fmt.Errorf("facts: %s: %w", r.name, r.err))
 			}
 		case <-ctx.Done():
-			errs = append(errs, fmt.Errorf("%w after %s: %s left empty", ErrTimeout, timeout, strings.Join(sortedKeys(pending), ", ")))
+			errs = append(errs, fmt.Errorf("%w after %s: %s left empty", ErrTimeout, timeout, strings.Join(slices.Sorted(maps.Keys(pending)), ", ")))
 			return out, errors.Join(errs...)
 		}
 	}
 	return out, errors.Join(errs...)
-}
-
-func sortedKeys(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // into stores plain(v) at m[key] when the call that produced v worked (or

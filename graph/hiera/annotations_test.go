@@ -4,22 +4,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-
-	"github.com/reactive-ccm/ccm/resources/template"
 )
-
-func resolveDocs(t *testing.T, facts map[string]any, docs ...string) (map[string]any, error) {
-	t.Helper()
-	var srcs []Source
-	for i, doc := range docs {
-		src, err := Parse([]string{"a.yaml", "b.yaml"}[i], []byte(doc))
-		if err != nil {
-			t.Fatalf("Parse: %v", err)
-		}
-		srcs = append(srcs, src)
-	}
-	return Resolve(template.NewData(template.Env{Facts: facts}), srcs...)
-}
 
 func TestAnnotationsPass(t *testing.T) {
 	tests := []struct {

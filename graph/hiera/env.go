@@ -3,7 +3,8 @@ package hiera
 import (
 	"encoding/json"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 )
 
@@ -18,13 +19,8 @@ func Env(v any, prefix string) ([]string, error) {
 		line, err := envLine(prefix+"_VALUE", v)
 		return []string{line}, err
 	}
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	lines := make([]string, 0, len(keys))
-	for _, k := range keys {
+	lines := make([]string, 0, len(m))
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		line, err := envLine(prefix+"_"+strings.ToUpper(k), m[k])
 		if err != nil {
 			return nil, err

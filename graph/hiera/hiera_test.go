@@ -10,6 +10,21 @@ import (
 	"github.com/reactive-ccm/ccm/resources/template"
 )
 
+// resolveDocs parses docs, as files a.yaml and b.yaml, and resolves them
+// against facts, each over the one before.
+func resolveDocs(t *testing.T, facts map[string]any, docs ...string) (map[string]any, error) {
+	t.Helper()
+	var srcs []Source
+	for i, doc := range docs {
+		src, err := Parse([]string{"a.yaml", "b.yaml"}[i], []byte(doc))
+		if err != nil {
+			t.Fatalf("Parse: %v", err)
+		}
+		srcs = append(srcs, src)
+	}
+	return Resolve(template.NewData(template.Env{Facts: facts}), srcs...)
+}
+
 func TestMerge(t *testing.T) {
 	tests := []struct {
 		name             string
@@ -146,11 +161,7 @@ data: {cmd: "echo $${HOME}"}
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			src, err := Parse("hiera.yaml", []byte(tt.doc))
-			if err != nil {
-				t.Fatalf("Parse: %v", err)
-			}
-			got, err := Resolve(template.NewData(template.Env{Facts: tt.facts}), src)
+			got, err := resolveDocs(t, tt.facts, tt.doc)
 			if err != nil {
 				t.Fatalf("Resolve: %v", err)
 			}

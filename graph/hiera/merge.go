@@ -1,13 +1,13 @@
 package hiera
 
+import "maps"
+
 // Merge returns base with over deep-merged on top: maps merge recursively,
 // lists concatenate, any other value of over replaces base's. Neither input
 // is modified.
 func Merge(base, over map[string]any) map[string]any {
 	out := make(map[string]any, len(base)+len(over))
-	for k, v := range base {
-		out[k] = v
-	}
+	maps.Copy(out, base)
 	for k, v := range over {
 		out[k] = mergeValue(out[k], v)
 	}
@@ -31,11 +31,7 @@ func mergeValue(base, over any) any {
 // shallow returns base with over's top-level keys replacing base's.
 func shallow(base, over map[string]any) map[string]any {
 	out := make(map[string]any, len(base)+len(over))
-	for k, v := range base {
-		out[k] = v
-	}
-	for k, v := range over {
-		out[k] = v
-	}
+	maps.Copy(out, base)
+	maps.Copy(out, over)
 	return out
 }

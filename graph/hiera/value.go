@@ -13,6 +13,8 @@ type Resolver func(s string) (any, error)
 // string, int, float64, bool, nil), resolving templated strings with
 // resolve. Timestamps and other tagged scalars stay the text written.
 // Duplicate keys and template errors are reported at their position in file.
+// Merge keys (<<) are resolved before, by yamlmerge.Expand, as every
+// reader of a document does.
 func Value(file string, n *yaml.Node, resolve Resolver) (any, error) {
 	var errs resources.ErrorList
 	v := convert(file, n, resolve, &errs)
@@ -62,18 +64,12 @@ func scalar(file string, n *yaml.Node, resolve Resolver, errs *resources.ErrorLi
 	return n.Value
 }
 
-// convertMap converts a mapping, applying YAML merge keys (<<) for keys the
-// mapping does not set itself.
+// convertMap converts a mapping.
 func convertMap(file string, n *yaml.Node, resolve Resolver, errs *resources.ErrorList) map[string]any {
 	out := make(map[string]any, len(n.Content)/2)
 	seen := map[string]int{}
-	var merges []*yaml.Node
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
-		if k.Tag == "!!merge" {
-			merges = append(merges, v)
-			continue
-		}
 		if line, dup := seen[k.Value]; dup {
 			errs.Addf(pos(file, k), "duplicate key %q (first set at line %d)", k.Value, line)
 			continue
@@ -81,33 +77,7 @@ func convertMap(file string, n *yaml.Node, resolve Resolver, errs *resources.Err
 		seen[k.Value] = k.Line
 		out[k.Value] = convert(file, v, resolve, errs)
 	}
-	for _, m := range merges {
-		for k, v := range mergeSources(file, m, resolve, errs) {
-			if _, set := out[k]; !set {
-				out[k] = v
-			}
-		}
-	}
 	return out
-}
-
-// mergeSources converts the value of a << key: a map, or a list of maps of
-// which earlier ones win.
-func mergeSources(file string, n *yaml.Node, resolve Resolver, errs *resources.ErrorList) map[string]any {
-	switch v := convert(file, n, resolve, errs).(type) {
-	case map[string]any:
-		return v
-	case []any:
-		out := map[string]any{}
-		for i := len(v) - 1; i >= 0; i-- {
-			if m, ok := v[i].(map[string]any); ok {
-				out = shallow(out, m)
-			}
-		}
-		return out
-	}
-	errs.Addf(pos(file, n), "<<: expected a map or a list of maps to merge")
-	return nil
 }
 
 func pos(file string, n *yaml.Node) resources.Pos {

@@ -6,14 +6,20 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/reactive-ccm/ccm/graph/internal/yamlmerge"
 	"github.com/reactive-ccm/ccm/resources/resourcetest"
 	"go.yaml.in/yaml/v3"
 )
 
-// valueOf converts src with Value, as data from file "v.yaml".
+// valueOf converts src with Value, as data from file "v.yaml", its merge
+// keys resolved first as every reader does.
 func valueOf(t *testing.T, src string, resolve Resolver) (any, error) {
 	t.Helper()
-	return Value("v.yaml", resourcetest.YAMLDoc(t, src), resolve)
+	doc := resourcetest.YAMLDoc(t, src)
+	if err := yamlmerge.Expand("v.yaml", doc); err != nil {
+		return nil, err
+	}
+	return Value("v.yaml", doc, resolve)
 }
 
 // TestValue: what templates see of data as written.
@@ -30,10 +36,10 @@ func TestValue(t *testing.T) {
 		{"an alias is its anchor's value", "a: &x {k: v}\nb: *x", map[string]any{"a": map[string]any{"k": "v"}, "b": map[string]any{"k": "v"}}},
 		{"a merge key fills what the map does not set", "base: &b {a: 1, b: 2}\nx: {<<: *b, b: 3}",
 			map[string]any{"base": map[string]any{"a": 1, "b": 2}, "x": map[string]any{"a": 1, "b": 3}}},
-		{"a map's own key wins even written before the merge", "base: &b {a: 1}\nx: {a: 2, <<: *b}",
-			map[string]any{"base": map[string]any{"a": 1}, "x": map[string]any{"a": 2}}},
-		{"of a list of merges the earlier wins", "p: &p {a: 1}\nq: &q {a: 2, b: 2}\nx: {<<: [*p, *q]}",
-			map[string]any{"p": map[string]any{"a": 1}, "q": map[string]any{"a": 2, "b": 2}, "x": map[string]any{"a": 1, "b": 2}}},
+		{"a merge overrides a key written before it", "base: &b {a: 1}\nx: {a: 2, <<: *b}",
+			map[string]any{"base": map[string]any{"a": 1}, "x": map[string]any{"a": 1}}},
+		{"of a list of merges the later wins", "p: &p {a: 1}\nq: &q {a: 2, b: 2}\nx: {<<: [*p, *q]}",
+			map[string]any{"p": map[string]any{"a": 1}, "q": map[string]any{"a": 2, "b": 2}, "x": map[string]any{"a": 2, "b": 2}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := valueOf(t, tc.src, nil)
@@ -79,7 +85,7 @@ func TestValueErrors(t *testing.T) {
 	for _, tc := range []struct{ name, src, want string }{
 		{"a duplicate key", "a: 1\nb: 2\na: 3", `v.yaml:3:1: duplicate key "a" (first set at line 1)`},
 		{"a duplicate key deep down", "a: {b: [{c: 1, c: 2}]}", `v.yaml:1:16: duplicate key "c" (first set at line 1)`},
-		{"a merge of a scalar", "x: {<<: 5}", "v.yaml:1:9: <<: expected a map or a list of maps to merge"},
+		{"a merge of a scalar", "x: {<<: 5}", "v.yaml:1:5: <<: a merge key takes a map or a list of maps, got \"5\""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := valueOf(t, tc.src, nil)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/reactive-ccm/ccm/graph"
 	"github.com/reactive-ccm/ccm/graph/schema"
+	"github.com/reactive-ccm/ccm/graph/schema/schematest"
 	_ "github.com/reactive-ccm/ccm/resources/all"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"go.yaml.in/yaml/v3"
@@ -17,27 +18,6 @@ import (
 
 // corpus is upstream CCM's material, beside the repository as CI has it.
 const corpus = "../../../shared/upstream-corpus/manifests"
-
-func compile(t *testing.T, s map[string]any) *jsonschema.Schema {
-	t.Helper()
-	b, err := json.Marshal(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := jsonschema.NewCompiler()
-	if err := c.AddResource("schema.json", doc); err != nil {
-		t.Fatal(err)
-	}
-	sch, err := c.Compile("schema.json")
-	if err != nil {
-		t.Fatalf("the generated schema does not compile: %v", err)
-	}
-	return sch
-}
 
 // instance converts YAML to the JSON value a validator (or an editor)
 // checks; ok is false for YAML JSON cannot hold (non-string keys).
@@ -88,7 +68,7 @@ func accepted(t *testing.T) map[string][]byte {
 }
 
 func TestManifestSchemaAcceptsWhatCCMAccepts(t *testing.T) {
-	sch := compile(t, schema.Manifest())
+	sch := schematest.Compile(t, schema.Manifest())
 	all := accepted(t)
 	if len(all) == 0 {
 		t.Fatal("no manifest to check")
@@ -106,7 +86,7 @@ func TestManifestSchemaAcceptsWhatCCMAccepts(t *testing.T) {
 }
 
 func TestManifestSchemaRejects(t *testing.T) {
-	sch := compile(t, schema.Manifest())
+	sch := schematest.Compile(t, schema.Manifest())
 	tests := []struct{ name, src string }{
 		{"unknown property", "ccm: {resources: [{exec: [{/bin/true: {refresh_only: true}}]}]}"},
 		{"unknown type", "ccm: {resources: [{nosuch: [{x: {}}]}]}"},
@@ -131,7 +111,7 @@ func TestManifestSchemaRejects(t *testing.T) {
 }
 
 func TestManifestSchemaTemplates(t *testing.T) {
-	sch := compile(t, schema.Manifest())
+	sch := schematest.Compile(t, schema.Manifest())
 	src := `ccm:
   resources:
     - service:
@@ -152,7 +132,7 @@ func TestManifestSchemaTemplates(t *testing.T) {
 }
 
 func TestRequestSchema(t *testing.T) {
-	sch := compile(t, schema.Request())
+	sch := schematest.Compile(t, schema.Request())
 	tests := []struct {
 		name, src string
 		ok        bool

@@ -81,8 +81,9 @@ func New(spec *resources.Spec) (resources.Instance, error) {
 	if err := errs.Err(); err != nil {
 		return resources.Instance{}, err
 	}
-	inst := resources.Instance{
-		Resource: a,
+	providers := []resources.Provider{{Name: providerHTTP, Priority: 1, Usable: resources.NeedsCommands(a.format.tool)}}
+	return resources.Instance{
+		Resource: resources.IfUsable(a, a.p.Provider, providers),
 		Provider: providerHTTP,
 		Ensure:   a.p.Ensure,
 		// The archive file is ours, and so is the creates marker its
@@ -92,14 +93,7 @@ func New(spec *resources.Spec) (resources.Instance, error) {
 		// (or be managed) first. extract_parent is used, not owned: it
 		// usually exists already and is often managed by a file resource.
 		Uses: nonEmpty(a.name, a.p.ExtractParent),
-	}
-	providers := []resources.Provider{{Name: providerHTTP, Priority: 1, Usable: resources.NeedsCommands(a.format.tool)}}
-	if _, err := resources.SelectProvider(a.p.Provider, providers); err != nil {
-		// Known but not usable here (validation checked the name): the
-		// manifest is fine, the run fails.
-		inst.Resource = resources.Unusable(err)
-	}
-	return inst, nil
+	}, nil
 }
 
 func newArchive(spec *resources.Spec, p props, errs *resources.ErrorList) *archive {

@@ -1,6 +1,7 @@
 package authorizedkey
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -39,11 +40,7 @@ func New(spec *resources.Spec) (resources.Instance, error) {
 		spec.Secrets.Add(o)
 	}
 	k := &key{user: p.User, want: want, absent: p.Ensure == Absent}
-	ensure := Present
-	if k.absent {
-		ensure = Absent
-	}
-	return resources.Instance{Resource: k, Provider: providers[0].Name, Ensure: ensure}, nil
+	return resources.Instance{Resource: k, Provider: providers[0].Name, Ensure: cmp.Or(p.Ensure, Present)}, nil
 }
 
 // Watch asks for events on the user's authorized_keys and on ~/.ssh
@@ -120,7 +117,7 @@ func (k *key) status(v *view) resources.Status {
 		return st
 	}
 	found := Present
-	if v.c.kind == added || v.c.kind == "" && k.absent {
+	if v.c.kind == textfile.Added || v.c.kind == "" && k.absent {
 		found = Absent
 	}
 	st := resources.Status{Ensure: found}

@@ -4,14 +4,15 @@ import (
 	"fmt"
 
 	"github.com/reactive-ccm/ccm/resources"
+	"github.com/reactive-ccm/ccm/resources/internal/textfile"
 )
 
 // difference describes an edit of authorized_keys, observed → desired.
 func (k *key) difference(c change) resources.Difference {
 	switch c.kind {
-	case added:
+	case textfile.Added:
 		return resources.Differs("key", Absent, Present)
-	case removed:
+	case textfile.Removed:
 		d := resources.Differs("key", Present, Absent)
 		if c.n > 1 {
 			d.Note = fmt.Sprintf("%d lines", c.n)
@@ -30,11 +31,11 @@ func (k *key) noopMessage(v *view) string {
 	path := keysFile(v.acct.home)
 	var msg string
 	switch v.c.kind {
-	case added:
+	case textfile.Added:
 		msg = "Would have added the key to " + path
-	case removed:
+	case textfile.Removed:
 		msg = "Would have removed the key from " + path
-	case replaced:
+	case textfile.Replaced:
 		msg = fmt.Sprintf("Would have replaced line %d of %s", v.c.at, path)
 	}
 	if v.dir == nil {

@@ -91,16 +91,10 @@ var keyTypes = map[string]bool{
 
 func isKeyType(s string) bool { return keyTypes[s] }
 
-// Kinds of change an edit makes.
-const (
-	added    = "add"
-	replaced = "replace"
-	removed  = "remove"
-)
-
 // change is what an edit does to the file's lines; the zero change leaves
 // them alone.
 type change struct {
+	// kind is textfile.Added, Replaced or Removed; "" for none.
 	kind string
 	// at is the number, from 1, of the first line concerned.
 	at int
@@ -123,17 +117,9 @@ func edit(lines []string, want entry, absent bool) ([]string, change) {
 		}
 	}
 	line := want.String()
-	switch {
-	case absent && len(hits) == 0:
-		return lines, change{}
-	case absent:
-		return textfile.Without(lines, hits), change{kind: removed, at: hits[0] + 1, old: first, n: len(hits)}
-	case len(hits) == 0:
-		return append(append(make([]string, 0, len(lines)+1), lines...), line), change{kind: added, at: len(lines) + 1}
-	case len(hits) == 1 && lines[hits[0]] == line:
+	out, kind, at := textfile.PutLine(lines, hits, line, absent, func(l string) bool { return l == line })
+	if kind == "" {
 		return lines, change{}
 	}
-	out := textfile.Without(lines, hits[1:])
-	out[hits[0]] = line
-	return out, change{kind: replaced, at: hits[0] + 1, old: first, n: len(hits)}
+	return out, change{kind: kind, at: at, old: first, n: len(hits)}
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/reactive-ccm/ccm/resources/internal/textfile"
 	"github.com/reactive-ccm/ccm/resources/resourcetest"
 )
 
@@ -61,20 +62,20 @@ func TestEdit(t *testing.T) {
 		out    []string
 		change change
 	}{
-		{name: "present, empty file", lines: nil, out: []string{line}, change: change{kind: added, at: 1}},
-		{name: "present, other keys", lines: []string{"# hosts", other}, out: []string{"# hosts", other, line}, change: change{kind: added, at: 3}},
+		{name: "present, empty file", lines: nil, out: []string{line}, change: change{kind: textfile.Added, at: 1}},
+		{name: "present, other keys", lines: []string{"# hosts", other}, out: []string{"# hosts", other, line}, change: change{kind: textfile.Added, at: 3}},
 		{name: "present, same line", lines: []string{other, line}, out: []string{other, line}},
 		{name: "present, other comment", lines: []string{other, "ssh-ed25519 KEY old"}, out: []string{other, line},
-			change: change{kind: replaced, at: 2, old: entry{typ: "ssh-ed25519", key: "KEY", comment: "old"}, n: 1}},
+			change: change{kind: textfile.Replaced, at: 2, old: entry{typ: "ssh-ed25519", key: "KEY", comment: "old"}, n: 1}},
 		{name: "present, same line twice", lines: []string{line, other, line}, out: []string{line, other},
-			change: change{kind: replaced, at: 1, old: want, n: 2}},
-		{name: "present, commented-out key", lines: []string{"# " + line}, out: []string{"# " + line, line}, change: change{kind: added, at: 2}},
+			change: change{kind: textfile.Replaced, at: 1, old: want, n: 2}},
+		{name: "present, commented-out key", lines: []string{"# " + line}, out: []string{"# " + line, line}, change: change{kind: textfile.Added, at: 2}},
 		{name: "absent, no line", lines: []string{other}, absent: true, out: []string{other}},
 		{name: "absent, empty file", absent: true},
 		{name: "absent, one line", lines: []string{other, "ssh-ed25519 KEY x"}, absent: true, out: []string{other},
-			change: change{kind: removed, at: 2, old: entry{typ: "ssh-ed25519", key: "KEY", comment: "x"}, n: 1}},
+			change: change{kind: textfile.Removed, at: 2, old: entry{typ: "ssh-ed25519", key: "KEY", comment: "x"}, n: 1}},
 		{name: "absent, every line", lines: []string{line, other, "from=\"a\" ssh-ed25519 KEY"}, absent: true, out: []string{other},
-			change: change{kind: removed, at: 1, old: want, n: 2}},
+			change: change{kind: textfile.Removed, at: 1, old: want, n: 2}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			before := append([]string(nil), c.lines...)
@@ -105,14 +106,14 @@ func TestDifferenceAndNoopMessage(t *testing.T) {
 		diff string
 		noop string
 	}{
-		{name: "added", c: change{kind: added, at: 3}, diff: "key absent → present", noop: "Would have added the key to " + path},
-		{name: "removed", c: change{kind: removed, at: 1, old: old, n: 1}, diff: "key present → absent", noop: "Would have removed the key from " + path},
-		{name: "removed twice", c: change{kind: removed, at: 1, old: old, n: 2}, diff: "key present → absent (2 lines)", noop: "Would have removed the key from " + path},
-		{name: "replaced", c: change{kind: replaced, at: 4, old: old, n: 1},
+		{name: "added", c: change{kind: textfile.Added, at: 3}, diff: "key absent → present", noop: "Would have added the key to " + path},
+		{name: "removed", c: change{kind: textfile.Removed, at: 1, old: old, n: 1}, diff: "key present → absent", noop: "Would have removed the key from " + path},
+		{name: "removed twice", c: change{kind: textfile.Removed, at: 1, old: old, n: 2}, diff: "key present → absent (2 lines)", noop: "Would have removed the key from " + path},
+		{name: "replaced", c: change{kind: textfile.Replaced, at: 4, old: old, n: 1},
 			diff: "key no-pty ssh-ed25519 …NTE5AAAAIKEY old → ssh-ed25519 …NTE5AAAAIKEY admin (line 4)", noop: "Would have replaced line 4 of " + path},
-		{name: "replaced, duplicates", c: change{kind: replaced, at: 2, old: old, n: 3},
+		{name: "replaced, duplicates", c: change{kind: textfile.Replaced, at: 2, old: old, n: 3},
 			diff: "key no-pty ssh-ed25519 …NTE5AAAAIKEY old → ssh-ed25519 …NTE5AAAAIKEY admin (line 2, and 2 more lines holding the key to remove)", noop: "Would have replaced line 2 of " + path},
-		{name: "dir missing", c: change{kind: added, at: 1}, dir: &dirDrift{missing: true}, noop: "Would have created /home/u/.ssh; added the key to " + path},
+		{name: "dir missing", c: change{kind: textfile.Added, at: 1}, dir: &dirDrift{missing: true}, noop: "Would have created /home/u/.ssh; added the key to " + path},
 		{name: "dir writable only", dir: &dirDrift{uid: 0, mode: 0o777}, noop: "Would have fixed the owner and mode of /home/u/.ssh"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -187,11 +188,11 @@ func TestStatus(t *testing.T) {
 		{name: "no user, key wanted", v: view{}, found: Absent, reason: "user absent → u"},
 		{name: "no user, key unwanted", absent: true, v: view{}, found: Absent, desired: true},
 		{name: "key there", v: view{acct: acct}, found: Present, desired: true},
-		{name: "key to add", v: view{acct: acct, c: change{kind: added, at: 1}}, found: Absent, reason: "key absent → present"},
-		{name: "key to replace", v: view{acct: acct, c: change{kind: replaced, at: 1, old: entry{typ: "ssh-rsa", key: "K"}, n: 1}}, found: Present,
+		{name: "key to add", v: view{acct: acct, c: change{kind: textfile.Added, at: 1}}, found: Absent, reason: "key absent → present"},
+		{name: "key to replace", v: view{acct: acct, c: change{kind: textfile.Replaced, at: 1, old: entry{typ: "ssh-rsa", key: "K"}, n: 1}}, found: Present,
 			reason: "key ssh-rsa K → ssh-ed25519 K c (line 1)"},
 		{name: "key gone", absent: true, v: view{acct: acct}, found: Absent, desired: true},
-		{name: "key to remove", absent: true, v: view{acct: acct, c: change{kind: removed, at: 2, n: 1}}, found: Present, reason: "key present → absent"},
+		{name: "key to remove", absent: true, v: view{acct: acct, c: change{kind: textfile.Removed, at: 2, n: 1}}, found: Present, reason: "key present → absent"},
 		{name: "dir to fix", v: view{acct: acct, dir: &dirDrift{missing: true}}, found: Present, reason: "ssh_dir absent → 0700"},
 	} {
 		k := &key{user: "u", want: entry{typ: "ssh-ed25519", key: "K", comment: "c"}, absent: c.absent}

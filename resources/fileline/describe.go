@@ -21,11 +21,11 @@ func (e *edit) subject() string {
 // resource shows them redacted.
 func (e *edit) difference(c change) resources.Difference {
 	switch c.kind {
-	case added:
+	case textfile.Added:
 		d := resources.Differs(e.subject(), Absent, Present)
 		d.Note = fmt.Sprintf("to insert at line %d", c.at)
 		return d
-	case removed:
+	case textfile.Removed:
 		d := resources.Differs(e.subject(), Present, Absent)
 		d.Note = lineSpan(c.at, len(c.old))
 		return d
@@ -45,9 +45,9 @@ func (e *edit) difference(c change) resources.Difference {
 // noopMessage says what an apply would have done.
 func (e *edit) noopMessage(c change, path string) string {
 	switch c.kind {
-	case added:
+	case textfile.Added:
 		return fmt.Sprintf("Would have added the %s to %s at line %d", e.subject(), path, c.at)
-	case removed:
+	case textfile.Removed:
 		return fmt.Sprintf("Would have removed %s of %s", lineSpan(c.at, len(c.old)), path)
 	}
 	if e.block != nil {

@@ -20,16 +20,10 @@ type edit struct {
 	begin, end string
 }
 
-// Kinds of change an edit makes.
-const (
-	added    = "add"
-	replaced = "replace"
-	removed  = "remove"
-)
-
 // change is what an edit does to a file's lines; the zero change leaves
 // them as they are.
 type change struct {
+	// kind is textfile.Added, Replaced or Removed; "" for none.
 	kind string
 	// at is the number, from 1, of the first line added, replaced or
 	// removed.
@@ -58,7 +52,7 @@ func (e *edit) applyLine(lines []string) ([]string, change) {
 		if len(hits) == 0 {
 			return lines, change{}
 		}
-		return textfile.Without(lines, hits), change{kind: removed, at: hits[0] + 1, old: pick(lines, hits)}
+		return textfile.Without(lines, hits), change{kind: textfile.Removed, at: hits[0] + 1, old: pick(lines, hits)}
 	}
 	switch {
 	case len(hits) == 0:
@@ -70,7 +64,7 @@ func (e *edit) applyLine(lines []string) ([]string, change) {
 	}
 	out := textfile.Without(lines, hits[1:])
 	out[hits[0]] = e.line
-	return out, change{kind: replaced, at: hits[0] + 1, old: []string{lines[hits[0]]}, extra: len(hits) - 1}
+	return out, change{kind: textfile.Replaced, at: hits[0] + 1, old: []string{lines[hits[0]]}, extra: len(hits) - 1}
 }
 
 // hits are the indexes of the lines matching match, or equal to line
@@ -102,7 +96,7 @@ func (e *edit) insert(lines, add []string) ([]string, change) {
 			at = i
 		}
 	}
-	return slices.Concat(lines[:at], add, lines[at:]), change{kind: added, at: at + 1}
+	return slices.Concat(lines[:at], add, lines[at:]), change{kind: textfile.Added, at: at + 1}
 }
 
 func (e *edit) applyBlock(lines []string) ([]string, change, error) {
@@ -118,7 +112,7 @@ func (e *edit) applyBlock(lines []string) ([]string, change, error) {
 	case e.ensure == Absent && b < 0:
 		return lines, change{}, nil
 	case e.ensure == Absent:
-		return slices.Concat(lines[:b], lines[end+1:]), change{kind: removed, at: b + 1, old: lines[b : end+1]}, nil
+		return slices.Concat(lines[:b], lines[end+1:]), change{kind: textfile.Removed, at: b + 1, old: lines[b : end+1]}, nil
 	case b < 0:
 		out, c := e.insert(lines, slices.Concat([]string{e.begin}, e.block, []string{e.end}))
 		return out, c, nil
@@ -126,7 +120,7 @@ func (e *edit) applyBlock(lines []string) ([]string, change, error) {
 		return lines, change{}, nil
 	}
 	out := slices.Concat(lines[:b+1], e.block, lines[end:])
-	return out, change{kind: replaced, at: b + 2, old: lines[b+1 : end]}, nil
+	return out, change{kind: textfile.Replaced, at: b + 2, old: lines[b+1 : end]}, nil
 }
 
 // pick returns the lines at the indexes.

@@ -91,7 +91,7 @@ func (f *fileLine) status(exists bool, c change) resources.Status {
 		return resources.Status{Ensure: Absent, Differences: []resources.Difference{resources.Differs("file", "absent", "present")}}
 	}
 	found := Present
-	if c.kind == added || c.kind == "" && f.edit.ensure == Absent {
+	if c.kind == textfile.Added || c.kind == "" && f.edit.ensure == Absent {
 		found = Absent
 	}
 	st := resources.Status{Ensure: found, Desired: c.kind == ""}

@@ -1,6 +1,7 @@
 package group
 
 import (
+	"cmp"
 	"context"
 	"strconv"
 	"strings"
@@ -44,14 +45,7 @@ func New(spec *resources.Spec) (resources.Instance, error) {
 	if spec.Has("members") {
 		g.members = append([]string{}, p.Members...)
 	}
-	inst := resources.Instance{Resource: g, Provider: providers[0].Name, Ensure: Present}
-	if g.absent {
-		inst.Ensure = Absent
-	}
-	if _, err := resources.SelectProvider(p.Provider, providers); err != nil {
-		inst.Resource = resources.Unusable(err)
-	}
-	return inst, nil
+	return resources.Instance{Resource: resources.IfUsable(g, p.Provider, providers), Provider: providers[0].Name, Ensure: cmp.Or(p.Ensure, Present)}, nil
 }
 
 // Watch asks for events on the group databases.
@@ -88,13 +82,8 @@ func (g *group) Check(context.Context) (resources.Status, error) {
 	if err != nil {
 		return resources.Status{}, err
 	}
-	switch {
-	case d.have == nil && g.absent:
-		return resources.Status{Ensure: Absent, Desired: true}, nil
-	case d.have == nil:
-		return resources.Status{Ensure: Absent, Differences: []resources.Difference{resources.Differs("ensure", Absent, Present)}}, nil
-	case g.absent:
-		return resources.Status{Ensure: Present, Differences: []resources.Difference{resources.Differs("ensure", Present, Absent)}}, nil
+	if st, done := accounts.Existence(d.have != nil, g.absent); done {
+		return st, nil
 	}
 	st := resources.Status{Ensure: Present, Desired: d.none()}
 	if d.gid {
@@ -112,17 +101,7 @@ func (g *group) Apply(ctx context.Context, req resources.Request) (resources.Cha
 	if err != nil {
 		return resources.Change{}, err
 	}
-	steps := g.plan(d)
-	if len(steps) == 0 {
-		return resources.Change{}, nil
-	}
-	if req.Noop {
-		return resources.Change{Changed: true, NoopMessage: accounts.NoopMessage(steps)}, nil
-	}
-	if err := accounts.RunSteps(ctx, g.runner, steps); err != nil {
-		return resources.Change{}, err
-	}
-	return resources.Change{Changed: true}, nil
+	return accounts.Apply(ctx, g.runner, g.plan(d), req.Noop)
 }
 
 // plan lists the tool runs that bring the group from d to the wanted

@@ -8,6 +8,7 @@ import (
 	"github.com/reactive-ccm/ccm/resources"
 	"github.com/reactive-ccm/ccm/resources/internal/command"
 	"github.com/reactive-ccm/ccm/resources/internal/safepath"
+	"github.com/reactive-ccm/ccm/resources/internal/textfile"
 )
 
 // maxUnmounts bounds the mounts Apply takes off a point to reach the
@@ -85,11 +86,11 @@ func (m *mount) run(ctx context.Context, name string, args ...string) error {
 func (m *mount) noopMessage(v *view) string {
 	var what []string
 	switch v.line.kind {
-	case lineAdd:
+	case textfile.Added:
 		what = append(what, "added the line for "+m.point+" to "+fstab)
-	case lineReplace:
+	case textfile.Replaced:
 		what = append(what, fmt.Sprintf("replaced line %d of %s", v.line.at, fstab))
-	case lineRemove:
+	case textfile.Removed:
 		what = append(what, "removed the line for "+m.point+" from "+fstab)
 	}
 	switch {

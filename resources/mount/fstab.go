@@ -17,6 +17,7 @@ const fstab = "/etc/fstab"
 // lineEdit is how fstab's lines for the mount point must change; kind is
 // "" when they are as wanted.
 type lineEdit struct {
+	// kind is textfile.Added, Replaced or Removed.
 	kind string
 	// old is the first line for the point, when there is one; at its
 	// number, from 1.
@@ -25,13 +26,6 @@ type lineEdit struct {
 	// out are fstab's lines as wanted.
 	out []string
 }
-
-// Kinds of fstab edit.
-const (
-	lineAdd     = "add"
-	lineReplace = "replace"
-	lineRemove  = "remove"
-)
 
 // fstabLine is the wanted line: device, point, type, options, no dump,
 // no fsck pass.
@@ -68,27 +62,22 @@ func (m *mount) edit(lines []string) lineEdit {
 		}
 	}
 	want := m.fstabLine()
-	switch {
-	case m.ensure == Absent && len(hits) == 0:
+	out, kind, at := textfile.PutLine(lines, hits, want, m.ensure == Absent, func(l string) bool { return strings.Join(strings.Fields(l), " ") == want })
+	switch kind {
+	case "":
 		return lineEdit{}
-	case m.ensure == Absent:
-		return lineEdit{kind: lineRemove, old: lines[hits[0]], at: hits[0] + 1, out: textfile.Without(lines, hits)}
-	case len(hits) == 0:
-		return lineEdit{kind: lineAdd, at: len(lines) + 1, out: append(append([]string{}, lines...), want)}
-	case len(hits) == 1 && strings.Join(strings.Fields(lines[hits[0]]), " ") == want:
-		return lineEdit{}
+	case textfile.Added:
+		return lineEdit{kind: kind, at: at, out: out}
 	}
-	out := textfile.Without(lines, hits[1:])
-	out[hits[0]] = want
-	return lineEdit{kind: lineReplace, old: lines[hits[0]], at: hits[0] + 1, out: out}
+	return lineEdit{kind: kind, old: lines[hits[0]], at: at, out: out}
 }
 
 // difference describes the edit, observed → desired.
 func (e lineEdit) difference() resources.Difference {
 	switch e.kind {
-	case lineAdd:
+	case textfile.Added:
 		return resources.Differs("fstab", "absent", e.out[len(e.out)-1])
-	case lineRemove:
+	case textfile.Removed:
 		return resources.Differs("fstab", e.old, "absent")
 	}
 	d := resources.Differs("fstab", e.old, e.out[e.at-1])

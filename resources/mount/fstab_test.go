@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/reactive-ccm/ccm/resources/internal/command"
+	"github.com/reactive-ccm/ccm/resources/internal/textfile"
 	"github.com/reactive-ccm/ccm/watchers/mountinfo"
 )
 
@@ -29,20 +30,20 @@ func TestFstabEdit(t *testing.T) {
 		out    []string
 		diff   string
 	}{
-		{name: "missing", lines: host, kind: lineAdd, at: 3, out: append(host[:2:2], want),
+		{name: "missing", lines: host, kind: textfile.Added, at: 3, out: append(host[:2:2], want),
 			diff: "fstab absent → " + want},
 		{name: "the same", lines: append(host[:2:2], want)},
 		{name: "the same, other spacing", lines: []string{"ccm-data\t/srv/my\\040data  tmpfs size=1m,ro 0 0"}},
-		{name: "commented out", lines: []string{"#ccm-data /srv/my\\040data tmpfs defaults 0 0"}, kind: lineAdd, at: 2,
+		{name: "commented out", lines: []string{"#ccm-data /srv/my\\040data tmpfs defaults 0 0"}, kind: textfile.Added, at: 2,
 			out: []string{"#ccm-data /srv/my\\040data tmpfs defaults 0 0", want}, diff: "fstab absent → " + want},
-		{name: "another device", lines: []string{"old /srv/my\\040data tmpfs defaults 0 0", host[1]}, kind: lineReplace, at: 1,
+		{name: "another device", lines: []string{"old /srv/my\\040data tmpfs defaults 0 0", host[1]}, kind: textfile.Replaced, at: 1,
 			out: []string{want, host[1]}, diff: "fstab old /srv/my\\040data tmpfs defaults 0 0 → " + want + " (line 1)"},
-		{name: "twice", lines: []string{host[1], want, "x /srv/my\\040data tmpfs defaults 0 0"}, kind: lineReplace, at: 2,
+		{name: "twice", lines: []string{host[1], want, "x /srv/my\\040data tmpfs defaults 0 0"}, kind: textfile.Replaced, at: 2,
 			out: []string{host[1], want}, diff: "fstab " + want + " → " + want + " (line 2)"},
-		{name: "absent, there", ensure: Absent, lines: []string{want, host[1], "x /srv/my\\040data tmpfs defaults 0 0"}, kind: lineRemove, at: 1,
+		{name: "absent, there", ensure: Absent, lines: []string{want, host[1], "x /srv/my\\040data tmpfs defaults 0 0"}, kind: textfile.Removed, at: 1,
 			out: []string{host[1]}, diff: "fstab " + want + " → absent"},
 		{name: "absent, missing", ensure: Absent, lines: host},
-		{name: "another point", lines: []string{"ccm-data /srv/my tmpfs size=1m,ro 0 0"}, kind: lineAdd, at: 2,
+		{name: "another point", lines: []string{"ccm-data /srv/my tmpfs size=1m,ro 0 0"}, kind: textfile.Added, at: 2,
 			out: []string{"ccm-data /srv/my tmpfs size=1m,ro 0 0", want}, diff: "fstab absent → " + want},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -85,12 +86,12 @@ func TestDecision(t *testing.T) {
 		{name: "mounted, read-write", ensure: Mounted, v: view{top: wanted, roDiffers: true}, diff: "options rw → ro", noop: "Would have remounted /mnt/x ro"},
 		{name: "unmounted, there", ensure: Unmounted, v: view{top: other}, diff: "mounted → unmounted", noop: "Would have unmounted /mnt/x"},
 		{name: "unmounted, nothing there", ensure: Unmounted, v: view{}},
-		{name: "absent, there, fstab line", ensure: Absent, v: view{top: wanted, line: lineEdit{kind: lineRemove, old: "a /mnt/x tmpfs defaults 0 0", at: 3}},
+		{name: "absent, there, fstab line", ensure: Absent, v: view{top: wanted, line: lineEdit{kind: textfile.Removed, old: "a /mnt/x tmpfs defaults 0 0", at: 3}},
 			diff: "mounted → absent; fstab a /mnt/x tmpfs defaults 0 0 → absent",
 			noop: "Would have removed the line for /mnt/x from /etc/fstab; unmounted /mnt/x"},
-		{name: "mounted, fstab line added", ensure: Mounted, v: view{top: wanted, line: lineEdit{kind: lineAdd, at: 2, out: []string{"x", "l"}}},
+		{name: "mounted, fstab line added", ensure: Mounted, v: view{top: wanted, line: lineEdit{kind: textfile.Added, at: 2, out: []string{"x", "l"}}},
 			diff: "fstab absent → l", noop: "Would have added the line for /mnt/x to /etc/fstab"},
-		{name: "mounted, fstab line replaced", ensure: Mounted, v: view{line: lineEdit{kind: lineReplace, old: "o", at: 1, out: []string{"l"}}},
+		{name: "mounted, fstab line replaced", ensure: Mounted, v: view{line: lineEdit{kind: textfile.Replaced, old: "o", at: 1, out: []string{"l"}}},
 			diff: "unmounted → mounted; fstab o → l (line 1)", noop: "Would have replaced line 1 of /etc/fstab; mounted ccm-data on /mnt/x"},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -39,15 +39,12 @@ func New(spec *resources.Spec) (resources.Instance, error) {
 	}
 	m := &mount{point: spec.Name, ensure: ensure, device: p.Device, fstype: p.FSType, options: p.Options,
 		persist: p.Persist, runner: command.Host}
-	inst := resources.Instance{Resource: m, Provider: providers[0].Name, Ensure: ensure, Uses: []string{m.point}}
+	inst := resources.Instance{Resource: resources.IfUsable(m, "", providers), Provider: providers[0].Name, Ensure: ensure, Uses: []string{m.point}}
 	if ensure == Mounted {
 		inst.Owns = []string{m.point}
 	}
 	if m.persist {
 		inst.Claims = []resources.Claim{{Path: fstab, What: "the line for " + m.point}}
-	}
-	if _, err := resources.SelectProvider("", providers); err != nil {
-		inst.Resource = resources.Unusable(err)
 	}
 	return inst, nil
 }

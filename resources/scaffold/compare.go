@@ -104,19 +104,25 @@ func compareFile(r *rendering, rel string, subs *safepath.Subdirs) (comparison, 
 	if err != nil {
 		return differs, err
 	}
+	if same, err := holds(dir, base, a); err != nil || !same {
+		return differs, err
+	}
+	return equal, nil
+}
+
+// holds reports whether base in dir, a regular file its stat found to be
+// of len(want) bytes, holds want.
+func holds(dir *safepath.Dir, base string, want []byte) (bool, error) {
 	f, err := dir.Open(base, unix.O_RDONLY|unix.O_NONBLOCK)
 	if err != nil {
-		return differs, err
+		return false, err
 	}
 	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, want.size+1))
+	b, err := io.ReadAll(io.LimitReader(f, int64(len(want))+1))
 	if err != nil {
-		return differs, err
+		return false, err
 	}
-	if bytes.Equal(a, b) {
-		return equal, nil
-	}
-	return differs, nil
+	return bytes.Equal(b, want), nil
 }
 
 // strays lists the target's files that the rendering does not produce.

@@ -302,16 +302,7 @@ func (f savedFile) matches(dir *safepath.Dir, base string) (bool, error) {
 	case st.Mode&unix.S_IFMT != unix.S_IFREG || st.Mode&0o7777 != f.Mode || int(st.Uid) != f.UID || int(st.Gid) != f.GID || st.Size != int64(len(f.Content)):
 		return false, nil
 	}
-	fh, err := dir.Open(base, unix.O_RDONLY|unix.O_NONBLOCK)
-	if err != nil {
-		return false, err
-	}
-	defer fh.Close()
-	b, err := io.ReadAll(io.LimitReader(fh, int64(len(f.Content))+1))
-	if err != nil {
-		return false, err
-	}
-	return bytes.Equal(b, f.Content), nil
+	return holds(dir, base, f.Content)
 }
 
 // removeMade removes the directories the change created, deepest first,

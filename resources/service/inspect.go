@@ -2,7 +2,6 @@ package service
 
 import (
 	"context"
-	"fmt"
 
 	sdwatch "github.com/reactive-ccm/ccm/watchers/systemd"
 )
@@ -20,8 +19,8 @@ type metadata struct {
 
 // inspect reads the unit's state from systemd over D-Bus.
 func inspect(ctx context.Context, name string) (any, error) {
-	if !validName.MatchString(name) {
-		return nil, fmt.Errorf("invalid service name %q: only letters, digits and . _ + : ~ - are allowed", name)
+	if err := checkName(name); err != nil {
+		return nil, err
 	}
 	if err := systemdUsable(); err != nil {
 		return nil, err

@@ -1,6 +1,7 @@
 package service
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 
@@ -23,9 +24,18 @@ type props struct {
 // or a path would interpret.
 var validName = regexp.MustCompile(`^[a-zA-Z0-9._+:~-]+$`)
 
+// checkName says why name is not a service's name, for a manifest and for
+// `ccm status`.
+func checkName(name string) error {
+	if !validName.MatchString(name) {
+		return fmt.Errorf("invalid service name %q: only letters, digits and . _ + : ~ - are allowed", name)
+	}
+	return nil
+}
+
 func (p *props) validate(spec *resources.Spec, errs *resources.ErrorList) {
-	if !validName.MatchString(spec.Name) {
-		errs.Addf(spec.Pos, "%s: invalid service name %q: only letters, digits and . _ + : ~ - are allowed", spec.ID(), spec.Name)
+	if err := checkName(spec.Name); err != nil {
+		errs.Addf(spec.Pos, "%s: %v", spec.ID(), err)
 	}
 	switch p.Ensure {
 	case "":

@@ -2,7 +2,6 @@ package sysctl
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/reactive-ccm/ccm/resources/internal/safepath"
 	"github.com/reactive-ccm/ccm/resources/internal/textfile"
@@ -20,8 +19,8 @@ type metadata struct {
 
 // inspect reads the parameter name and ccm's drop-in for it.
 func inspect(_ context.Context, name string) (any, error) {
-	if !validKey.MatchString(name) {
-		return nil, fmt.Errorf("%q is not a kernel parameter's name (dotted words, as net.ipv4.ip_forward)", name)
+	if err := checkKey(name); err != nil {
+		return nil, err
 	}
 	v, err := read(name)
 	if err != nil {

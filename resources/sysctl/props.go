@@ -1,6 +1,7 @@
 package sysctl
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 	"time"
@@ -28,11 +29,20 @@ type props struct {
 // writes it).
 var validKey = regexp.MustCompile(`^[A-Za-z0-9_@:+-]+(/[A-Za-z0-9_@:+-]+)*(\.[A-Za-z0-9_@:+-]+(/[A-Za-z0-9_@:+-]+)*)*$`)
 
+// checkKey says why key is not a parameter's name, for a manifest and for
+// `ccm status`.
+func checkKey(key string) error {
+	if !validKey.MatchString(key) {
+		return fmt.Errorf("%q is not a kernel parameter's name (dotted words, as net.ipv4.ip_forward)", key)
+	}
+	return nil
+}
+
 // validate reports every problem with the properties and returns the
 // poll interval.
 func validate(spec *resources.Spec, p *props, errs *resources.ErrorList) time.Duration {
-	if !validKey.MatchString(spec.Name) {
-		errs.Addf(spec.Pos, "%s: %q is not a kernel parameter's name (dotted words, as net.ipv4.ip_forward)", spec.ID(), spec.Name)
+	if err := checkKey(spec.Name); err != nil {
+		errs.Addf(spec.Pos, "%s: %v", spec.ID(), err)
 	}
 	switch {
 	case !spec.Has("value"):

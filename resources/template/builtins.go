@@ -38,13 +38,9 @@ func replace(b *budget, args ...any) (any, error) {
 	if err := arity("replace(text, old, new[, count])", args, 3, 4); err != nil {
 		return nil, err
 	}
-	var strs [3]string
-	for i, what := range []string{"the text", "the old text", "the new text"} {
-		s, err := stringArg("replace", what, args, i)
-		if err != nil {
-			return nil, err
-		}
-		strs[i] = s
+	strs, err := stringArgs("replace", args, "the text", "the old text", "the new text")
+	if err != nil {
+		return nil, err
 	}
 	s, old, repl := strs[0], strs[1], strs[2]
 	n := strings.Count(s, old)
@@ -115,14 +111,11 @@ func split(b *budget, args ...any) (any, error) {
 	if err := arity("split(text, separator[, count])", args, 2, 3); err != nil {
 		return nil, err
 	}
-	s, err := stringArg("split", "the text", args, 0)
+	strs, err := stringArgs("split", args, "the text", "the separator")
 	if err != nil {
 		return nil, err
 	}
-	sep, err := stringArg("split", "the separator", args, 1)
-	if err != nil {
-		return nil, err
-	}
+	s, sep := strs[0], strs[1]
 	n := -1
 	if len(args) == 3 {
 		n = runtime.ToInt(args[2])

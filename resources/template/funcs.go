@@ -33,6 +33,20 @@ func stringArg(fn, what string, args []any, i int) (string, error) {
 	return s, nil
 }
 
+// stringArgs returns the first len(what) args as strings, what naming
+// each in fn's error.
+func stringArgs(fn string, args []any, what ...string) ([]string, error) {
+	out := make([]string, len(what))
+	for i, w := range what {
+		s, err := stringArg(fn, w, args, i)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = s
+	}
+	return out, nil
+}
+
 // path resolves p against the manifest's directory when it is relative.
 func (t *Templates) path(p string) string {
 	if filepath.IsAbs(p) || t.env.Dir == "" {

@@ -15,14 +15,11 @@ func (t *Templates) kvGet(args ...any) (any, error) {
 	if err := arity("kvGet(bucket, key[, default])", args, 2, 3); err != nil {
 		return nil, err
 	}
-	bucket, err := stringArg("kvGet", "the bucket", args, 0)
+	strs, err := stringArgs("kvGet", args, "the bucket", "the key")
 	if err != nil {
 		return nil, err
 	}
-	key, err := stringArg("kvGet", "the key", args, 1)
-	if err != nil {
-		return nil, err
-	}
+	bucket, key := strs[0], strs[1]
 	if t.env.KV == nil {
 		return nil, ErrNoKV
 	}

@@ -17,22 +17,28 @@ var fileFunctions = map[string]bool{"readFile": true, "file": true, "template": 
 // registrations. An expression that does not compile counts as reading,
 // since nothing can be said of it.
 func (t *Templates) ReadsFiles(s string) bool {
+	v := &fileReads{}
+	compiled := t.walkExprs(s, v)
+	return !compiled || v.found
+}
+
+// walkExprs walks the syntax tree of each of s's expressions with v, and
+// reports whether every one compiled; one that does not is passed over.
+func (t *Templates) walkExprs(s string, v ast.Visitor) (compiled bool) {
+	compiled = true
 	for _, sg := range lex(s).segs {
 		if !sg.expr {
 			continue
 		}
 		p, err := t.compile(sg)
 		if err != nil {
-			return true
+			compiled = false
+			continue
 		}
-		v := &fileReads{}
 		node := p.p.Node()
 		ast.Walk(&node, v)
-		if v.found {
-			return true
-		}
 	}
-	return false
+	return compiled
 }
 
 // fileReads is an ast.Visitor that finds a file function's name.
@@ -52,21 +58,11 @@ func (v *fileReads) Visit(n *ast.Node) {
 // re-check. A path built by an expression cannot be named, and is left
 // to the re-check.
 func (t *Templates) FilesRead(s string) []string {
+	v := &fileNames{}
+	t.walkExprs(s, v)
 	var out []string
-	for _, sg := range lex(s).segs {
-		if !sg.expr {
-			continue
-		}
-		p, err := t.compile(sg)
-		if err != nil {
-			continue
-		}
-		v := &fileNames{}
-		node := p.p.Node()
-		ast.Walk(&node, v)
-		for _, name := range v.names {
-			out = append(out, t.path(name))
-		}
+	for _, name := range v.names {
+		out = append(out, t.path(name))
 	}
 	slices.Sort(out)
 	return slices.Compact(out)

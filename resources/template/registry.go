@@ -14,13 +14,9 @@ func (t *Templates) registrations(b *budget, args ...any) (any, error) {
 	if err := arity("registrations(cluster, protocol, service, address)", args, 4); err != nil {
 		return nil, err
 	}
-	var s [4]string
-	for i, what := range []string{"the cluster", "the protocol", "the service", "the address"} {
-		v, err := stringArg("registrations", what, args, i)
-		if err != nil {
-			return nil, err
-		}
-		s[i] = v
+	s, err := stringArgs("registrations", args, "the cluster", "the protocol", "the service", "the address")
+	if err != nil {
+		return nil, err
 	}
 	if t.env.Registry == nil {
 		return nil, fmt.Errorf("%w: run with --registration STREAM (ccm apply -R), or the agent's registration setting", ErrNoRegistry)

@@ -1,6 +1,7 @@
 package user
 
 import (
+	"cmp"
 	"context"
 
 	"github.com/reactive-ccm/ccm/resources"
@@ -61,15 +62,9 @@ func New(spec *resources.Spec) (resources.Instance, error) {
 		days := expiryDays(p.Expiry)
 		u.expiry = &days
 	}
-	inst := resources.Instance{Resource: u, Provider: providers[0].Name, Ensure: Present}
-	if u.absent {
-		inst.Ensure = Absent
-	}
+	inst := resources.Instance{Resource: resources.IfUsable(u, p.Provider, providers), Provider: providers[0].Name, Ensure: cmp.Or(p.Ensure, Present)}
 	if p.ManageHome && p.Home != "" && !u.absent {
 		inst.Owns = []string{p.Home}
-	}
-	if _, err := resources.SelectProvider(p.Provider, providers); err != nil {
-		inst.Resource = resources.Unusable(err)
 	}
 	return inst, nil
 }
@@ -85,13 +80,8 @@ func (u *user) Check(context.Context) (resources.Status, error) {
 	if err != nil {
 		return resources.Status{}, err
 	}
-	switch {
-	case have == nil && u.absent:
-		return resources.Status{Ensure: Absent, Desired: true}, nil
-	case have == nil:
-		return resources.Status{Ensure: Absent, Differences: []resources.Difference{resources.Differs("ensure", Absent, Present)}}, nil
-	case u.absent:
-		return resources.Status{Ensure: Present, Differences: []resources.Difference{resources.Differs("ensure", Present, Absent)}}, nil
+	if st, done := accounts.Existence(have != nil, u.absent); done {
+		return st, nil
 	}
 	st := resources.Status{Ensure: Present, Desired: len(diffs) == 0}
 	for _, d := range diffs {
@@ -106,15 +96,5 @@ func (u *user) Apply(ctx context.Context, req resources.Request) (resources.Chan
 	if err != nil {
 		return resources.Change{}, err
 	}
-	steps := u.plan(have, diffs)
-	if len(steps) == 0 {
-		return resources.Change{}, nil
-	}
-	if req.Noop {
-		return resources.Change{Changed: true, NoopMessage: accounts.NoopMessage(steps)}, nil
-	}
-	if err := accounts.RunSteps(ctx, u.runner, steps); err != nil {
-		return resources.Change{}, err
-	}
-	return resources.Change{Changed: true}, nil
+	return accounts.Apply(ctx, u.runner, u.plan(have, diffs), req.Noop)
 }

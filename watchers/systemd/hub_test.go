@@ -58,8 +58,9 @@ func (c *counter) quiet() {
 }
 
 // setup boots nothing: it uses the suite's systemd, writes and starts a
-// unit, and returns a fresh hub on the namespace's bus.
-func setup(t *testing.T, unit string, opts systemd.Options) (*systemdtest.Systemd, *systemd.Hub) {
+// unit, and returns a fresh hub on the namespace's bus, with the
+// connection it made.
+func setup(t *testing.T, unit string, opts systemd.Options) (*systemdtest.Systemd, *systemd.Hub, *sddbus.Conn) {
 	t.Helper()
 	sd := systemdtest.Require(t)
 	if err := sd.WriteUnit(unit, sleepUnit); err != nil {
@@ -78,10 +79,11 @@ func setup(t *testing.T, unit string, opts systemd.Options) (*systemdtest.System
 	})
 	h := systemd.New(opts)
 	t.Cleanup(h.Close)
-	if _, err := h.Conn(t.Context()); err != nil {
+	conn, err := h.Conn(t.Context())
+	if err != nil {
 		t.Fatal(err)
 	}
-	return sd, h
+	return sd, h, conn
 }
 
 func TestHubSeesExternalChanges(t *testing.T) {
@@ -102,7 +104,7 @@ func TestHubSeesExternalChanges(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			sd, h := setup(t, tt.unit, tt.opts)
+			sd, h, _ := setup(t, tt.unit, tt.opts)
 			c := newCounter()
 			defer h.Watch(tt.unit, c.notify)()
 			c.quiet()
@@ -130,41 +132,37 @@ func killMain(t *testing.T, sd *systemdtest.Systemd, unit string) {
 	}
 }
 
-func TestHubSurvivesDaemonReexec(t *testing.T) {
-	const unit = "ccm-hub-reexec.service"
-	sd, h := setup(t, unit, systemd.Options{})
-	c := newCounter()
-	defer h.Watch(unit, c.notify)()
-	c.quiet()
-	if _, err := sd.Systemctl(t.Context(), "daemon-reexec"); err != nil {
-		t.Fatal(err)
+// TestHubSurvivesLosingTheBus: after systemd re-executes, or the bus
+// restarts, the hub is notified, sees a stop, and its connection answers.
+func TestHubSurvivesLosingTheBus(t *testing.T) {
+	for _, tc := range []struct {
+		unit, what string
+		systemctl  []string
+	}{
+		{"ccm-hub-reexec.service", "the re-execution", []string{"daemon-reexec"}},
+		{"ccm-hub-bus.service", "the reconnection", []string{"restart", "dbus.service"}},
+	} {
+		t.Run(tc.what, func(t *testing.T) {
+			sd, h, _ := setup(t, tc.unit, systemd.Options{})
+			c := newCounter()
+			defer h.Watch(tc.unit, c.notify)()
+			c.quiet()
+			if _, err := sd.Systemctl(t.Context(), tc.systemctl...); err != nil {
+				t.Fatal(err)
+			}
+			c.wait(t, tc.what)
+			c.quiet()
+			systemctlStop(t, sd, tc.unit)
+			c.wait(t, "a stop after "+tc.what)
+			conn, err := h.Conn(t.Context())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := conn.GetUnitPropertiesContext(t.Context(), tc.unit); err != nil {
+				t.Fatalf("calls after %s: %v", tc.what, err)
+			}
+		})
 	}
-	c.wait(t, "the re-execution")
-	c.quiet()
-	systemctlStop(t, sd, unit)
-	c.wait(t, "a stop after the re-execution")
-	conn, err := h.Conn(t.Context())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := conn.GetUnitPropertiesContext(t.Context(), unit); err != nil {
-		t.Fatalf("calls after the re-execution: %v", err)
-	}
-}
-
-func TestHubReconnectsAfterBusRestart(t *testing.T) {
-	const unit = "ccm-hub-bus.service"
-	sd, h := setup(t, unit, systemd.Options{})
-	c := newCounter()
-	defer h.Watch(unit, c.notify)()
-	c.quiet()
-	if _, err := sd.Systemctl(t.Context(), "restart", "dbus.service"); err != nil {
-		t.Fatal(err)
-	}
-	c.wait(t, "the reconnection")
-	c.quiet()
-	systemctlStop(t, sd, unit)
-	c.wait(t, "a stop after the reconnection")
 }
 
 // TestHubNoFeedbackLoop checks a unit that systemd would garbage-collect
@@ -173,11 +171,7 @@ func TestHubReconnectsAfterBusRestart(t *testing.T) {
 // again (coreos/go-systemd#502).
 func TestHubNoFeedbackLoop(t *testing.T) {
 	const unit = "ccm-hub-gc.service"
-	sd, h := setup(t, unit, systemd.Options{})
-	conn, err := h.Conn(t.Context())
-	if err != nil {
-		t.Fatal(err)
-	}
+	sd, h, conn := setup(t, unit, systemd.Options{})
 	c := newCounter()
 	check := func() {
 		c.notify()
@@ -200,11 +194,7 @@ func TestHubNoFeedbackLoop(t *testing.T) {
 
 func TestHubCancel(t *testing.T) {
 	const unit = "ccm-hub-cancel.service"
-	sd, h := setup(t, unit, systemd.Options{})
-	conn, err := h.Conn(t.Context())
-	if err != nil {
-		t.Fatal(err)
-	}
+	sd, h, conn := setup(t, unit, systemd.Options{})
 	c := newCounter()
 	cancel := h.Watch(unit, c.notify)
 	waitRefs(t, conn, unit, true)

@@ -2,7 +2,6 @@ package ensure_test
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"path/filepath"
 	"strings"
@@ -12,6 +11,7 @@ import (
 	"github.com/reactive-ccm/ccm/engine/daemon/ensure"
 	"github.com/reactive-ccm/ccm/engine/daemon/session"
 	"github.com/reactive-ccm/ccm/graph"
+	"github.com/reactive-ccm/ccm/graph/schema/schematest"
 	"github.com/reactive-ccm/ccm/resources/document"
 	_ "github.com/reactive-ccm/ccm/resources/exec"
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -120,22 +120,7 @@ func TestResponseWrite(t *testing.T) {
 // TestResponseSchemaHoldsResponses: the schema takes the responses Write
 // gives, a run's and an error's, and refuses one with both.
 func TestResponseSchemaHoldsResponses(t *testing.T) {
-	b, err := json.Marshal(ensure.ResponseSchema())
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := jsonschema.NewCompiler()
-	if err := c.AddResource("response.json", doc); err != nil {
-		t.Fatal(err)
-	}
-	sch, err := c.Compile("response.json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	sch := schematest.Compile(t, ensure.ResponseSchema())
 	ev, err := converge(t, nil, `{"name": "/bin/true", "health_checks": [{"command": "/bin/true"}]}`)
 	if err != nil {
 		t.Fatal(err)

@@ -42,3 +42,33 @@ func Without(lines []string, drop []int) []string {
 	}
 	return out
 }
+
+// Kinds of change an edit makes to a file's lines; "" is none.
+const (
+	Added    = "add"
+	Replaced = "replace"
+	Removed  = "remove"
+)
+
+// PutLine keeps one line for a key, want, in lines, where hits are the
+// indexes (in increasing order) of the lines holding the key: the first
+// replaced where it stands unless same says it already is want, later
+// ones removed, want appended when there is none; with absent, every one
+// removed. It returns the lines as wanted (lines themselves when nothing
+// is to change), the kind of change ("" for none) and the number, from
+// 1, of the first line concerned. It never modifies lines.
+func PutLine(lines []string, hits []int, want string, absent bool, same func(line string) bool) (out []string, kind string, at int) {
+	switch {
+	case absent && len(hits) == 0:
+		return lines, "", 0
+	case absent:
+		return Without(lines, hits), Removed, hits[0] + 1
+	case len(hits) == 0:
+		return append(append(make([]string, 0, len(lines)+1), lines...), want), Added, len(lines) + 1
+	case len(hits) == 1 && same(lines[hits[0]]):
+		return lines, "", 0
+	}
+	out = Without(lines, hits[1:])
+	out[hits[0]] = want
+	return out, Replaced, hits[0] + 1
+}

@@ -194,11 +194,19 @@ func TestSelfEventsNameTheDirectory(t *testing.T) {
 	}
 }
 
-func TestNarrowedWatchStopsChildEvents(t *testing.T) {
-	dir := t.TempDir()
-	r := open(t)
-	touch := sentinel(t, r)
+// watched watches a new directory for every child event.
+func watched(t *testing.T) (r *reader, touch func(), dir string) {
+	t.Helper()
+	dir = filepath.Join(t.TempDir(), "watched")
+	must(t, os.Mkdir(dir, 0o755))
+	r = open(t)
+	touch = sentinel(t, r)
 	watch(t, r, dir, children)
+	return r, touch, dir
+}
+
+func TestNarrowedWatchStopsChildEvents(t *testing.T) {
+	r, touch, dir := watched(t)
 	write(t, filepath.Join(dir, "before"))
 	r.until(t, filepath.Join(dir, "before"), unix.IN_MODIFY)
 
@@ -215,10 +223,7 @@ func TestNarrowedWatchStopsChildEvents(t *testing.T) {
 }
 
 func TestUnwatchStopsEvents(t *testing.T) {
-	dir := t.TempDir()
-	r := open(t)
-	touch := sentinel(t, r)
-	watch(t, r, dir, children)
+	r, touch, dir := watched(t)
 	must(t, r.in.Unwatch(dir))
 	must(t, r.in.Unwatch(dir))
 	write(t, filepath.Join(dir, "file"))
@@ -263,11 +268,7 @@ func TestPathsNamingOneDirectoryShareItsWatch(t *testing.T) {
 }
 
 func TestReplacedDirectoryIsWatchedAnew(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "conf")
-	must(t, os.Mkdir(dir, 0o755))
-	r := open(t)
-	touch := sentinel(t, r)
-	watch(t, r, dir, children)
+	r, touch, dir := watched(t)
 	must(t, os.Rename(dir, dir+".old"))
 	r.until(t, dir, unix.IN_MOVE_SELF)
 	must(t, os.Mkdir(dir, 0o755))
@@ -280,11 +281,7 @@ func TestReplacedDirectoryIsWatchedAnew(t *testing.T) {
 }
 
 func TestDeletedDirectoryIsForgotten(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "gone")
-	must(t, os.Mkdir(dir, 0o755))
-	r := open(t)
-	touch := sentinel(t, r)
-	watch(t, r, dir, children)
+	r, touch, dir := watched(t)
 	must(t, os.Remove(dir))
 	r.until(t, dir, unix.IN_DELETE_SELF)
 	// IN_IGNORED follows the deletion; it is read before the sentinel.
