@@ -46,15 +46,7 @@ func TestDeferred(t *testing.T) {
 				t.Errorf("literal = %v, want %v", literal, tt.wantLiteral)
 			}
 			got, err := tt.d.Resolve()
-			if tt.wantErr != "" {
-				if err == nil || err.Error() != tt.wantErr {
-					t.Fatalf("got %q, %v; want error %s", got, err, tt.wantErr)
-				}
-				return
-			}
-			if err != nil || got != tt.want {
-				t.Fatalf("got %q, %v; want %q", got, err, tt.want)
-			}
+			resourcetest.Returns(t, "Resolve()", got, err, tt.want, tt.wantErr)
 		})
 	}
 }

@@ -3,7 +3,6 @@ package apply_test
 import (
 	"fmt"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/reactive-ccm/ccm/resources"
@@ -70,15 +69,9 @@ func TestChildVertex(t *testing.T) {
 // TestEveryProblemAtOnce: a bad apply resource's problems are reported
 // together, each at its own position.
 func TestEveryProblemAtOnce(t *testing.T) {
-	got := resourcetest.BuildError(t, "apply", "obj://b/m.yaml", "ensure: absent\nprovider: shell\nnoop: maybe", t.TempDir())
-	for _, want := range []string{
+	resourcetest.ReportsAll(t, "apply", "obj://b/m.yaml", "ensure: absent\nprovider: shell\nnoop: maybe",
 		"test.yaml:1:9: apply#obj://b/m.yaml: ensure:",
 		"test.yaml:2:11: apply#obj://b/m.yaml: provider:",
 		"test.yaml:1:1: apply#obj://b/m.yaml: the child manifest must be a local file",
-		"test.yaml:3:7:",
-	} {
-		if !strings.Contains(got, want) {
-			t.Errorf("the errors do not hold %q:\n%s", want, got)
-		}
-	}
+		"test.yaml:3:7:")
 }

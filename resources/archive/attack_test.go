@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/reactive-ccm/ccm/resources"
 	"github.com/reactive-ccm/ccm/resources/internal/safepath"
@@ -26,7 +25,7 @@ func TestAttackLinksOnTheWay(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			home := resourcetest.NobodyHome(t)
-			victim := t.TempDir()
+			victim := resourcetest.Victim(t)
 			resourcetest.AsNobody(t, "symlink", victim, filepath.Join(home, "link"))
 			props := fmt.Sprintf("url: %s/app.tar.gz\nextract_parent: %s\ncreates: %s",
 				srv.URL, filepath.Join(home, tc.parent), filepath.Join(home, tc.creates))
@@ -34,9 +33,7 @@ func TestAttackLinksOnTheWay(t *testing.T) {
 			if _, err := resources.Converge(t.Context(), a, false, false); !errors.Is(err, safepath.ErrSymlink) {
 				t.Fatalf("error %v, want a refusal", err)
 			}
-			if left, err := os.ReadDir(victim); err != nil || len(left) > 0 {
-				t.Fatalf("the link's target now holds %v (%v)", left, err)
-			}
+			resourcetest.Untouched(t, victim)
 		})
 	}
 }
@@ -52,16 +49,14 @@ func TestAttackLinkInsideExtractParent(t *testing.T) {
 		t.Run(kind, func(t *testing.T) {
 			srv := serve(t, fixture(t, kind, files), nil)
 			home := resourcetest.NobodyHome(t)
-			victim := t.TempDir()
+			victim := resourcetest.Victim(t)
 			opt := filepath.Join(home, "opt")
 			resourcetest.AsNobody(t, "mkdir", opt)
 			resourcetest.AsNobody(t, "symlink", victim, filepath.Join(opt, "app"))
 			a := buildArchive(t, filepath.Join(t.TempDir(), "app."+kind),
 				fmt.Sprintf("url: %s/app.%s\nextract_parent: %s\ncreates: %s", srv.URL, kind, opt, filepath.Join(opt, "VERSION")))
 			resourcetest.Converge(t.Context(), t, a, false, false)
-			if left, err := os.ReadDir(victim); err != nil || len(left) > 0 {
-				t.Fatalf("the link's target now holds %v (%v)", left, err)
-			}
+			resourcetest.Untouched(t, victim)
 			if !resourcetest.FileIs(filepath.Join(opt, "app", "etc", "app.conf"), "root's config\n") {
 				t.Fatal("the archive was not extracted in place of the link")
 			}
@@ -74,7 +69,7 @@ func TestAttackLinkInsideExtractParent(t *testing.T) {
 func TestAttackExtractParentSwappedDuringExtractions(t *testing.T) {
 	srv := serve(t, fixture(t, "tar.gz", files), nil)
 	home := resourcetest.NobodyHome(t)
-	victim := t.TempDir()
+	victim := resourcetest.Victim(t)
 	opt := filepath.Join(home, "opt")
 	resourcetest.AsNobody(t, "mkdir", opt)
 	resourcetest.AsNobody(t, "mkdir", filepath.Join(opt, "app"))
@@ -82,19 +77,16 @@ func TestAttackExtractParentSwappedDuringExtractions(t *testing.T) {
 	marker := filepath.Join(opt, "VERSION")
 	a := buildArchive(t, filepath.Join(t.TempDir(), "app.tar.gz"),
 		fmt.Sprintf("url: %s/app.tar.gz\nextract_parent: %s\ncreates: %s", srv.URL, opt, marker))
-	stop := resourcetest.Race(t, "exchange", filepath.Join(opt, "app"), filepath.Join(opt, "swap"))
 	extractions := 0
-	for deadline := time.Now().Add(3 * time.Second); time.Now().Before(deadline); extractions++ {
+	swaps := resourcetest.Racing(t, func() {
+		extractions++
 		if err := os.Remove(marker); err != nil && !os.IsNotExist(err) {
 			t.Fatal(err)
 		}
 		if _, err := resources.Converge(t.Context(), a, false, false); err != nil && !errors.Is(err, ErrExtract) {
 			t.Fatalf("unexpected error: %v", err)
 		}
-	}
-	swaps := stop()
+	}, "exchange", filepath.Join(opt, "app"), filepath.Join(opt, "swap"))
 	t.Logf("%d swaps, %d extractions", swaps, extractions)
-	if left, err := os.ReadDir(victim); err != nil || len(left) > 0 {
-		t.Fatalf("the link's target now holds %v (%v)", left, err)
-	}
+	resourcetest.Untouched(t, victim)
 }

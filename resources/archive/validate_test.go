@@ -11,39 +11,27 @@ import (
 func TestValidation(t *testing.T) {
 	const url = "url: https://example.com/app.tar.gz\n"
 	const owners = "\nowner: root\ngroup: root"
-	for _, tc := range []struct {
-		desc, name, props, want string
-	}{
-		{"no url", "/tmp/app.tar.gz", "owner: root\ngroup: root", "url is required"},
-		{"ftp scheme", "/tmp/app.tar.gz", "url: ftp://example.com/app.tar.gz" + owners, "must use http or https"},
-		{"no host", "/tmp/app.tar.gz", "url: http:///app.tar.gz" + owners, "url has no host"},
-		{"unsupported url extension", "/tmp/app.tar.gz", "url: https://example.com/app.rar" + owners, "must end in one of .tar.gz, .tgz, .tar, .zip"},
-		{"unsupported name extension", "/tmp/app.rar", url + "owner: root\ngroup: root", "the name must end in one of"},
-		{"kinds differ", "/tmp/app.zip", url + "owner: root\ngroup: root", "the url is a tar.gz, the name a zip"},
-		{"relative name", "tmp/app.tar.gz", url + "owner: root\ngroup: root", "clean absolute path"},
-		{"unclean name", "/tmp/../app.tar.gz", url + "owner: root\ngroup: root", "clean absolute path, like /app.tar.gz"},
-		{"relative extract_parent", "/tmp/app.tar.gz", url + "extract_parent: opt/app" + owners, "extract_parent must be a clean absolute path"},
-		{"relative creates", "/tmp/app.tar.gz", url + "creates: opt/app/bin" + owners, "creates must be a clean absolute path"},
-		{"cleanup without extract_parent", "/tmp/app.tar.gz", url + "cleanup: true\ncreates: /opt/x" + owners, "cleanup requires extract_parent"},
-		{"cleanup without creates", "/tmp/app.tar.gz", url + "cleanup: true\nextract_parent: /opt" + owners, "cleanup requires creates"},
-		{"no owner", "/tmp/app.tar.gz", url + "group: root", "owner is required"},
-		{"no group", "/tmp/app.tar.gz", url + "owner: root", "group is required"},
-		{"bad ensure", "/tmp/app.tar.gz", url + "ensure: latest" + owners, `ensure must be "present" or "absent"`},
-		{"unknown provider", "/tmp/app.tar.gz", url + "provider: ftp" + owners, `unknown provider "ftp"`},
-		{"short checksum", "/tmp/app.tar.gz", url + "checksum: abc" + owners, "checksum must be a SHA-256"},
-		{"password without username", "/tmp/app.tar.gz", url + "password: x" + owners, "password requires username"},
-		{"unknown property", "/tmp/app.tar.gz", url + "checksums: x" + owners, `did you mean "checksum"`},
-	} {
-		t.Run(tc.desc, func(t *testing.T) {
-			got := resourcetest.BuildError(t, "archive", tc.name, tc.props, t.TempDir())
-			if !strings.Contains(got, tc.want) {
-				t.Errorf("got %s, want an error containing %q", got, tc.want)
-			}
-			if !strings.HasPrefix(got, "test.yaml:") {
-				t.Errorf("the error has no position: %s", got)
-			}
-		})
-	}
+	resourcetest.Rejects(t, "archive", []resourcetest.Rejected{
+		{Case: "no url", Name: "/tmp/app.tar.gz", Props: "owner: root\ngroup: root", Want: "url is required"},
+		{Case: "ftp scheme", Name: "/tmp/app.tar.gz", Props: "url: ftp://example.com/app.tar.gz" + owners, Want: "must use http or https"},
+		{Case: "no host", Name: "/tmp/app.tar.gz", Props: "url: http:///app.tar.gz" + owners, Want: "url has no host"},
+		{Case: "unsupported url extension", Name: "/tmp/app.tar.gz", Props: "url: https://example.com/app.rar" + owners, Want: "must end in one of .tar.gz, .tgz, .tar, .zip"},
+		{Case: "unsupported name extension", Name: "/tmp/app.rar", Props: url + "owner: root\ngroup: root", Want: "the name must end in one of"},
+		{Case: "kinds differ", Name: "/tmp/app.zip", Props: url + "owner: root\ngroup: root", Want: "the url is a tar.gz, the name a zip"},
+		{Case: "relative name", Name: "tmp/app.tar.gz", Props: url + "owner: root\ngroup: root", Want: "clean absolute path"},
+		{Case: "unclean name", Name: "/tmp/../app.tar.gz", Props: url + "owner: root\ngroup: root", Want: "clean absolute path, like /app.tar.gz"},
+		{Case: "relative extract_parent", Name: "/tmp/app.tar.gz", Props: url + "extract_parent: opt/app" + owners, Want: "extract_parent must be a clean absolute path"},
+		{Case: "relative creates", Name: "/tmp/app.tar.gz", Props: url + "creates: opt/app/bin" + owners, Want: "creates must be a clean absolute path"},
+		{Case: "cleanup without extract_parent", Name: "/tmp/app.tar.gz", Props: url + "cleanup: true\ncreates: /opt/x" + owners, Want: "cleanup requires extract_parent"},
+		{Case: "cleanup without creates", Name: "/tmp/app.tar.gz", Props: url + "cleanup: true\nextract_parent: /opt" + owners, Want: "cleanup requires creates"},
+		{Case: "no owner", Name: "/tmp/app.tar.gz", Props: url + "group: root", Want: "owner is required"},
+		{Case: "no group", Name: "/tmp/app.tar.gz", Props: url + "owner: root", Want: "group is required"},
+		{Case: "bad ensure", Name: "/tmp/app.tar.gz", Props: url + "ensure: latest" + owners, Want: `ensure must be "present" or "absent"`},
+		{Case: "unknown provider", Name: "/tmp/app.tar.gz", Props: url + "provider: ftp" + owners, Want: `unknown provider "ftp"`},
+		{Case: "short checksum", Name: "/tmp/app.tar.gz", Props: url + "checksum: abc" + owners, Want: "checksum must be a SHA-256"},
+		{Case: "password without username", Name: "/tmp/app.tar.gz", Props: url + "password: x" + owners, Want: "password requires username"},
+		{Case: "unknown property", Name: "/tmp/app.tar.gz", Props: url + "checksums: x" + owners, Want: `did you mean "checksum"`},
+	})
 }
 
 func TestValidArchivesBuild(t *testing.T) {
@@ -84,10 +72,6 @@ func TestOrderingAndWatchPaths(t *testing.T) {
 }
 
 func TestEveryProblemIsReportedAtOnce(t *testing.T) {
-	got := resourcetest.BuildError(t, "archive", "/tmp/app.zip", "url: ftp://example.com/app.tar\nchecksums: x\ncleanup: true", t.TempDir())
-	for _, want := range []string{"unknown property", "must use http or https", "the url is a tar, the name a zip", "cleanup requires extract_parent", "owner is required", "group is required"} {
-		if !strings.Contains(got, want) {
-			t.Errorf("the errors do not say %q: %s", want, got)
-		}
-	}
+	resourcetest.ReportsAll(t, "archive", "/tmp/app.zip", "url: ftp://example.com/app.tar\nchecksums: x\ncleanup: true",
+		"unknown property", "must use http or https", "the url is a tar, the name a zip", "cleanup requires extract_parent", "owner is required", "group is required")
 }

@@ -49,13 +49,8 @@ func TestTemplateErrorsCarryThePropertyPosition(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			inst, err := resourcetest.BuildWith(t, "exec", "x", tt.props, t.TempDir(), resourcetest.Vars{"empty": "", "rel": "tmp"})
-			if err != nil {
-				t.Fatal(err)
-			}
-			_, err = resources.Converge(t.Context(), inst.Resource, false, false)
-			if err == nil || err.Error() != tt.want {
-				t.Errorf("got %v, want %s", err, tt.want)
+			if got := resourcetest.ConvergeError(t, "exec", "x", tt.props, resourcetest.Vars{"empty": "", "rel": "tmp"}); got != tt.want {
+				t.Errorf("got %s, want %s", got, tt.want)
 			}
 		})
 	}

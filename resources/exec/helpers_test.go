@@ -10,10 +10,8 @@ import (
 	"github.com/reactive-ccm/ccm/resources/resourcetest"
 )
 
-func build(t testing.TB, name, props string) resources.Resource {
-	t.Helper()
-	return resourcetest.MustBuild(t, "exec", name, props, t.TempDir()).Resource
-}
+// build makes an exec from its name and properties.
+var build = resourcetest.Builder("exec")
 
 // logRecord is one captured slog record.
 type logRecord struct {
@@ -23,24 +21,26 @@ type logRecord struct {
 	Stream   string `json:"stream"`
 }
 
-// captureLogs sends the default slog logger to a buffer for the test and
-// returns a function that decodes what was logged. Tests using it must not
-// run in parallel.
-func captureLogs(t *testing.T) func() []logRecord {
+// convergeLogged converges an exec with the default slog logger sending
+// to a buffer, and returns what was logged. Tests using it must not run
+// in parallel.
+func convergeLogged(t *testing.T, name, props string) []logRecord {
+	t.Helper()
 	var buf bytes.Buffer
 	old := slog.Default()
 	slog.SetDefault(slog.New(slog.NewJSONHandler(&buf, nil)))
 	t.Cleanup(func() { slog.SetDefault(old) })
-	return func() []logRecord {
-		var out []logRecord
-		dec := json.NewDecoder(&buf)
-		for dec.More() {
-			var r logRecord
-			if err := dec.Decode(&r); err != nil {
-				t.Fatal(err)
-			}
-			out = append(out, r)
-		}
-		return out
+	if _, err := resources.Converge(t.Context(), build(t, name, props), false, false); err != nil {
+		t.Fatal(err)
 	}
+	var out []logRecord
+	dec := json.NewDecoder(&buf)
+	for dec.More() {
+		var r logRecord
+		if err := dec.Decode(&r); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, r)
+	}
+	return out
 }

@@ -12,12 +12,7 @@ import (
 )
 
 func TestLogOutputLogsEveryLineOfBothStreams(t *testing.T) {
-	logs := captureLogs(t)
-	r := build(t, "greet", "command: /bin/sh -c 'echo one; echo two >&2; printf three'\nlogoutput: true\n")
-	if _, err := resources.Converge(t.Context(), r, false, false); err != nil {
-		t.Fatal(err)
-	}
-	got := logs()
+	got := convergeLogged(t, "greet", "command: /bin/sh -c 'echo one; echo two >&2; printf three'\nlogoutput: true\n")
 	slices.SortFunc(got, func(a, b logRecord) int { return strings.Compare(a.Msg, b.Msg) })
 	want := []logRecord{
 		{"INFO", "one", "exec#greet", "stdout"},
@@ -30,38 +25,26 @@ func TestLogOutputLogsEveryLineOfBothStreams(t *testing.T) {
 }
 
 func TestNoLogOutputByDefault(t *testing.T) {
-	logs := captureLogs(t)
-	r := build(t, "greet", "command: /bin/echo hello\nonlyif: /bin/echo guard\n")
-	if _, err := resources.Converge(t.Context(), r, false, false); err != nil {
-		t.Fatal(err)
-	}
-	if got := logs(); len(got) != 0 {
+	if got := convergeLogged(t, "greet", "command: /bin/echo hello\nonlyif: /bin/echo guard\n"); len(got) != 0 {
 		t.Errorf("logged %+v, want nothing", got)
 	}
 }
 
-// TestPosixPassesShellSyntaxLiterally: without a shell, $HOME, ;, | and *
-// reach the program as plain words.
-func TestPosixPassesShellSyntaxLiterally(t *testing.T) {
-	logs := captureLogs(t)
-	r := build(t, "/bin/echo $HOME ; ls | wc * `id` $(id) 'a  b'", "logoutput: true\n")
-	if _, err := resources.Converge(t.Context(), r, false, false); err != nil {
-		t.Fatal(err)
+// TestShellSyntax: without a shell, $HOME, ;, | and * reach the program
+// as plain words; the shell provider interprets them.
+func TestShellSyntax(t *testing.T) {
+	tests := []struct{ name, title, props, want string }{
+		{"posix passes it literally", "/bin/echo $HOME ; ls | wc * `id` $(id) 'a  b'", "logoutput: true\n",
+			"$HOME ; ls | wc * `id` $(id) a  b"},
+		{"shell interprets it", "x", "command: \"echo $((6*7)) | tr 4 X\"\nprovider: shell\nlogoutput: true\nenvironment: [HOME=/home/ccm]\n",
+			"X2"},
 	}
-	got := logs()
-	if want := "$HOME ; ls | wc * `id` $(id) a  b"; len(got) != 1 || got[0].Msg != want {
-		t.Errorf("logged %+v, want one line %q", got, want)
-	}
-}
-
-func TestShellInterpretsShellSyntax(t *testing.T) {
-	logs := captureLogs(t)
-	r := build(t, "x", "command: \"echo $((6*7)) | tr 4 X\"\nprovider: shell\nlogoutput: true\nenvironment: [HOME=/home/ccm]\n")
-	if _, err := resources.Converge(t.Context(), r, false, false); err != nil {
-		t.Fatal(err)
-	}
-	if got := logs(); len(got) != 1 || got[0].Msg != "X2" {
-		t.Errorf("logged %+v, want X2", got)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := convergeLogged(t, tt.title, tt.props); len(got) != 1 || got[0].Msg != tt.want {
+				t.Errorf("logged %+v, want one line %q", got, tt.want)
+			}
+		})
 	}
 }
 

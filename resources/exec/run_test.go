@@ -8,9 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/reactive-ccm/ccm/resources"
 	"github.com/reactive-ccm/ccm/resources/internal/command"
@@ -65,33 +63,14 @@ func TestTimeoutKillsTheProcessGroup(t *testing.T) {
 				t.Fatalf("children %v, want 2", children)
 			}
 			for _, pid := range children {
-				waitDead(t, pid)
+				n, err := strconv.Atoi(pid)
+				if err != nil {
+					t.Fatalf("child %q: %v", pid, err)
+				}
+				resourcetest.WaitExited(t, n)
 			}
 		})
 	}
-}
-
-// waitDead waits for a killed process to be gone or a zombie; a kill is
-// delivered at once but the exit is asynchronous.
-func waitDead(t *testing.T, pid string) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) {
-		stat, err := os.ReadFile("/proc/" + pid + "/stat")
-		if errors.Is(err, os.ErrNotExist) {
-			return
-		}
-		if err == nil {
-			fields := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
-			if fields[0] == "Z" || fields[0] == "X" {
-				return
-			}
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	n, _ := strconv.Atoi(pid)
-	_ = syscall.Kill(n, syscall.SIGKILL)
-	t.Errorf("child %s outlived the timeout", pid)
 }
 
 func TestCreates(t *testing.T) {

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/reactive-ccm/ccm/resources"
 	"github.com/reactive-ccm/ccm/resources/internal/safepath"
@@ -17,35 +16,9 @@ import (
 
 func TestMain(m *testing.M) { os.Exit(resourcetest.Main(m)) }
 
-// raceFor is how long each race runs.
-const raceFor = 3 * time.Second
-
-// victim makes a root-only directory holding a root-only secret, which no
-// attack may change, and returns the directory.
-func victim(t *testing.T) string {
-	t.Helper()
-	dir := filepath.Join(t.TempDir(), "victim")
-	mustMkdir(t, dir, 0o700)
-	resourcetest.WriteFile(t, filepath.Join(dir, "secret"), "root's secret\n", 0o600)
-	return dir
-}
-
-// untouched fails the test unless the victim directory holds only its
-// secret, as it was.
-func untouched(t *testing.T, dir string) {
-	t.Helper()
-	if names := entries(t, dir); len(names) != 1 || names[0] != "secret" {
-		t.Fatalf("the victim directory now holds %v", names)
-	}
-	st := stat(t, filepath.Join(dir, "secret"))
-	if st.Uid != 0 || st.Mode&0o7777 != 0o600 || resourcetest.ReadFile(t, filepath.Join(dir, "secret")) != "root's secret\n" {
-		t.Fatalf("the secret changed: uid %d mode %o", st.Uid, st.Mode&0o7777)
-	}
-}
-
 func TestAttackSymlinkedParent(t *testing.T) {
 	home := resourcetest.NobodyHome(t)
-	v := victim(t)
+	v := resourcetest.Victim(t)
 	resourcetest.AsNobody(t, "symlink", v, filepath.Join(home, "app"))
 	r := build(t, filepath.Join(home, "app", "secret"), "ensure: present\nowner: nobody\ngroup: nogroup\nmode: \"0644\"\ncontent: user's\n")
 	_, err := resources.Converge(t.Context(), r, false, false)
@@ -53,7 +26,7 @@ func TestAttackSymlinkedParent(t *testing.T) {
 	if !errors.Is(err, safepath.ErrSymlink) || !strings.Contains(err.Error(), want) {
 		t.Fatalf("error %v, want %q", err, want)
 	}
-	untouched(t, v)
+	resourcetest.Untouched(t, v)
 }
 
 func TestAttackFollowSymlinksAllowsTheLink(t *testing.T) {
@@ -70,7 +43,7 @@ func TestAttackFollowSymlinksAllowsTheLink(t *testing.T) {
 
 func TestAttackParentSwappedDuringWrites(t *testing.T) {
 	home := resourcetest.NobodyHome(t)
-	v := victim(t)
+	v := resourcetest.Victim(t)
 	app := filepath.Join(home, "app")
 	resourcetest.AsNobody(t, "mkdir", app)
 	resourcetest.AsNobody(t, "symlink", v, filepath.Join(home, "swap"))
@@ -80,9 +53,8 @@ func TestAttackParentSwappedDuringWrites(t *testing.T) {
 		build(t, filepath.Join(app, "secret"), "ensure: present\nowner: nobody\ngroup: nogroup\nmode: \"0644\"\ncontent: one\n"),
 		build(t, filepath.Join(app, "secret"), "ensure: present\nowner: nobody\ngroup: nogroup\nmode: \"0644\"\ncontent: two\n"),
 	}
-	stop := resourcetest.Race(t, "exchange", app, filepath.Join(home, "swap"))
 	writes, refusals := 0, 0
-	for deadline := time.Now().Add(raceFor); time.Now().Before(deadline); {
+	swaps := resourcetest.Racing(t, func() {
 		_, err := resources.Converge(t.Context(), rs[writes%2], false, false)
 		switch {
 		case err == nil:
@@ -92,10 +64,9 @@ func TestAttackParentSwappedDuringWrites(t *testing.T) {
 		default:
 			t.Fatalf("unexpected error: %v", err)
 		}
-	}
-	swaps := stop()
+	}, "exchange", app, filepath.Join(home, "swap"))
 	t.Logf("%d swaps, %d writes, %d refusals", swaps, writes, refusals)
-	untouched(t, v)
+	resourcetest.Untouched(t, v)
 }
 
 // TestAttackCheckSwappedParent swaps the parent of a checked file with a
@@ -103,16 +74,16 @@ func TestAttackParentSwappedDuringWrites(t *testing.T) {
 // secret as the wanted content (the quick look) or show it in a diff.
 func TestAttackCheckSwappedParent(t *testing.T) {
 	home := resourcetest.NobodyHome(t)
-	v := victim(t)
+	v := resourcetest.Victim(t)
 	app := filepath.Join(home, "app")
 	resourcetest.AsNobody(t, "mkdir", app)
 	resourcetest.AsNobody(t, "write", filepath.Join(app, "secret"), "user's\n")
 	resourcetest.AsNobody(t, "symlink", v, filepath.Join(home, "swap"))
 	same := build(t, filepath.Join(app, "secret"), "ensure: present\nowner: root\ngroup: root\nmode: \"0600\"\ncontent: \"root's secret\\n\"\n")
 	other := build(t, filepath.Join(app, "secret"), "ensure: present\nowner: root\ngroup: root\nmode: \"0600\"\ncontent: x\n")
-	stop := resourcetest.Race(t, "exchange", app, filepath.Join(home, "swap"))
 	checks, refusals := 0, 0
-	for deadline := time.Now().Add(raceFor); time.Now().Before(deadline); checks++ {
+	swaps := resourcetest.Racing(t, func() {
+		checks++
 		for _, r := range []resources.Resource{same, other} {
 			st, err := r.Check(t.Context())
 			switch {
@@ -126,39 +97,36 @@ func TestAttackCheckSwappedParent(t *testing.T) {
 				t.Fatalf("the check read root's secret: %+v", st.Differences)
 			}
 		}
-	}
-	swaps := stop()
+	}, "exchange", app, filepath.Join(home, "swap"))
 	t.Logf("%d swaps, %d checks, %d refusals", swaps, checks, refusals)
-	untouched(t, v)
+	resourcetest.Untouched(t, v)
 }
 
 func TestAttackChmodRace(t *testing.T) {
 	home := resourcetest.NobodyHome(t)
-	v := victim(t)
+	v := resourcetest.Victim(t)
 	config := filepath.Join(home, "config")
 	resourcetest.AsNobody(t, "write", config, "user's\n")
 	resourcetest.AsNobody(t, "symlink", filepath.Join(v, "secret"), filepath.Join(home, "swap"))
 	// Only the attributes are managed, so a drifted mode is fixed in
 	// place: the moment a link renamed over the file could redirect it.
 	r := build(t, config, "ensure: present\nowner: nobody\ngroup: nogroup\nmode: \"0644\"\n")
-	stop := resourcetest.Race(t, "exchange", config, filepath.Join(home, "swap"))
 	repairs := 0
-	for deadline := time.Now().Add(raceFor); time.Now().Before(deadline); {
+	swaps := resourcetest.Racing(t, func() {
 		for _, p := range []string{config, filepath.Join(home, "swap")} {
 			chmodNoFollow(p, 0o600) // the drift, on whichever name holds the file
 		}
 		if out, err := resources.Converge(t.Context(), r, false, false); err == nil && out.Change.Changed {
 			repairs++
 		}
-	}
-	swaps := stop()
+	}, "exchange", config, filepath.Join(home, "swap"))
 	t.Logf("%d swaps, %d repairs", swaps, repairs)
-	untouched(t, v)
+	resourcetest.Untouched(t, v)
 }
 
 func TestAttackAbsentForceThroughLink(t *testing.T) {
 	home := resourcetest.NobodyHome(t)
-	v := victim(t)
+	v := resourcetest.Victim(t)
 	resourcetest.AsNobody(t, "symlink", v, filepath.Join(home, "app"))
 	resourcetest.AsNobody(t, "symlink", v, filepath.Join(home, "data"))
 	through := build(t, filepath.Join(home, "app", "secret"), "ensure: absent\nforce: true\n")
@@ -171,7 +139,7 @@ func TestAttackAbsentForceThroughLink(t *testing.T) {
 	if resourcetest.Exists(filepath.Join(home, "data")) {
 		t.Fatal("the link stayed")
 	}
-	untouched(t, v)
+	resourcetest.Untouched(t, v)
 }
 
 // chmodNoFollow sets the mode of path unless it is a symlink: the test

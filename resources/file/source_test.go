@@ -90,38 +90,24 @@ func TestTemplateErrorsCarryThePropertyPosition(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "f")
 			resourcetest.WriteFile(t, path, "x", 0o644)
-			inst, err := resourcetest.BuildWith(t, "file", path, tt.props, t.TempDir(), resourcetest.Vars{"empty": ""})
-			if err != nil {
-				t.Fatal(err)
-			}
-			_, err = resources.Converge(t.Context(), inst.Resource, false, false)
-			if err == nil || err.Error() != tt.want {
-				t.Errorf("got %v, want %s", err, tt.want)
+			if got := resourcetest.ConvergeError(t, "file", path, tt.props, resourcetest.Vars{"empty": ""}); got != tt.want {
+				t.Errorf("got %s, want %s", got, tt.want)
 			}
 		})
 	}
 }
 
+// TestInstance: present and directory own their path, absent owns
+// nothing; each uses and watches its path and claims the whole file.
 func TestInstance(t *testing.T) {
-	tests := []struct {
-		name, props string
-		owns, uses  []string
-	}{
-		{"present owns its path", helloProps, []string{"/srv/x"}, []string{"/srv/x"}},
-		{"directory owns its path", "ensure: directory\nowner: root\ngroup: root\nmode: \"0755\"\n", []string{"/srv/x"}, []string{"/srv/x"}},
-		{"absent owns nothing", "ensure: absent\n", nil, []string{"/srv/x"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			inst := resourcetest.MustBuild(t, "file", "/srv/x", tt.props, t.TempDir())
-			if !slices.Equal(inst.Owns, tt.owns) || !slices.Equal(inst.Uses, tt.uses) {
-				t.Errorf("owns %v uses %v; want %v and %v", inst.Owns, inst.Uses, tt.owns, tt.uses)
-			}
-			if got := inst.Resource.Watch().Paths; !slices.Equal(got, []string{"/srv/x"}) {
-				t.Errorf("watching %v, want [/srv/x]", got)
-			}
-		})
-	}
+	resourcetest.Declares(t, "file", "/srv/x", []resourcetest.Declared{
+		{Props: helloProps,
+			Want: "ensure present independent true owns [/srv/x] uses [/srv/x] claims [{/srv/x true content}] paths [/srv/x] mounts []"},
+		{Props: "ensure: directory\nowner: root\ngroup: root\nmode: \"0755\"\n",
+			Want: "ensure directory independent true owns [/srv/x] uses [/srv/x] claims [{/srv/x true ensure: directory}] paths [/srv/x] mounts []"},
+		{Props: "ensure: absent\n",
+			Want: "ensure absent independent true owns [] uses [/srv/x] claims [{/srv/x true ensure: absent}] paths [/srv/x] mounts []"},
+	})
 }
 
 func TestSourceMustBeARegularFile(t *testing.T) {

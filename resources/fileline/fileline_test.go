@@ -148,20 +148,16 @@ func TestNoEndMarkerIsAnErrorNamingTheFile(t *testing.T) {
 // whole, names what it keeps (a removal by match alone named "the line "
 // before), and watches the file.
 func TestInstance(t *testing.T) {
-	for _, c := range []struct {
-		props, want string
-	}{
-		{"line: a=1", "ensure present uses [/etc/x] claims [{/etc/x false the line a=1}] watch [/etc/x]"},
-		{"ensure: absent\nmatch: ^a=", "ensure absent uses [/etc/x] claims [{/etc/x false the lines matching ^a=}] watch [/etc/x]"},
-		{"block: y", "ensure present uses [/etc/x] claims [{/etc/x false the block # BEGIN CCM l}] watch [/etc/x]"},
-		{"block: y\nmarker_begin: '# >>'\nmarker_end: '# <<'", "ensure present uses [/etc/x] claims [{/etc/x false the block # >>}] watch [/etc/x]"},
-	} {
-		inst := resourcetest.MustBuild(t, "file_line", "l", "path: /etc/x\n"+c.props, t.TempDir())
-		got := fmt.Sprintf("ensure %s uses %v claims %v watch %v", inst.Ensure, inst.Uses, inst.Claims, inst.Resource.Watch().Paths)
-		if got != c.want {
-			t.Errorf("%q:\n%s\nwant\n%s", c.props, got, c.want)
-		}
-	}
+	resourcetest.Declares(t, "file_line", "l", []resourcetest.Declared{
+		{Props: "path: /etc/x\nline: a=1",
+			Want: "ensure present independent false owns [] uses [/etc/x] claims [{/etc/x false the line a=1}] paths [/etc/x] mounts []"},
+		{Props: "path: /etc/x\nensure: absent\nmatch: ^a=",
+			Want: "ensure absent independent false owns [] uses [/etc/x] claims [{/etc/x false the lines matching ^a=}] paths [/etc/x] mounts []"},
+		{Props: "path: /etc/x\nblock: y",
+			Want: "ensure present independent false owns [] uses [/etc/x] claims [{/etc/x false the block # BEGIN CCM l}] paths [/etc/x] mounts []"},
+		{Props: "path: /etc/x\nblock: y\nmarker_begin: '# >>'\nmarker_end: '# <<'",
+			Want: "ensure present independent false owns [] uses [/etc/x] claims [{/etc/x false the block # >>}] paths [/etc/x] mounts []"},
+	})
 }
 
 // TestFileBytes: what the file holds after an edit, for files without a

@@ -10,10 +10,8 @@ import (
 	"github.com/reactive-ccm/ccm/resources/resourcetest/sandbox"
 )
 
-func build(t *testing.T, name, props string) resources.Resource {
-	t.Helper()
-	return resourcetest.MustBuild(t, "group", name, props, t.TempDir()).Resource
-}
+// build makes a group from its name and properties.
+var build = resourcetest.Builder("group")
 
 // lookup reads the group as the databases hold it.
 func lookup(t *testing.T, name string) *accounts.Group {
@@ -137,4 +135,14 @@ func TestWatchAndUnusableProvider(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "not found in PATH") {
 		t.Errorf("check without the tools: %v", err)
 	}
+}
+
+// TestInstance pins what a group declares: present when ensure is left
+// out, and the databases it watches.
+func TestInstance(t *testing.T) {
+	watched := " independent false owns [] uses [] claims [] paths [/etc/group /etc/gshadow] mounts []"
+	resourcetest.Declares(t, "group", "ccmgrp", []resourcetest.Declared{
+		{Props: "gid: 4711", Want: "ensure present" + watched},
+		{Props: "ensure: absent", Want: "ensure absent" + watched},
+	})
 }

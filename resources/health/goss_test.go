@@ -40,8 +40,7 @@ func closedPort(t *testing.T) int {
 
 func runGoss(t *testing.T, rules string) resources.HealthResult {
 	t.Helper()
-	checks := mustParse(t, "- {name: rules, goss_rules: "+rules+"}")
-	return run(t, checks[0])
+	return runFirst(t, "- {name: rules, goss_rules: "+rules+"}")
 }
 
 func TestGossRules(t *testing.T) {
@@ -108,8 +107,7 @@ func TestGossTimeout(t *testing.T) {
 	fifo := filepath.Join(t.TempDir(), "hold")
 	resourcetest.FIFO(t, fifo)
 	t.Cleanup(func() { release(t, fifo) })
-	checks := mustParse(t, "- {name: slow, timeout: 100ms, goss_rules: {command: {'cat "+fifo+"': {exit-status: 0, timeout: 3600000}}}}")
-	res := run(t, checks[0])
+	res := runFirst(t, "- {name: slow, timeout: 100ms, goss_rules: {command: {'cat "+fifo+"': {exit-status: 0, timeout: 3600000}}}}")
 	if res.Status != resources.HealthUnknown || res.Output != "goss: timed out after 100ms; the rules' run was abandoned" {
 		t.Fatalf("result %+v, want UNKNOWN saying it timed out after 100ms", res)
 	}

@@ -89,3 +89,9 @@ func run(t testing.TB, check resources.HealthCheck) resources.HealthResult {
 	res, _ := waits(t, check)
 	return res
 }
+
+// runFirst parses a health_checks list and runs its first check.
+func runFirst(t testing.TB, src string) resources.HealthResult {
+	t.Helper()
+	return run(t, mustParse(t, src)[0])
+}

@@ -8,12 +8,12 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/reactive-ccm/ccm/resources"
 	"github.com/reactive-ccm/ccm/resources/health"
+	"github.com/reactive-ccm/ccm/resources/resourcetest"
 	"github.com/reactive-ccm/ccm/watchers/clock"
 )
 
@@ -34,8 +34,7 @@ func TestNagiosExitCodes(t *testing.T) {
 	for i, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			p := script(t, dir, "check_"+string(rune('a'+i)), tt.body)
-			checks := mustParse(t, "- command: "+p)
-			res := run(t, checks[0])
+			res := runFirst(t, "- command: "+p)
 			if res.Status != tt.want || res.Output != tt.wantOut || res.Tries != 1 {
 				t.Errorf("result %+v, want status %s output %q after 1 try", res, tt.want, tt.wantOut)
 			}
@@ -49,8 +48,7 @@ func TestNagiosExitCodes(t *testing.T) {
 func TestNagiosRunsWithoutAShell(t *testing.T) {
 	dir := t.TempDir()
 	p := script(t, dir, "check_args", `for a in "$@"; do echo "[$a]"; done`)
-	checks := mustParse(t, "- command: "+p+` -H localhost --expect "Acme Inc" $HOME ';'`)
-	res := run(t, checks[0])
+	res := runFirst(t, "- command: "+p+` -H localhost --expect "Acme Inc" $HOME ';'`)
 	want := "[-H]\n[localhost]\n[--expect]\n[Acme Inc]\n[$HOME]\n[;]"
 	if res.Output != want {
 		t.Errorf("arguments reached the plugin as\n%s\nwant\n%s", res.Output, want)
@@ -58,8 +56,7 @@ func TestNagiosRunsWithoutAShell(t *testing.T) {
 }
 
 func TestNagiosProgramMissingIsUnknown(t *testing.T) {
-	checks := mustParse(t, "- command: /nonexistent/check_nothing")
-	res := run(t, checks[0])
+	res := runFirst(t, "- command: /nonexistent/check_nothing")
 	if res.Status != resources.HealthUnknown || !strings.Contains(res.Output, "no such file") {
 		t.Errorf("result %+v, want UNKNOWN saying the program is missing", res)
 	}
@@ -71,8 +68,7 @@ func TestNagiosTimeoutKillsTheProcessGroup(t *testing.T) {
 	dir := t.TempDir()
 	pidFile := filepath.Join(dir, "child.pid")
 	p := script(t, dir, "check_hang", "sleep 300 & echo $! > "+pidFile+"; wait")
-	checks := mustParse(t, "- {command: "+p+", timeout: 200ms}")
-	res := run(t, checks[0])
+	res := runFirst(t, "- {command: "+p+", timeout: 200ms}")
 	if res.Status != resources.HealthUnknown || !strings.Contains(res.Output, "timed out") {
 		t.Fatalf("result %+v, want UNKNOWN for a timeout", res)
 	}
@@ -84,13 +80,7 @@ func TestNagiosTimeoutKillsTheProcessGroup(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for syscall.Kill(pid, 0) == nil {
-		if time.Now().After(deadline) {
-			t.Fatalf("the plugin's child %d survived the timeout", pid)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	resourcetest.WaitExited(t, pid)
 }
 
 // TestTries: a failing check is tried again after try_sleep, waited on
@@ -172,8 +162,7 @@ func TestNagiosHasADefaultTimeout(t *testing.T) {
 	dir := t.TempDir()
 	marker := filepath.Join(dir, "cleaned")
 	p := script(t, dir, "check_hang", "trap 'touch "+marker+"; exit 2' TERM; sleep 300 & wait")
-	checks := mustParse(t, "- {command: "+p+"}")
-	res := run(t, checks[0])
+	res := runFirst(t, "- {command: "+p+"}")
 	if res.Status != resources.HealthUnknown || !strings.Contains(res.Output, "timed out after 200ms; its process group got SIGTERM and exited within the 5s grace period") {
 		t.Fatalf("result %+v, want UNKNOWN: stopped by SIGTERM at the default timeout", res)
 	}

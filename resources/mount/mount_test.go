@@ -18,10 +18,8 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-func build(t *testing.T, point, props string) resources.Resource {
-	t.Helper()
-	return resourcetest.MustBuild(t, "mount", point, props, t.TempDir()).Resource
-}
+// build makes a mount from its point and properties.
+var build = resourcetest.Builder("mount")
 
 // top is the topmost mount at point; nil when none.
 func top(t *testing.T, point string) *mountinfo.Entry {
@@ -224,20 +222,14 @@ func TestInspect(t *testing.T) {
 // mount) and watched in the mount table; persist claims the point's line
 // of fstab and watches the file.
 func TestInstance(t *testing.T) {
-	for _, c := range []struct {
-		props, want string
-	}{
-		{"device: d\nfstype: tmpfs", "ensure mounted owns [/mnt/x] uses [/mnt/x] claims [] mounts [/mnt/x] paths []"},
-		{"ensure: unmounted", "ensure unmounted owns [] uses [/mnt/x] claims [] mounts [/mnt/x] paths []"},
-		{"ensure: absent\npersist: true", "ensure absent owns [] uses [/mnt/x] claims [{/etc/fstab false the line for /mnt/x}] mounts [/mnt/x] paths [/etc/fstab]"},
-	} {
-		inst := resourcetest.MustBuild(t, "mount", "/mnt/x", c.props, t.TempDir())
-		w := inst.Resource.Watch()
-		got := fmt.Sprintf("ensure %s owns %v uses %v claims %v mounts %v paths %v", inst.Ensure, inst.Owns, inst.Uses, inst.Claims, w.Mounts, w.Paths)
-		if got != c.want {
-			t.Errorf("%q:\n%s\nwant\n%s", c.props, got, c.want)
-		}
-	}
+	resourcetest.Declares(t, "mount", "/mnt/x", []resourcetest.Declared{
+		{Props: "device: d\nfstype: tmpfs",
+			Want: "ensure mounted independent false owns [/mnt/x] uses [/mnt/x] claims [] paths [] mounts [/mnt/x]"},
+		{Props: "ensure: unmounted",
+			Want: "ensure unmounted independent false owns [] uses [/mnt/x] claims [] paths [] mounts [/mnt/x]"},
+		{Props: "ensure: absent\npersist: true",
+			Want: "ensure absent independent false owns [] uses [/mnt/x] claims [{/etc/fstab false the line for /mnt/x}] paths [/etc/fstab] mounts [/mnt/x]"},
+	})
 }
 
 // TestPersistUnmounted: ensure unmounted with persist keeps the fstab line

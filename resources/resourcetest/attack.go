@@ -121,6 +121,21 @@ func Race(t testing.TB, op string, args ...string) (stop func() int) {
 	return stop
 }
 
+// RaceFor is how long Racing lets an attack run.
+const RaceFor = 3 * time.Second
+
+// Racing runs the attack op (as Race does) while it calls try again and
+// again for RaceFor, then stops the attack and returns how many times the
+// attacker acted.
+func Racing(t testing.TB, try func(), op string, args ...string) (acted int) {
+	t.Helper()
+	stop := Race(t, op, args...)
+	for deadline := time.Now().Add(RaceFor); time.Now().Before(deadline); {
+		try()
+	}
+	return stop()
+}
+
 // Hold starts an attack as Nobody that acquires something and keeps it
 // until stop is called: "connect ADDR N" opens N TCP connections to ADDR
 // and sends nothing on them; "serve PATH" listens on the unix socket PATH

@@ -28,9 +28,25 @@ func Rejects(t *testing.T, typ string, cases []Rejected) {
 			if !strings.Contains(got, c.Want) {
 				t.Errorf("error %q, want it to contain %q", got, c.Want)
 			}
+			if !strings.HasPrefix(got, "test.yaml:") {
+				t.Errorf("error %q names no position", got)
+			}
 			if c.Secret != "" && strings.Contains(got, c.Secret) {
 				t.Errorf("error %q holds the secret %q", got, c.Secret)
 			}
 		})
+	}
+}
+
+// ReportsAll builds a resource of type typ named name from props and
+// fails the test unless the build fails with an error holding every one
+// of wants: a type reports all of a resource's problems at once.
+func ReportsAll(t testing.TB, typ, name, props string, wants ...string) {
+	t.Helper()
+	got := BuildError(t, typ, name, props, t.TempDir())
+	for _, w := range wants {
+		if !strings.Contains(got, w) {
+			t.Errorf("the errors do not say %q:\n%s", w, got)
+		}
 	}
 }

@@ -1,6 +1,9 @@
 // Package resourcetest builds resources from YAML snippets for tests, the
 // way the graph does, without a whole manifest; with Vars, a small template
-// environment, and helpers for the files tests write and read.
+// environment, a package's build helper (Builder), helpers for the files
+// tests write and read, the checks many types' tests share (Rejects,
+// ReportsAll, Declares, ConvergeError, Returns) and the attacks a test
+// runs as Nobody (AsNobody, Race, Racing, Hold, Victim).
 package resourcetest
 
 import (
@@ -47,6 +50,16 @@ func MustBuild(t testing.TB, typ, name, props, dir string) resources.Instance {
 	return inst
 }
 
+// Builder returns a package's build helper for type typ: it builds as
+// MustBuild does, in a temporary manifest directory, and returns the
+// resource.
+func Builder(typ string) func(t testing.TB, name, props string) resources.Resource {
+	return func(t testing.TB, name, props string) resources.Resource {
+		t.Helper()
+		return MustBuild(t, typ, name, props, t.TempDir()).Resource
+	}
+}
+
 // BuildError builds as Build does and returns the error's text, for tests
 // of validation; a build that succeeds fails the test.
 func BuildError(t testing.TB, typ, name, props, dir string) string {
@@ -56,6 +69,23 @@ func BuildError(t testing.TB, typ, name, props, dir string) string {
 		t.Fatalf("%s#%s built without error", typ, name)
 	}
 	return err.Error()
+}
+
+// ConvergeError builds as BuildWith does, with vars as the templates and a
+// temporary manifest directory, converges the resource and returns the
+// error's text, for tests of what fails at run time; a build that fails,
+// or a converge that succeeds, fails the test.
+func ConvergeError(t testing.TB, typ, name, props string, vars Vars) string {
+	t.Helper()
+	inst, err := BuildWith(t, typ, name, props, t.TempDir(), vars)
+	if err != nil {
+		t.Fatalf("building %s#%s: %v", typ, name, err)
+	}
+	if _, err := resources.Converge(t.Context(), inst.Resource, false, false); err != nil {
+		return err.Error()
+	}
+	t.Fatalf("%s#%s converged without error", typ, name)
+	return ""
 }
 
 // Converge runs resources.Converge and fails the test on error.

@@ -24,14 +24,9 @@ func TestVars(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := v.Value(tt.in)
+			resourcetest.Returns(t, "Value("+tt.in+")", got, err, tt.wantValue, tt.wantErr)
 			if tt.wantErr != "" {
-				if err == nil || err.Error() != tt.wantErr {
-					t.Fatalf("got %v, %v; want error %s", got, err, tt.wantErr)
-				}
 				return
-			}
-			if err != nil || got != tt.wantValue {
-				t.Fatalf("got %#v, %v; want %#v", got, err, tt.wantValue)
 			}
 			if v.HasExpr(tt.in) != (tt.in != "plain") {
 				t.Errorf("HasExpr(%q) = %v", tt.in, v.HasExpr(tt.in))

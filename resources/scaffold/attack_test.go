@@ -14,22 +14,6 @@ import (
 
 func TestMain(m *testing.M) { os.Exit(resourcetest.Main(m)) }
 
-// victimTree is a directory the attacks aim at, with one file that must
-// survive them.
-func victimTree(t *testing.T) string {
-	t.Helper()
-	dir := t.TempDir()
-	resourcetest.WriteTree(t, dir, map[string]string{"precious": "root's\n"})
-	return dir
-}
-
-func intact(t *testing.T, dir string) {
-	t.Helper()
-	if got := readTree(t, dir); len(got) != 1 || got["precious"] != "root's\n" {
-		t.Fatalf("the link's target now holds %v", got)
-	}
-}
-
 // attackLayout is a layout whose target lies in a user's home.
 func attackLayout(t *testing.T) layout {
 	t.Helper()
@@ -53,7 +37,7 @@ func usersScaffold(t *testing.T, l layout) *scaffold {
 
 func TestAttackTargetSwappedForALink(t *testing.T) {
 	l := attackLayout(t)
-	victim := victimTree(t)
+	victim := resourcetest.Victim(t)
 	resourcetest.AsNobody(t, "symlink", victim, l.target)
 	for _, props := range []string{"purge: true\n", "ensure: absent\n"} {
 		s := l.build(t, props)
@@ -61,12 +45,12 @@ func TestAttackTargetSwappedForALink(t *testing.T) {
 			t.Fatalf("%s: error %v, want a refusal", props, err)
 		}
 	}
-	intact(t, victim)
+	resourcetest.Untouched(t, victim)
 }
 
 func TestAttackRenderedSubdirectorySwappedForALink(t *testing.T) {
 	l := attackLayout(t)
-	victim := victimTree(t)
+	victim := resourcetest.Victim(t)
 	s := usersScaffold(t, l)
 	// The user replaces a rendered directory.
 	if err := os.RemoveAll(filepath.Join(l.target, "conf")); err != nil {
@@ -78,17 +62,17 @@ func TestAttackRenderedSubdirectorySwappedForALink(t *testing.T) {
 	if !errors.Is(err, safepath.ErrSymlink) || !strings.Contains(err.Error(), want) {
 		t.Fatalf("error %v, want %q", err, want)
 	}
-	intact(t, victim)
+	resourcetest.Untouched(t, victim)
 }
 
 func TestAttackStrayLinkIsPurgedAsALink(t *testing.T) {
 	l := attackLayout(t)
-	victim := victimTree(t)
+	victim := resourcetest.Victim(t)
 	s := usersScaffold(t, l)
 	resourcetest.AsNobody(t, "symlink", victim, filepath.Join(l.target, "stray"))
 	resourcetest.Converge(t.Context(), t, s, false, false)
 	if resourcetest.Exists(filepath.Join(l.target, "stray")) {
 		t.Fatal("the stray link stayed")
 	}
-	intact(t, victim)
+	resourcetest.Untouched(t, victim)
 }

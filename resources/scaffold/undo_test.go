@@ -49,6 +49,32 @@ func snapshot(t *testing.T, dir string) map[string]string {
 	return out
 }
 
+// save is Save, failing the test on error.
+func save(t *testing.T, s *scaffold) []byte {
+	t.Helper()
+	kept, err := s.Save(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return kept
+}
+
+// restores fails the test unless restoring kept changes something, leaves
+// the target as was, and then finds nothing more to do; after says after
+// what.
+func restores(t *testing.T, s *scaffold, kept []byte, was map[string]string, after string) {
+	t.Helper()
+	if changed, err := s.Restore(t.Context(), kept); err != nil || !changed {
+		t.Fatalf("restore after %s: changed %v, %v", after, changed, err)
+	}
+	if got := snapshot(t, s.target); !maps.Equal(got, was) {
+		t.Fatalf("restored after %s:\n%v\nwant\n%v", after, got, was)
+	}
+	if changed, err := s.Restore(t.Context(), kept); err != nil || changed {
+		t.Fatalf("restore again after %s: changed %v, %v; want nothing to do", after, changed, err)
+	}
+}
+
 // TestSaveAndRestore: what Save keeps before a change, Restore puts back,
 // every file's content, mode and owner, the files and directories the
 // change added gone, and then finds nothing more to do.
@@ -97,22 +123,11 @@ func TestSaveAndRestore(t *testing.T) {
 				props = tt.nextProps
 			}
 			s := l.build(t, props)
-			kept, err := s.Save(t.Context())
-			if err != nil {
-				t.Fatal(err)
-			}
+			kept := save(t, s)
 			if out := resourcetest.Converge(t.Context(), t, s, false, false); !out.Change.Changed {
 				t.Fatalf("the change changed nothing: %+v", out)
 			}
-			if changed, err := s.Restore(t.Context(), kept); err != nil || !changed {
-				t.Fatalf("restore: changed %v, %v", changed, err)
-			}
-			if got := snapshot(t, l.target); !maps.Equal(got, was) {
-				t.Fatalf("after restore\n%v\nwant\n%v", got, was)
-			}
-			if changed, err := s.Restore(t.Context(), kept); err != nil || changed {
-				t.Fatalf("restore again: changed %v, %v; want nothing to do", changed, err)
-			}
+			restores(t, s, kept, was, "the change")
 		})
 	}
 }
@@ -138,10 +153,7 @@ func TestRestoreRepairsDriftTowardsTheKeptState(t *testing.T) {
 	was := snapshot(t, l.target)
 	resourcetest.WriteTree(t, l.source, map[string]string{"app.conf": "name = [[ data.name ]] v2\n"})
 	s := l.build(t, "purge: true")
-	kept, err := s.Save(t.Context())
-	if err != nil {
-		t.Fatal(err)
-	}
+	kept := save(t, s)
 	resourcetest.Converge(t.Context(), t, s, false, false)
 	if _, err := s.Restore(t.Context(), kept); err != nil {
 		t.Fatal(err)
@@ -151,12 +163,7 @@ func TestRestoreRepairsDriftTowardsTheKeptState(t *testing.T) {
 	}
 	resourcetest.WriteFile(t, filepath.Join(l.target, "app.conf"), "edited\n", 0o644)
 	resourcetest.WriteFile(t, filepath.Join(l.target, "conf.d/stray"), "stray\n", 0o644)
-	if changed, err := s.Restore(t.Context(), kept); err != nil || !changed {
-		t.Fatalf("restore after drift: changed %v, %v", changed, err)
-	}
-	if got := snapshot(t, l.target); !maps.Equal(got, was) {
-		t.Fatalf("after the repair\n%v\nwant\n%v", got, was)
-	}
+	restores(t, s, kept, was, "drift")
 }
 
 // TestRestoreUndoesARemoval: what Save kept before ensure: absent comes
@@ -167,20 +174,12 @@ func TestRestoreUndoesARemoval(t *testing.T) {
 	resourcetest.Converge(t.Context(), t, l.build(t, ""), false, false)
 	was := snapshot(t, l.target)
 	absent := l.build(t, "ensure: absent")
-	kept, err := absent.Save(t.Context())
-	if err != nil {
-		t.Fatal(err)
-	}
+	kept := save(t, absent)
 	resourcetest.Converge(t.Context(), t, absent, false, false)
 	if resourcetest.Exists(filepath.Join(l.target, "conf.d")) {
 		t.Fatal("the removal left conf.d")
 	}
-	if changed, err := absent.Restore(t.Context(), kept); err != nil || !changed {
-		t.Fatalf("restore: %v, %v", changed, err)
-	}
-	if got := snapshot(t, l.target); !maps.Equal(got, was) {
-		t.Fatalf("after restore\n%v\nwant\n%v", got, was)
-	}
+	restores(t, absent, kept, was, "the removal")
 	for _, drift := range []func(string) error{
 		func(p string) error { return os.Chown(p, 65534, 0) },
 		func(p string) error { return os.Chown(p, 0, 65534) },
@@ -189,15 +188,7 @@ func TestRestoreUndoesARemoval(t *testing.T) {
 		if err := drift(filepath.Join(l.target, "app.conf")); err != nil {
 			t.Fatal(err)
 		}
-		if changed, err := absent.Restore(t.Context(), kept); err != nil || !changed {
-			t.Fatalf("restore after drift: %v, %v", changed, err)
-		}
-		if got := snapshot(t, l.target); !maps.Equal(got, was) {
-			t.Fatalf("after restore\n%v\nwant\n%v", got, was)
-		}
-	}
-	if changed, err := absent.Restore(t.Context(), kept); err != nil || changed {
-		t.Errorf("restore of the kept state: %v, %v; want nothing to do", changed, err)
+		restores(t, absent, kept, was, "drift")
 	}
 }
 

@@ -28,44 +28,28 @@ func TestPurgeRefusesSystemDirectories(t *testing.T) {
 }
 
 func TestValidation(t *testing.T) {
-	for _, tc := range []struct {
-		desc, target, props, want string
-	}{
-		{"relative target", "etc/app", "source: /t", "clean absolute path"},
-		{"unclean target", "/etc/../app", "source: /t", "clean absolute path, like /app"},
-		{"no source", "/etc/app", "purge: false", "source is required"},
-		{"url source", "/etc/app", "source: https://example.com/t.tgz", "URL sources are not supported"},
-		{"target inside source", "/srv/t/out", "source: /srv/t", "is inside the source"},
-		{"purged source inside target", "/srv/app", "source: /srv/app/templates\npurge: true", "purge would delete the templates"},
-		{"bad engine", "/etc/app", "source: /t\nengine: erb", `engine must be "go" or "jet"`},
-		{"one delimiter", "/etc/app", "source: /t\nleft_delimiter: '<<'", "must be set together"},
-		{"bad ensure", "/etc/app", "source: /t\nensure: latest", `ensure must be "present" or "absent"`},
-		{"unknown provider", "/etc/app", "source: /t\nprovider: cookiecutter", `unknown provider "cookiecutter"`},
-		{"empty post command", "/etc/app", "source: /t\npost:\n  - '*.sh': ''", `the command for "*.sh" cannot be empty`},
-		{"bad post glob", "/etc/app", "source: /t\npost:\n  - '[': 'true'", "bad glob"},
-		{"unbalanced quote", "/etc/app", "source: /t\npost:\n  - '*': \"echo 'x\"", "Unterminated"},
-		{"post not a list", "/etc/app", "source: /t\npost: {'*': 'true'}", "expected a list"},
-		{"validate without %s", "/etc/app", "source: /t\nvalidate:\n  - '*.conf': '/usr/sbin/nginx -t'", "must name the new content as %s"},
-		{"bad validate glob", "/etc/app", "source: /t\nvalidate:\n  - '[': '/bin/sh -n %s'", "bad glob"},
-		{"unknown property", "/etc/app", "source: /t\npurg: true", `did you mean "purge"`},
-	} {
-		t.Run(tc.desc, func(t *testing.T) {
-			got := resourcetest.BuildError(t, "scaffold", tc.target, tc.props, "/manifests")
-			if !strings.Contains(got, tc.want) {
-				t.Errorf("got %s, want an error containing %q", got, tc.want)
-			}
-			if !strings.HasPrefix(got, "test.yaml:") {
-				t.Errorf("the error has no position: %s", got)
-			}
-		})
-	}
+	resourcetest.Rejects(t, "scaffold", []resourcetest.Rejected{
+		{Case: "relative target", Name: "etc/app", Props: "source: /t", Want: "clean absolute path"},
+		{Case: "unclean target", Name: "/etc/../app", Props: "source: /t", Want: "clean absolute path, like /app"},
+		{Case: "no source", Name: "/etc/app", Props: "purge: false", Want: "source is required"},
+		{Case: "url source", Name: "/etc/app", Props: "source: https://example.com/t.tgz", Want: "URL sources are not supported"},
+		{Case: "target inside source", Name: "/srv/t/out", Props: "source: /srv/t", Want: "is inside the source"},
+		{Case: "purged source inside target", Name: "/srv/app", Props: "source: /srv/app/templates\npurge: true", Want: "purge would delete the templates"},
+		{Case: "bad engine", Name: "/etc/app", Props: "source: /t\nengine: erb", Want: `engine must be "go" or "jet"`},
+		{Case: "one delimiter", Name: "/etc/app", Props: "source: /t\nleft_delimiter: '<<'", Want: "must be set together"},
+		{Case: "bad ensure", Name: "/etc/app", Props: "source: /t\nensure: latest", Want: `ensure must be "present" or "absent"`},
+		{Case: "unknown provider", Name: "/etc/app", Props: "source: /t\nprovider: cookiecutter", Want: `unknown provider "cookiecutter"`},
+		{Case: "empty post command", Name: "/etc/app", Props: "source: /t\npost:\n  - '*.sh': ''", Want: `the command for "*.sh" cannot be empty`},
+		{Case: "bad post glob", Name: "/etc/app", Props: "source: /t\npost:\n  - '[': 'true'", Want: "bad glob"},
+		{Case: "unbalanced quote", Name: "/etc/app", Props: "source: /t\npost:\n  - '*': \"echo 'x\"", Want: "Unterminated"},
+		{Case: "post not a list", Name: "/etc/app", Props: "source: /t\npost: {'*': 'true'}", Want: "expected a list"},
+		{Case: "validate without %s", Name: "/etc/app", Props: "source: /t\nvalidate:\n  - '*.conf': '/usr/sbin/nginx -t'", Want: "must name the new content as %s"},
+		{Case: "bad validate glob", Name: "/etc/app", Props: "source: /t\nvalidate:\n  - '[': '/bin/sh -n %s'", Want: "bad glob"},
+		{Case: "unknown property", Name: "/etc/app", Props: "source: /t\npurg: true", Want: `did you mean "purge"`},
+	})
 }
 
 func TestEveryProblemIsReportedAtOnce(t *testing.T) {
-	got := resourcetest.BuildError(t, "scaffold", "/etc", "purg: true\npurge: true\nengine: erb", "/")
-	for _, want := range []string{"unknown property", "source is required", "engine must be", "a directory of its own"} {
-		if !strings.Contains(got, want) {
-			t.Errorf("the errors do not say %q: %s", want, got)
-		}
-	}
+	resourcetest.ReportsAll(t, "scaffold", "/etc", "purg: true\npurge: true\nengine: erb",
+		"unknown property", "source is required", "engine must be", "a directory of its own")
 }

@@ -1,9 +1,11 @@
 package service_test
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -45,10 +47,8 @@ func prop(t testing.TB, sd *systemdtest.Systemd, unit, name string) string {
 	return strings.TrimSpace(out)
 }
 
-func build(t *testing.T, name, props string) resources.Resource {
-	t.Helper()
-	return resourcetest.MustBuild(t, "service", name, props, t.TempDir()).Resource
-}
+// build makes a service from its name and properties.
+var build = resourcetest.Builder("service")
 
 func TestConverge(t *testing.T) {
 	tests := []struct {
@@ -233,14 +233,28 @@ func TestRefreshRunsTheEditedUnit(t *testing.T) {
 // operator is stopping does not cancel the operator's stop job.
 func TestStartWaitsForAStopInProgress(t *testing.T) {
 	const name = "ccm-svc-stopping.service"
-	sd := unit(t, name, "[Service]\nExecStart=/bin/sleep infinity\nExecStop=/bin/sleep 0.5\n", true)
+	// ExecStop says on a FIFO (the namespace shares the host's /tmp) that
+	// the unit is deactivating, then keeps the stop going for a while. Both
+	// ends open it read-write, so that no open waits for the other end
+	// (the stop at the test's end has no reader).
+	fifo := filepath.Join(t.TempDir(), "stopping")
+	resourcetest.FIFO(t, fifo)
+	stopping, err := os.OpenFile(fifo, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stopping.Close()
+	sd := unit(t, name, "[Service]\nExecStart=/bin/sleep infinity\nExecStop=/bin/sh -c 'echo stopping 1<>"+fifo+"; exec sleep 0.5'\n", true)
 	stopped := make(chan error, 1)
 	go func() {
 		_, err := sd.Systemctl(context.WithoutCancel(t.Context()), "stop", name)
 		stopped <- err
 	}()
-	for prop(t, sd, name, "ActiveState") != "deactivating" {
-		time.Sleep(5 * time.Millisecond)
+	if err := stopping.SetReadDeadline(time.Now().Add(10 * time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := bufio.NewReader(stopping).ReadString('\n'); err != nil {
+		t.Fatalf("ExecStop did not run: %v", err)
 	}
 	resourcetest.Converge(t.Context(), t, build(t, name, ""), false, false)
 	if err := <-stopped; err != nil {

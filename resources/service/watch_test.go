@@ -14,6 +14,7 @@ import (
 	"github.com/reactive-ccm/ccm/engine/enginetest"
 	_ "github.com/reactive-ccm/ccm/resources/file"
 	sdwatch "github.com/reactive-ccm/ccm/watchers/systemd"
+	"github.com/reactive-ccm/ccm/watchers/systemd/systemdtest"
 )
 
 // These tests run a watching engine against the suite's systemd, wired as
@@ -51,50 +52,70 @@ func writeManifest(t *testing.T, yaml string) string {
 	return path
 }
 
-// eventually polls cond until it holds, failing the test after 10s.
-func eventually(t *testing.T, what string, cond func() bool) {
+// waitUnit waits until cond holds, looking again at each notification
+// the process-wide systemd hub gives for unit; each wait is bounded.
+func waitUnit(t *testing.T, unit, what string, cond func() bool) {
 	t.Helper()
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
-		if cond() {
-			return
+	hub := sdwatch.Default()
+	changed := make(chan struct{}, 1)
+	defer hub.Watch(unit, func() {
+		select {
+		case changed <- struct{}{}:
+		default:
+		}
+	})()
+	// From here on, every change of the unit is notified.
+	if err := hub.Sync(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	for !cond() {
+		select {
+		case <-changed:
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%s did not happen within 10s of the last change of %s", what, unit)
 		}
 	}
-	t.Fatalf("%s did not happen within 10s", what)
 }
 
 func TestWatchRepairsDrift(t *testing.T) {
 	const name = "ccm-e2e-repair.service"
+	id := "service#" + name
 	sd := unit(t, name, sleeper, false)
-	watch(t, "ccm:\n  resources:\n    - service:\n        - "+name+":\n            ensure: running\n", engine.Options{})
-	active := func() bool { return prop(t, sd, name, "ActiveState") == "active" }
-	eventually(t, "the first convergence starting the service", active)
-
-	tests := []struct {
-		name  string
-		drift func(t *testing.T)
-	}{
-		{"systemctl stop from outside", func(t *testing.T) {
+	w := watch(t, "ccm:\n  resources:\n    - service:\n        - "+name+":\n            ensure: running\n", engine.Options{})
+	w.Changed(t, id)
+	if got := prop(t, sd, name, "ActiveState"); got != "active" {
+		t.Fatalf("after the first convergence ActiveState = %q, want active", got)
+	}
+	var pid string // the main process before the drift
+	drift := func(act func(t *testing.T)) func(t *testing.T) {
+		return func(t *testing.T) {
+			pid = prop(t, sd, name, "MainPID")
+			act(t)
+		}
+	}
+	w.RepairsEach(t, id, []enginetest.Drift{
+		{Name: "systemctl stop from outside", Make: drift(func(t *testing.T) {
 			if _, err := sd.Systemctl(t.Context(), "stop", name); err != nil {
 				t.Fatalf("the operator's stop failed: %v", err)
 			}
-		}},
-		{"kill -9 of the main process", func(t *testing.T) {
-			pid, err := sd.MainPID(t.Context(), name)
+		})},
+		{Name: "kill -9 of the main process", Make: drift(func(t *testing.T) {
+			main, err := sd.MainPID(t.Context(), name)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+			if err := syscall.Kill(main, syscall.SIGKILL); err != nil {
 				t.Fatal(err)
 			}
-		}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			pid := prop(t, sd, name, "MainPID")
-			tt.drift(t)
-			eventually(t, "the repair", func() bool { return active() && prop(t, sd, name, "MainPID") != pid })
-		})
-	}
+		})},
+	}, func(t *testing.T, _ enginetest.Drift) {
+		if got := prop(t, sd, name, "ActiveState"); got != "active" {
+			t.Errorf("after the repair ActiveState = %q, want active", got)
+		}
+		if got := prop(t, sd, name, "MainPID"); got == pid {
+			t.Errorf("after the repair MainPID is still %s, want a new process", got)
+		}
+	})
 }
 
 // TestWatchRestartsOnConfigChange checks that a service subscribed to the
@@ -103,7 +124,8 @@ func TestWatchRestartsOnConfigChange(t *testing.T) {
 	const name = "ccm-e2e-config.service"
 	dir := t.TempDir()
 	conf, starts := filepath.Join(dir, "app.conf"), filepath.Join(dir, "starts")
-	sd := unit(t, name, fmt.Sprintf("[Service]\nExecStart=/bin/sh -c 'echo start >> %s; exec sleep infinity'\n", starts), false)
+	// ExecStartPre has written its line once a start or restart job is over.
+	sd := unit(t, name, fmt.Sprintf("[Service]\nExecStartPre=/bin/sh -c 'echo start >> %s'\nExecStart=/bin/sleep infinity\n", starts), false)
 	manifest := fmt.Sprintf(`ccm:
   resources:
     - file:
@@ -123,15 +145,24 @@ func TestWatchRestartsOnConfigChange(t *testing.T) {
 		b, _ := os.ReadFile(starts)
 		return strings.Count(string(b), "start")
 	}
-	watch(t, manifest, engine.Options{})
-	eventually(t, "the first start", func() bool { return count() == 1 })
+	id := "service#" + name
+	w := watch(t, manifest, engine.Options{})
+	w.Changed(t, id)
+	if n := count(); n != 1 {
+		t.Fatalf("the first convergence started the service %d times, want 1", n)
+	}
 	for change := 1; change <= 3; change++ {
 		if err := os.WriteFile(conf, []byte(fmt.Sprintf("setting = drift %d\n", change)), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		eventually(t, fmt.Sprintf("restart %d", change), func() bool { return count() == change+1 })
+		w.Changed(t, id)
+		// A second restart for one change would show here, or in the
+		// next change's count.
+		if n := count(); n != change+1 {
+			t.Fatalf("after change %d the service started %d times, want %d (one start, a restart per change)", change, n, change+1)
+		}
 	}
-	time.Sleep(time.Second)
+	w.Settle(t)
 	if n := count(); n != 4 {
 		t.Fatalf("the service started %d times for 3 config changes, want 4 (one start, three restarts)", n)
 	}
@@ -170,8 +201,7 @@ func TestCCMAsNotifyService(t *testing.T) {
 		t.Fatal(err)
 	}
 	pid := prop(t, sd, self, "MainPID")
-	// Three watchdog periods: a missing ping would have killed ccm.
-	time.Sleep(6 * time.Second)
+	waitPings(t, sd, self, 2)
 	for k, want := range map[string]string{"ActiveState": "active", "MainPID": pid, "NRestarts": "0"} {
 		if got := prop(t, sd, self, k); got != want {
 			t.Errorf("after the watchdog periods %s = %q, want %q", k, got, want)
@@ -184,7 +214,7 @@ func TestCCMAsNotifyService(t *testing.T) {
 	if _, err := sd.Systemctl(ctx, "stop", managed); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, "the repair of "+managed+" by ccm", func() bool {
+	waitUnit(t, managed, "the repair of "+managed+" by ccm", func() bool {
 		return prop(t, sd, managed, "ActiveState") == "active" && prop(t, sd, managed, "MainPID") != managedPID
 	})
 	if _, err := sd.Systemctl(ctx, "stop", self); err != nil {
@@ -195,5 +225,26 @@ func TestCCMAsNotifyService(t *testing.T) {
 	}
 	if out, err := sd.Run(ctx, "journalctl", "--no-pager", "-o", "cat", "-u", self); err == nil && !strings.Contains(out, "converged") {
 		t.Errorf("ccm's log did not reach the journal:\n%s", out)
+	}
+}
+
+// waitPings waits until systemd has received n more watchdog pings from
+// unit's process. systemd tells no one of a ping, so this polls the time
+// of the last one it received, within a bound.
+func waitPings(t *testing.T, sd *systemdtest.Systemd, unit string, n int) {
+	t.Helper()
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
+	deadline := time.After(10 * time.Second)
+	last := prop(t, sd, unit, "WatchdogTimestampMonotonic")
+	for seen := 0; seen < n; {
+		select {
+		case <-tick.C:
+		case <-deadline:
+			t.Fatalf("%s: %d of %d watchdog pings within 10s (the last at %s µs)", unit, seen, n, last)
+		}
+		if at := prop(t, sd, unit, "WatchdogTimestampMonotonic"); at != last {
+			seen, last = seen+1, at
+		}
 	}
 }

@@ -2,7 +2,6 @@ package sysctl_test
 
 import (
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,6 +17,9 @@ import (
 
 const forward = "/proc/sys/net/ipv4/ip_forward"
 
+// build makes a sysctl from its key and properties.
+var build = resourcetest.Builder("sysctl")
+
 // set writes a parameter's file, as `sysctl -w` would.
 func set(t *testing.T, path, value string) {
 	t.Helper()
@@ -29,7 +31,7 @@ func set(t *testing.T, path, value string) {
 func TestConvergesOnce(t *testing.T) {
 	sandbox.Require(t)
 	set(t, forward, "0")
-	r := resourcetest.MustBuild(t, "sysctl", "net.ipv4.ip_forward", "value: 1", t.TempDir()).Resource
+	r := build(t, "net.ipv4.ip_forward", "value: 1")
 	out := resourcetest.Converge(t.Context(), t, r, false, false)
 	if !out.Change.Changed || out.Before.Ensure != "0" || out.After.Ensure != "1" || out.Before.Reason() != "value 0 → 1" {
 		t.Fatalf("first run %+v, want value 0 → 1", out)
@@ -45,7 +47,7 @@ func TestConvergesOnce(t *testing.T) {
 func TestNoopChangesNothing(t *testing.T) {
 	sandbox.Require(t)
 	set(t, forward, "0")
-	r := resourcetest.MustBuild(t, "sysctl", "net.ipv4.ip_forward", "value: 1\npersist: true", t.TempDir()).Resource
+	r := build(t, "net.ipv4.ip_forward", "value: 1\npersist: true")
 	out := resourcetest.Converge(t.Context(), t, r, false, true)
 	if want := "Would have set net.ipv4.ip_forward to 1 and written /etc/sysctl.d/zz-ccm-net.ipv4.ip_forward.conf"; out.Change.NoopMessage != want {
 		t.Errorf("noop message %q, want %q", out.Change.NoopMessage, want)
@@ -59,7 +61,7 @@ func TestNoopChangesNothing(t *testing.T) {
 // range's words by a tab.
 func TestWordsCompareAsTheKernelPrintsThem(t *testing.T) {
 	sandbox.Require(t)
-	r := resourcetest.MustBuild(t, "sysctl", "net.ipv4.ip_local_port_range", "value: \"40000   50000\"", t.TempDir()).Resource
+	r := build(t, "net.ipv4.ip_local_port_range", "value: \"40000   50000\"")
 	resourcetest.Converge(t.Context(), t, r, false, false)
 	if got := resourcetest.ReadFile(t, "/proc/sys/net/ipv4/ip_local_port_range"); got != "40000\t50000\n" {
 		t.Errorf("port range holds %q", got)
@@ -72,7 +74,7 @@ func TestWordsCompareAsTheKernelPrintsThem(t *testing.T) {
 func TestPersist(t *testing.T) {
 	sandbox.Require(t)
 	const dropIn = "/etc/sysctl.d/zz-ccm-net.ipv4.conf.lo.forwarding.conf"
-	r := resourcetest.MustBuild(t, "sysctl", "net.ipv4.conf.lo.forwarding", "value: 1\npersist: true", t.TempDir()).Resource
+	r := build(t, "net.ipv4.conf.lo.forwarding", "value: 1\npersist: true")
 	resourcetest.Converge(t.Context(), t, r, false, false)
 	if got, want := resourcetest.ReadFile(t, dropIn), "# Managed by ccm (sysctl#net.ipv4.conf.lo.forwarding)\nnet.ipv4.conf.lo.forwarding = 1\n"; got != want {
 		t.Errorf("drop-in holds %q, want %q", got, want)
@@ -86,7 +88,7 @@ func TestPersist(t *testing.T) {
 
 func TestUnknownKey(t *testing.T) {
 	sandbox.Require(t)
-	r := resourcetest.MustBuild(t, "sysctl", "net.ipv4.conf.ccm0.forwarding", "value: 1", t.TempDir()).Resource
+	r := build(t, "net.ipv4.conf.ccm0.forwarding", "value: 1")
 	if _, err := resources.Converge(t.Context(), r, false, false); !errors.Is(err, sysctl.ErrNoKey) {
 		t.Errorf("converge of a missing parameter: %v, want ErrNoKey", err)
 	}
@@ -104,7 +106,7 @@ func TestValidation(t *testing.T) {
 		{Case: "short interval", Name: "kernel.x", Props: "value: 1\npoll_interval: 1ms", Want: "test.yaml:2:16: poll_interval: 1ms is shorter than 10ms"},
 	})
 	for props, want := range map[string]time.Duration{"value: 1": sysctl.DefaultPoll, "value: 1\npoll_interval: 10ms": 10 * time.Millisecond} {
-		r := resourcetest.MustBuild(t, "sysctl", "kernel.x", props, t.TempDir()).Resource
+		r := build(t, "kernel.x", props)
 		if got := r.Watch().Poll; got != want {
 			t.Errorf("%q polls every %s, want %s", props, got, want)
 		}
@@ -115,7 +117,7 @@ func TestValidation(t *testing.T) {
 // the value and the parameter.
 func TestKernelRefusal(t *testing.T) {
 	sandbox.Require(t)
-	r := resourcetest.MustBuild(t, "sysctl", "net.ipv4.ip_forward", "value: seven", t.TempDir()).Resource
+	r := build(t, "net.ipv4.ip_forward", "value: seven")
 	_, err := resources.Converge(t.Context(), r, false, false)
 	if err == nil || !strings.Contains(err.Error(), `the kernel refused "seven" for net.ipv4.ip_forward`) {
 		t.Errorf("converge with a bad value: %v", err)
@@ -135,7 +137,7 @@ func TestPersistOnly(t *testing.T) {
 	if got, want := show(), base+`"provider":"procfs"}`; got != want {
 		t.Errorf("status %s, want %s", got, want)
 	}
-	r := resourcetest.MustBuild(t, "sysctl", "net.ipv4.conf.lo.arp_notify", "value: 1\npersist: true", t.TempDir()).Resource
+	r := build(t, "net.ipv4.conf.lo.arp_notify", "value: 1\npersist: true")
 	out := resourcetest.Converge(t.Context(), t, r, false, true)
 	if want := "Would have written " + dropIn; out.Change.NoopMessage != want || out.Before.Reason() != "persist absent → "+dropIn {
 		t.Errorf("noop %q (%s), want %q", out.Change.NoopMessage, out.Before.Reason(), want)
@@ -156,19 +158,13 @@ func TestPersistOnly(t *testing.T) {
 // parameter depends on no file and nothing waits for it; with persist
 // the drop-in is the resource's whole, and watched.
 func TestInstance(t *testing.T) {
-	for _, c := range []struct {
-		props, want string
-	}{
-		{"value: \" 40000 \t 50000 \"", "ensure 40000 50000 independent true owns [] claims [] watch []"},
-		{"value: 1\npersist: true", "ensure 1 independent false owns [/etc/sysctl.d/zz-ccm-net.ipv4.ip_forward.conf] " +
-			"claims [{/etc/sysctl.d/zz-ccm-net.ipv4.ip_forward.conf true persist}] watch [/etc/sysctl.d/zz-ccm-net.ipv4.ip_forward.conf]"},
-	} {
-		inst := resourcetest.MustBuild(t, "sysctl", "net.ipv4.ip_forward", c.props, t.TempDir())
-		got := fmt.Sprintf("ensure %s independent %v owns %v claims %v watch %v", inst.Ensure, inst.Independent, inst.Owns, inst.Claims, inst.Resource.Watch().Paths)
-		if got != c.want {
-			t.Errorf("%q:\n%s\nwant\n%s", c.props, got, c.want)
-		}
-	}
+	const d = "/etc/sysctl.d/zz-ccm-net.ipv4.ip_forward.conf"
+	resourcetest.Declares(t, "sysctl", "net.ipv4.ip_forward", []resourcetest.Declared{
+		{Props: "value: \" 40000 \t 50000 \"",
+			Want: "ensure 40000 50000 independent true owns [] uses [] claims [] paths [] mounts []"},
+		{Props: "value: 1\npersist: true",
+			Want: "ensure 1 independent false owns [" + d + "] uses [" + d + "] claims [{" + d + " true persist}] paths [" + d + "] mounts []"},
+	})
 }
 
 // TestDropInLinkIsNotFollowed: a symlink where the drop-in goes is never
@@ -182,7 +178,7 @@ func TestDropInLinkIsNotFollowed(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = os.Remove(dropIn) })
-	r := resourcetest.MustBuild(t, "sysctl", "net.ipv4.conf.lo.arp_accept", "value: 0\npersist: true", t.TempDir()).Resource
+	r := build(t, "net.ipv4.conf.lo.arp_accept", "value: 0\npersist: true")
 	_, err := resources.Converge(t.Context(), r, false, false)
 	if got := resourcetest.ReadFile(t, victim); got != "precious\n" {
 		t.Errorf("the link's target now holds %q", got)
@@ -196,7 +192,7 @@ func TestDropInLinkIsNotFollowed(t *testing.T) {
 // parameter, as a misspelt one.
 func TestKeyUnderAFile(t *testing.T) {
 	sandbox.Require(t)
-	r := resourcetest.MustBuild(t, "sysctl", "net.ipv4.ip_forward.x", "value: 1", t.TempDir()).Resource
+	r := build(t, "net.ipv4.ip_forward.x", "value: 1")
 	if _, err := r.Check(t.Context()); !errors.Is(err, sysctl.ErrNoKey) || !strings.Contains(err.Error(), "a module not loaded, or a misspelt name") {
 		t.Errorf("check: %v, want ErrNoKey", err)
 	}
@@ -212,7 +208,7 @@ func TestValueAndDropInTogether(t *testing.T) {
 	)
 	set(t, proc, "0")
 	t.Cleanup(func() { _ = os.Remove(dropIn) })
-	r := resourcetest.MustBuild(t, "sysctl", "net.ipv4.conf.lo.arp_ignore", "value: 2\npersist: true", t.TempDir()).Resource
+	r := build(t, "net.ipv4.conf.lo.arp_ignore", "value: 2\npersist: true")
 	out := resourcetest.Converge(t.Context(), t, r, false, false)
 	if want := "value 0 → 2; persist absent → " + dropIn; out.Before.Reason() != want || !out.After.Desired {
 		t.Errorf("converge %q (after desired %v), want %q", out.Before.Reason(), out.After.Desired, want)

@@ -19,10 +19,8 @@ import (
 // hash is a password hash as chpasswd -e takes it.
 const hash = "$6$ccmsalt$Zq9dJ0o4s3cWq7Kx1mHn2bV5yT8uR6eW3aS1dF4gH7jK0lP9oI2uY5tR8eW1qA4sD7fG0hJ3kL6zX9cV2bN5m."
 
-func build(t *testing.T, name, props string) resources.Resource {
-	t.Helper()
-	return resourcetest.MustBuild(t, "user", name, props, t.TempDir()).Resource
-}
+// build makes a user from its name and properties.
+var build = resourcetest.Builder("user")
 
 func lookup(t *testing.T, name string) *accounts.User {
 	t.Helper()

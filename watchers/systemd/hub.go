@@ -33,16 +33,17 @@ const DefaultPoll = 2 * time.Second
 type Hub struct {
 	opts   Options
 	start  sync.Once
-	ready  chan struct{} // closed once the first connection attempt is over
-	kick   chan struct{} // wakes the loop: the set of watched units changed
+	ready  chan struct{}      // closed once the first connection attempt is over
+	kick   chan struct{}      // wakes the loop: the set of watched units changed
+	syncs  chan chan struct{} // Sync's requests, each closed once served
 	ctx    context.Context
 	cancel context.CancelFunc
 	done   chan struct{} // closed when the loop has exited
 
 	mu      sync.Mutex
 	units   map[string]*watched // by unit name
-	conn    *sddbus.Conn        // nil while disconnected
-	lastErr error               // why conn is nil
+	link    *link               // nil while disconnected
+	lastErr error               // why link is nil
 	state   string              // last logged state
 	started bool                // the loop was started
 }
@@ -71,7 +72,7 @@ func New(opts Options) *Hub {
 	// The loop's context outlives every caller: it is the connection's life.
 	ctx, cancel := context.WithCancel(context.Background())
 	return &Hub{
-		opts: opts, ready: make(chan struct{}), kick: make(chan struct{}, 1),
+		opts: opts, ready: make(chan struct{}), kick: make(chan struct{}, 1), syncs: make(chan chan struct{}),
 		ctx: ctx, cancel: cancel, done: make(chan struct{}),
 		units: map[string]*watched{}, lastErr: fmt.Errorf("%w: not connected yet", ErrUnavailable),
 	}
@@ -117,15 +118,25 @@ func (h *Hub) waitReady(ctx context.Context) error {
 // returns an error wrapping ErrUnavailable while disconnected. Callers must
 // not close it.
 func (h *Hub) Conn(ctx context.Context) (*sddbus.Conn, error) {
+	l, err := h.current(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return l.sd, nil
+}
+
+// current waits for the first connection attempt and returns the live
+// connection, or an error wrapping ErrUnavailable.
+func (h *Hub) current(ctx context.Context) (*link, error) {
 	if err := h.waitReady(ctx); err != nil {
 		return nil, err
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if h.conn == nil || !h.conn.Connected() {
+	if h.link == nil || !h.link.sd.Connected() {
 		return nil, h.lastErr
 	}
-	return h.conn, nil
+	return h.link, nil
 }
 
 // Close stops the hub and closes its connection. Registrations stay
@@ -136,11 +147,11 @@ func (h *Hub) Close() {
 	<-h.done
 }
 
-// setConn records the current connection (nil with the reason when
+// setLink records the current connection (nil with the reason when
 // disconnected) and logs the state when it changed.
-func (h *Hub) setConn(c *sddbus.Conn, state string, err error) {
+func (h *Hub) setLink(l *link, state string, err error) {
 	h.mu.Lock()
-	h.conn = c
+	h.link = l
 	if err != nil {
 		h.lastErr = fmt.Errorf("%w: %v", ErrUnavailable, err)
 	}

@@ -45,15 +45,25 @@ func (c *counter) wait(t *testing.T, what string) {
 	}
 }
 
-// quiet waits until no notification came for a while, and drops the
-// pending one.
-func (c *counter) quiet() {
-	for {
-		select {
-		case <-c.ch:
-		case <-time.After(300 * time.Millisecond):
-			return
-		}
+// quiet returns once every notification already due has come, and drops
+// the pending one, so that wait sees only what follows.
+func (c *counter) quiet(t *testing.T, h *systemd.Hub) {
+	t.Helper()
+	syncHub(t, h)
+	select {
+	case <-c.ch:
+	default:
+	}
+}
+
+// syncHub waits for the hub to apply every Watch and cancel made so far and
+// to deliver every notification systemd's signals so far are due.
+func syncHub(t *testing.T, h *systemd.Hub) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+	if err := h.Sync(ctx); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -107,7 +117,7 @@ func TestHubSeesExternalChanges(t *testing.T) {
 			sd, h, _ := setup(t, tt.unit, tt.opts)
 			c := newCounter()
 			defer h.Watch(tt.unit, c.notify)()
-			c.quiet()
+			c.quiet(t, h)
 			tt.drift(t, sd, tt.unit)
 			c.wait(t, tt.name)
 		})
@@ -146,12 +156,12 @@ func TestHubSurvivesLosingTheBus(t *testing.T) {
 			sd, h, _ := setup(t, tc.unit, systemd.Options{})
 			c := newCounter()
 			defer h.Watch(tc.unit, c.notify)()
-			c.quiet()
+			c.quiet(t, h)
 			if _, err := sd.Systemctl(t.Context(), tc.systemctl...); err != nil {
 				t.Fatal(err)
 			}
 			c.wait(t, tc.what)
-			c.quiet()
+			c.quiet(t, h)
 			systemctlStop(t, sd, tc.unit)
 			c.wait(t, "a stop after "+tc.what)
 			conn, err := h.Conn(t.Context())
@@ -172,23 +182,45 @@ func TestHubSurvivesLosingTheBus(t *testing.T) {
 func TestHubNoFeedbackLoop(t *testing.T) {
 	const unit = "ccm-hub-gc.service"
 	sd, h, conn := setup(t, unit, systemd.Options{})
-	c := newCounter()
+	c, read := newCounter(), newCounter()
+	// The check reads the unit outside notify, which must return quickly;
+	// read counts the reads that are over.
 	check := func() {
 		c.notify()
-		go conn.GetUnitPropertiesContext(t.Context(), unit)
+		go func() {
+			defer read.notify()
+			ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+			defer cancel()
+			if _, err := conn.GetUnitPropertiesContext(ctx, unit); err != nil {
+				t.Errorf("the check's read: %v", err)
+			}
+		}()
 	}
 	defer h.Watch(unit, check)()
-	c.quiet()
+	c.quiet(t, h)
 	before := c.n.Load()
 	systemctlStop(t, sd, unit)
-	time.Sleep(2 * time.Second)
-	if n := c.n.Load() - before; n == 0 || n > 10 {
-		t.Fatalf("%d notifications in 2s after one stop, want between 1 and 10", n)
+	// Each round waits for the checks started so far, then lets the hub
+	// deliver what they made systemd send: the stop has settled once a
+	// round brings no notification.
+	const rounds = 10
+	last := before
+	for round := 0; ; round++ {
+		for read.n.Load() < c.n.Load() {
+			read.wait(t, "the end of a check's read")
+		}
+		syncHub(t, h)
+		n := c.n.Load()
+		if n == last {
+			break
+		}
+		if round == rounds {
+			t.Fatalf("%d notifications after one stop, still coming after %d rounds of checks", n-before, rounds)
+		}
+		last = n
 	}
-	settled := c.n.Load()
-	time.Sleep(time.Second)
-	if n := c.n.Load() - settled; n != 0 {
-		t.Fatalf("%d more notifications after the stop settled, want none", n)
+	if last == before {
+		t.Fatal("the stop was not notified")
 	}
 }
 
@@ -197,33 +229,32 @@ func TestHubCancel(t *testing.T) {
 	sd, h, conn := setup(t, unit, systemd.Options{})
 	c := newCounter()
 	cancel := h.Watch(unit, c.notify)
-	waitRefs(t, conn, unit, true)
+	syncHub(t, h)
+	if !referenced(t, conn, unit) {
+		t.Fatalf("%s: the hub holds no reference on a watched unit", unit)
+	}
 	cancel()
-	waitRefs(t, conn, unit, false)
-	c.quiet()
+	syncHub(t, h)
+	if referenced(t, conn, unit) {
+		t.Fatalf("%s: the hub still references the unit after cancel", unit)
+	}
 	before := c.n.Load()
 	systemctlStop(t, sd, unit)
-	time.Sleep(300 * time.Millisecond)
+	syncHub(t, h)
 	if n := c.n.Load() - before; n != 0 {
 		t.Fatalf("notified %d times after cancel", n)
 	}
 }
 
-// waitRefs waits until the unit's Refs property does (or does not) list
-// a client.
-func waitRefs(t *testing.T, conn *sddbus.Conn, unit string, want bool) {
+// referenced reports whether the unit's Refs property lists a client.
+func referenced(t *testing.T, conn *sddbus.Conn, unit string) bool {
 	t.Helper()
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		p, err := conn.GetUnitPropertyContext(t.Context(), unit, "Refs")
-		if err != nil {
-			t.Fatal(err)
-		}
-		refs, _ := p.Value.Value().([]string)
-		if (len(refs) > 0) == want {
-			return
-		}
+	p, err := conn.GetUnitPropertyContext(t.Context(), unit, "Refs")
+	if err != nil {
+		t.Fatal(err)
 	}
-	t.Fatalf("%s: referenced = %v never happened", unit, want)
+	refs, _ := p.Value.Value().([]string)
+	return len(refs) > 0
 }
 
 func TestHubWithoutBus(t *testing.T) {
@@ -246,4 +277,17 @@ func TestHubWithoutBus(t *testing.T) {
 			t.Fatalf("Conn() error = %v, want ErrUnavailable naming the address", err)
 		}
 	})
+}
+
+// TestHubPollTellsAChangeBeforeItsFirstRead: a polling hub tells a change
+// made after Watch returned but before its first poll read the unit.
+func TestHubPollTellsAChangeBeforeItsFirstRead(t *testing.T) {
+	sd, h, _ := setup(t, "ccm-hub-firstpoll.service", systemd.Options{Poll: time.Hour})
+	c := newCounter()
+	defer h.Watch("ccm-hub-firstpoll.service", c.notify)()
+	systemctlStop(t, sd, "ccm-hub-firstpoll.service")
+	syncHub(t, h)
+	if c.n.Load() == 0 {
+		t.Fatal("the stop between Watch and the first poll was never told")
+	}
 }

@@ -21,7 +21,7 @@ func (h *Hub) loop() {
 	for h.ctx.Err() == nil {
 		l, err := h.connect()
 		if err != nil {
-			h.setConn(nil, "cannot connect", err)
+			h.setLink(nil, "cannot connect", err)
 			h.markReady()
 			if !h.sleep(delay) {
 				return
@@ -62,12 +62,12 @@ func (h *Hub) serve(l *link) {
 		s.poller = newPoller()
 	}
 	s.syncRefs()
-	h.setConn(l.sd, "connected, "+state, nil)
+	h.setLink(l, "connected, "+state, nil)
 	h.markReady()
 	h.notifyAll()
 	s.run(poll)
 	if h.ctx.Err() == nil {
-		h.setConn(nil, "connection lost", fmt.Errorf("the D-Bus connection to systemd dropped"))
+		h.setLink(nil, "connection lost", fmt.Errorf("the D-Bus connection to systemd dropped"))
 	}
 }
 

@@ -14,7 +14,10 @@ type poller struct {
 func newPoller() *poller { return &poller{last: map[string]string{}} }
 
 // poll reads every watched unit's state in one call and notifies the
-// units whose state changed since the last poll. Enable/disable changes
+// units whose state changed since the last poll, and those it reads for
+// the first time: a unit may have changed between its Watch and this
+// read, which would otherwise become the state later changes are told
+// from, and the change would never be told. Enable/disable changes
 // are left to the engine's periodic full check: they show in no state
 // that ListUnitsByNames returns.
 func (p *poller) poll(s *session) {
@@ -33,7 +36,7 @@ func (p *poller) poll(s *session) {
 	for _, st := range statuses {
 		state := st.LoadState + "/" + st.ActiveState + "/" + st.SubState
 		seen[st.Name] = state
-		if old, ok := p.last[st.Name]; ok && old != state {
+		if old, ok := p.last[st.Name]; !ok || old != state {
 			s.hub.notifyUnit(st.Name)
 		}
 	}

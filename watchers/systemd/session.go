@@ -36,12 +36,48 @@ func (s *session) run(poll time.Duration) {
 			s.handle(sig)
 		case <-s.hub.kick:
 			s.syncRefs()
+		case done := <-s.hub.syncs:
+			if !s.sync(done) {
+				return
+			}
 		case <-tick:
 			s.poller.poll(s)
 		case <-s.link.lost():
 			return
 		case <-s.hub.ctx.Done():
 			return
+		}
+	}
+}
+
+// sync serves one Sync call, closing done; false when the connection
+// dropped.
+func (s *session) sync(done chan struct{}) bool {
+	if !s.drain() {
+		return false
+	}
+	s.syncRefs()
+	if s.poller != nil {
+		// A poll now gives new units the state later changes are told
+		// from, and notifies the changes made so far.
+		s.poller.poll(s)
+	}
+	close(done)
+	return true
+}
+
+// drain handles the signals already received; false when the connection
+// dropped.
+func (s *session) drain() bool {
+	for {
+		select {
+		case sig, ok := <-s.link.signals:
+			if !ok {
+				return false
+			}
+			s.handle(sig)
+		default:
+			return true
 		}
 	}
 }

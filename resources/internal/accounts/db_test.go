@@ -2,7 +2,6 @@ package accounts_test
 
 import (
 	"os"
-	"reflect"
 	"strings"
 	"testing"
 
@@ -67,15 +66,7 @@ func TestLookupUser(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			u, err := accounts.LookupUser(tt.name)
-			if tt.err != "" {
-				if err == nil || err.Error() != tt.err {
-					t.Fatalf("error %v, want %q", err, tt.err)
-				}
-				return
-			}
-			if err != nil || !reflect.DeepEqual(u, tt.want) {
-				t.Fatalf("user %+v (%v), want %+v", u, err, tt.want)
-			}
+			resourcetest.Returns(t, "LookupUser("+tt.name+")", u, err, tt.want, tt.err)
 		})
 	}
 }
@@ -105,15 +96,7 @@ func TestLookupGroupAndGroupsOf(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			g, err := accounts.LookupGroup(tt.name)
-			if tt.err != "" {
-				if err == nil || err.Error() != tt.err {
-					t.Fatalf("error %v, want %q", err, tt.err)
-				}
-				return
-			}
-			if err != nil || !reflect.DeepEqual(g, tt.want) {
-				t.Fatalf("group %+v (%v), want %+v", g, err, tt.want)
-			}
+			resourcetest.Returns(t, "LookupGroup("+tt.name+")", g, err, tt.want, tt.err)
 		})
 	}
 	// A short record is passed over, a member matches whole names only.

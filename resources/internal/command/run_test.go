@@ -5,7 +5,6 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -14,6 +13,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/reactive-ccm/ccm/resources/internal/command"
+	"github.com/reactive-ccm/ccm/resources/resourcetest"
 )
 
 // script writes an executable shell script called name into dir.
@@ -46,14 +46,9 @@ func TestLookPath(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name+" in "+tt.path, func(t *testing.T) {
 			res, err := command.Run(t.Context(), command.Cmd{Name: tt.name, Path: tt.path})
-			if tt.err != "" {
-				if err == nil || err.Error() != tt.err || res.ExitCode != -1 {
-					t.Fatalf("exit %d, error %v, want %q", res.ExitCode, err, tt.err)
-				}
-				return
-			}
-			if err != nil || string(res.Stdout) != tt.out {
-				t.Fatalf("stdout %q, error %v, want %q", res.Stdout, err, tt.out)
+			resourcetest.Returns(t, "the stdout of "+tt.name, string(res.Stdout), err, tt.out, tt.err)
+			if tt.err != "" && res.ExitCode != -1 {
+				t.Errorf("exit %d for a command not run, want -1", res.ExitCode)
 			}
 		})
 	}
@@ -196,15 +191,11 @@ func TestSplit(t *testing.T) {
 	}
 	for _, tt := range tests {
 		prog, args, err := command.Split(tt.line)
-		if tt.err != "" {
-			if err == nil || err.Error() != tt.err {
-				t.Errorf("Split(%q) error %v, want %q", tt.line, err, tt.err)
-			}
-			continue
+		var got []string
+		if err == nil {
+			got = append([]string{prog}, args...)
 		}
-		if got := append([]string{prog}, args...); err != nil || !slices.Equal(got, tt.want) {
-			t.Errorf("Split(%q) = %q (%v), want %q", tt.line, got, err, tt.want)
-		}
+		resourcetest.Returns(t, "Split("+strconv.Quote(tt.line)+")", got, err, tt.want, tt.err)
 	}
 }
 

@@ -30,30 +30,37 @@ func TestStatusQueriesAllTrackedPackagesAtOnce(t *testing.T) {
 	}
 }
 
+// answered fails the test unless a query (what) returned want or, when
+// wantErr is set, failed as a command whose error says it.
+func answered(t *testing.T, what, got string, err error, want, wantErr string) {
+	t.Helper()
+	if wantErr != "" {
+		if !errors.Is(err, manager.ErrCommandFailed) || !strings.Contains(err.Error(), wantErr) {
+			t.Errorf("%s error = %v, want one saying %q", what, err, wantErr)
+		}
+		return
+	}
+	if err != nil || got != want {
+		t.Errorf("%s = %q, %v; want %q", what, got, err, want)
+	}
+}
+
 func TestStatus(t *testing.T) {
 	tests := []struct {
-		name string
-		rec  recorded
-		want string
+		name    string
+		rec     recorded
+		want    string
+		wantErr string
 	}{
-		{"installed", recorded{line: rpmQuery("zsh"), stdout: "rpm_q_zsh.txt"}, "5.8-9.el9"},
-		{"not installed", recorded{line: rpmQuery("zsh"), stdout: "rpm_q_absent.txt", exit: 1}, ""},
+		{"installed", recorded{line: rpmQuery("zsh"), stdout: "rpm_q_zsh.txt"}, "5.8-9.el9", ""},
+		{"not installed", recorded{line: rpmQuery("zsh"), stdout: "rpm_q_absent.txt", exit: 1}, "", ""},
+		{"a broken database", recorded{line: rpmQuery("zsh"), stderr: "rpm_q_dberror_stderr.txt", exit: 1}, "", "cannot open Packages database"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := newProvider(t, tt.rec).Status(t.Context(), "zsh")
-			if err != nil || got != tt.want {
-				t.Errorf("Status(zsh) = %q, %v; want %q", got, err, tt.want)
-			}
+			answered(t, "Status(zsh)", got, err, tt.want, tt.wantErr)
 		})
-	}
-}
-
-func TestStatusReportsABrokenDatabase(t *testing.T) {
-	p := newProvider(t, recorded{line: rpmQuery("zsh"), stderr: "rpm_q_dberror_stderr.txt", exit: 1})
-	_, err := p.Status(t.Context(), "zsh")
-	if !errors.Is(err, manager.ErrCommandFailed) || !strings.Contains(err.Error(), "cannot open Packages database") {
-		t.Errorf("Status error = %v, want the rpm error", err)
 	}
 }
 
@@ -73,15 +80,7 @@ func TestNewer(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := newProvider(t, tt.rec).Newer(t.Context(), tt.pkg, "5.8-9.el9")
-			if tt.wantErr != "" {
-				if !errors.Is(err, manager.ErrCommandFailed) || !strings.Contains(err.Error(), tt.wantErr) {
-					t.Errorf("Newer error = %v, want one saying %q", err, tt.wantErr)
-				}
-				return
-			}
-			if err != nil || got != tt.want {
-				t.Errorf("Newer = %q, %v; want %q", got, err, tt.want)
-			}
+			answered(t, "Newer("+tt.pkg+")", got, err, tt.want, tt.wantErr)
 		})
 	}
 }

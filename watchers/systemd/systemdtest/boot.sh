@@ -10,6 +10,11 @@
 # (shared/notes/libraries.md §9).
 set -eu
 
+# Tell the harness on fd 3 that the namespace's PID 1 exists, so it can
+# find its host PID; systemd must not inherit the pipe.
+echo started >&3
+exec 3>&-
+
 if [ "$$" -ne 1 ]; then
 	echo "boot.sh: must run as PID 1 of a new pid namespace" >&2
 	exit 1

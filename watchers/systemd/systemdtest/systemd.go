@@ -1,6 +1,7 @@
 package systemdtest
 
 import (
+	"bufio"
 	"context"
 	_ "embed"
 	"errors"
@@ -114,35 +115,49 @@ func (s *Systemd) start() error {
 	// If the test binary dies without Stop, unshare dies, and --kill-child
 	// takes the namespace's PID 1 (and so every process in it) along.
 	s.unshare.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
-	if err := s.unshare.Start(); err != nil {
+	started, w, err := os.Pipe()
+	if err != nil {
+		return fmt.Errorf("systemdtest: %w", err)
+	}
+	defer started.Close()
+	s.unshare.ExtraFiles = []*os.File{w} // boot.sh's fd 3
+	err = s.unshare.Start()
+	w.Close()
+	if err != nil {
 		return fmt.Errorf("systemdtest: starting unshare: %w", err)
 	}
 	go func() { s.exited <- s.unshare.Wait() }()
-	return s.findPID()
+	return s.findPID(started)
 }
 
-// findPID waits for unshare's child, the namespace's PID 1.
-func (s *Systemd) findPID() error {
-	children := fmt.Sprintf("/proc/%d/task/%d/children", s.unshare.Process.Pid, s.unshare.Process.Pid)
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
-		b, err := os.ReadFile(children)
-		if err != nil {
-			return fmt.Errorf("systemdtest: unshare exited early (%v); log:\n%s", err, s.Log())
-		}
-		if f := strings.Fields(string(b)); len(f) > 0 {
-			pid, err := strconv.Atoi(f[0])
-			if err != nil {
-				return fmt.Errorf("systemdtest: %s: %w", children, err)
-			}
-			s.PID = pid
-			s.pidNS, err = os.Readlink(fmt.Sprintf("/proc/%d/ns/pid", pid))
-			if err != nil {
-				return fmt.Errorf("systemdtest: namespace of PID %d: %w", pid, err)
-			}
-			return nil
-		}
+// findPID waits for boot.sh's line on started, which says that unshare's
+// child, the namespace's PID 1, exists, and reads its PID.
+func (s *Systemd) findPID(started *os.File) error {
+	if err := started.SetReadDeadline(time.Now().Add(10 * time.Second)); err != nil {
+		return fmt.Errorf("systemdtest: %w", err)
 	}
-	return fmt.Errorf("systemdtest: unshare started no child within 10s; log:\n%s", s.Log())
+	if _, err := bufio.NewReader(started).ReadString('\n'); err != nil {
+		return fmt.Errorf("systemdtest: boot.sh did not start (%v); log:\n%s", err, s.Log())
+	}
+	children := fmt.Sprintf("/proc/%d/task/%d/children", s.unshare.Process.Pid, s.unshare.Process.Pid)
+	b, err := os.ReadFile(children)
+	if err != nil {
+		return fmt.Errorf("systemdtest: unshare exited early (%v); log:\n%s", err, s.Log())
+	}
+	f := strings.Fields(string(b))
+	if len(f) == 0 {
+		return fmt.Errorf("systemdtest: unshare has no child after boot.sh started; log:\n%s", s.Log())
+	}
+	pid, err := strconv.Atoi(f[0])
+	if err != nil {
+		return fmt.Errorf("systemdtest: %s: %w", children, err)
+	}
+	s.PID = pid
+	s.pidNS, err = os.Readlink(fmt.Sprintf("/proc/%d/ns/pid", pid))
+	if err != nil {
+		return fmt.Errorf("systemdtest: namespace of PID %d: %w", pid, err)
+	}
+	return nil
 }
 
 // waitRunning waits until systemd has finished booting basic.target.

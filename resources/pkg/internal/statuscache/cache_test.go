@@ -148,23 +148,45 @@ func TestChangedDatabaseIsQueriedAgain(t *testing.T) {
 	}
 }
 
-func TestRecentlyWrittenDatabaseIsNotTrusted(t *testing.T) {
-	d := newDB(t, map[string]string{"a": "1.0"})
-	c := newCache(d, time.Now)
-	mustStatus(t, c, "a")
-	mustStatus(t, c, "a")
-	if n := len(d.queries()); n != 2 {
-		t.Errorf("%d queries, want 2: a file written within the racy window may change without its times changing", n)
+// TestAskedTwice: whether a second Status of a name queries again depends
+// on what the cache may trust of the files it fingerprints (the database,
+// and a directory of journal entries beside it).
+func TestAskedTwice(t *testing.T) {
+	tests := []struct {
+		name       string
+		now        func() time.Time
+		hashRecent bool
+		beside     string // a second path to fingerprint, in an empty directory ("." is the directory)
+		between    func(t *testing.T, dir string)
+		want       int
+	}{
+		{"a file written within the racy window may change without its times changing", time.Now, false, "", nil, 2},
+		{"a recent file's hashed content says it is unchanged", nil, true, "", nil, 1},
+		{"a missing database is a fingerprint, not an error", settled, false, "missing", nil, 1},
+		{"a new entry of a directory is a database change", settled, false, ".", func(t *testing.T, dir string) {
+			if err := os.WriteFile(filepath.Join(dir, "0001"), []byte("journal"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}, 2},
 	}
-}
-
-func TestRecentlyWrittenDatabaseIsTrustedByContent(t *testing.T) {
-	d := newDB(t, map[string]string{"a": "1.0"})
-	c := New(Options{Paths: []string{d.path}, Query: d.query, HashRecent: true})
-	mustStatus(t, c, "a")
-	mustStatus(t, c, "a")
-	if n := len(d.queries()); n != 1 {
-		t.Errorf("%d queries, want 1: the hashed content says the database is unchanged", n)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := newDB(t, map[string]string{"a": "1.0"})
+			dir := t.TempDir()
+			paths := []string{d.path}
+			if tt.beside != "" {
+				paths = append(paths, filepath.Join(dir, tt.beside))
+			}
+			c := New(Options{Paths: paths, Query: d.query, Now: tt.now, HashRecent: tt.hashRecent})
+			mustStatus(t, c, "a")
+			if tt.between != nil {
+				tt.between(t, dir)
+			}
+			mustStatus(t, c, "a")
+			if n := len(d.queries()); n != tt.want {
+				t.Errorf("%d queries, want %d", n, tt.want)
+			}
+		})
 	}
 }
 
@@ -315,46 +337,18 @@ func TestQueryErrorIsReturnedAndNotRemembered(t *testing.T) {
 func TestWaiterGivesUpWhenItsContextEnds(t *testing.T) {
 	d := newDB(t, map[string]string{"a": "1.0"})
 	d.gate = make(chan struct{})
+	querying := make(chan struct{})
+	d.during = func() { close(querying) }
 	c := newCache(d, settled)
-	started := make(chan struct{})
-	go func() {
-		close(started)
-		_, _ = c.Status(t.Context(), "a")
-	}()
-	<-started
-	for len(d.queries()) == 0 {
-		time.Sleep(time.Millisecond)
-	}
+	go func() { _, _ = c.Status(t.Context(), "a") }()
+	// The second Status finds this query running and waits for it.
+	<-querying
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
 	if _, err := c.Status(ctx, "a"); !errors.Is(err, context.Canceled) {
 		t.Errorf("Status with a cancelled context = %v, want context.Canceled", err)
 	}
 	close(d.gate)
-}
-
-func TestMissingDatabaseIsAFingerprintNotAnError(t *testing.T) {
-	d := newDB(t, map[string]string{"a": "1.0"})
-	c := New(Options{Paths: []string{d.path, filepath.Join(t.TempDir(), "updates")}, Query: d.query, Now: settled})
-	mustStatus(t, c, "a")
-	mustStatus(t, c, "a")
-	if n := len(d.queries()); n != 1 {
-		t.Errorf("%d queries, want 1", n)
-	}
-}
-
-func TestEntriesOfADirectoryArePartOfTheFingerprint(t *testing.T) {
-	d := newDB(t, map[string]string{"a": "1.0"})
-	updates := t.TempDir()
-	c := New(Options{Paths: []string{d.path, updates}, Query: d.query, Now: settled})
-	mustStatus(t, c, "a")
-	if err := os.WriteFile(filepath.Join(updates, "0001"), []byte("journal"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	mustStatus(t, c, "a")
-	if n := len(d.queries()); n != 2 {
-		t.Errorf("%d queries, want 2: a new journal entry is a database change", n)
-	}
 }
 
 func TestRemembered(t *testing.T) {
