@@ -84,12 +84,10 @@ func TestStabilityIsAnnouncedAsItChanges(t *testing.T) {
 	ann.expect(t, "fake#app", true, "recovered")
 
 	setCheck("1")
-	world.set("app", "drifted")
-	w.src.fire("/fake/app")
+	w.drift(world, "app", "drifted")
 	ann.expect(t, "fake#app", false, "repaired, its health check WARNING")
 	setCheck("0")
-	world.set("app", "drifted")
-	w.src.fire("/fake/app")
+	w.drift(world, "app", "drifted")
 	ann.expect(t, "fake#app", true, "repaired, healthy")
 
 	if err := w.e.Pause([]string{"fake#app"}, status.Pause{By: "tester", Since: w.clock.Now()}); err != nil {

@@ -76,10 +76,7 @@ func TestReadyWritersShareOneSync(t *testing.T) {
 			if !slices.Equal(failed, c.wantFail) || sum.OK() != (c.wantFail == nil) {
 				t.Fatalf("failed %v, want %v", failed, c.wantFail)
 			}
-			order := w.order()
-			if order[0] != "first" || order[len(order)-1] != "last" {
-				t.Fatalf("order = %v: the group must wait for first, and last for the group", order)
-			}
+			w.bracketed(t, "the group")
 		})
 	}
 }

@@ -55,8 +55,7 @@ func fight(t *testing.T, manifest string, opts engine.Options) (*watching, *worl
 
 // strike is the other writer changing the fought resource.
 func (w *watching) strike(world *world) {
-	world.set("fought", "theirs")
-	w.src.fire("/fake/fought")
+	w.drift(world, "fought", "theirs")
 	w.idle()
 }
 
@@ -182,8 +181,7 @@ func TestAContestedResourceLogsAFewLinesAMinute(t *testing.T) {
 		before := logs.lines()
 		for range 600 { // a writer every 100ms
 			w.advance(100 * time.Millisecond)
-			world.set("fought", "theirs")
-			w.src.fire("/fake/fought")
+			w.drift(world, "fought", "theirs")
 			for len(w.events) > 0 {
 				<-w.events
 				lines[m]++

@@ -34,8 +34,7 @@ type newDesired struct {
 
 var newDesiredStates = []newDesired{
 	{"its source file changed", engine.TriggerSource, func(_ *testing.T, w *watching, world *world, _, value string) {
-		world.set("input/conf", value)
-		w.src.fire("/fake/input/conf")
+		w.drift(world, "input/conf", value)
 	}},
 	{"the manifest was reloaded", engine.TriggerReload, func(t *testing.T, w *watching, _ *world, dir, value string) {
 		if _, err := w.e.Swap(t.Context(), loadIn(t, dir, desiredManifest(value))); err != nil {
@@ -51,12 +50,10 @@ var newDesiredStates = []newDesired{
 			world.mu.Lock()
 			world.checking = nil
 			world.mu.Unlock()
-			world.set("input/conf", value)
-			w.src.fire("/fake/input/conf")
+			w.drift(world, "input/conf", value)
 		}
 		world.mu.Unlock()
-		world.set("conf", "theirs")
-		w.src.fire("/fake/conf")
+		w.drift(world, "conf", "theirs")
 	}},
 }
 
@@ -125,8 +122,7 @@ func TestANewDesiredStateEndsAContest(t *testing.T) {
 			w, world, dir := startDesired(t, policy)
 			strike := func() (contested bool) {
 				w.advance(100 * time.Millisecond)
-				world.set("conf", "theirs")
-				w.src.fire("/fake/conf")
+				w.drift(world, "conf", "theirs")
 				w.idle()
 				for len(w.events) > 0 {
 					contested = contested || (<-w.events).Contested
@@ -179,8 +175,7 @@ func TestARunDuringWhichTheDesiredStateChangedIsNoRepair(t *testing.T) {
 	}
 	for i := 1; i <= policy.Limit+1; i++ {
 		w.advance(100 * time.Millisecond)
-		world.set("conf", "theirs")
-		w.src.fire("/fake/conf")
+		w.drift(world, "conf", "theirs")
 		w.idle()
 		contested := false
 		for len(w.events) > 0 {

@@ -118,6 +118,15 @@ func (w *world) order() []string {
 	return append([]string(nil), w.applies...)
 }
 
+// bracketed fails t unless "first" applied before, and "last" after, what
+// ran between them: between waited for first, and last for all of between.
+func (w *world) bracketed(t *testing.T, between string) {
+	t.Helper()
+	if order := w.order(); order[0] != "first" || order[len(order)-1] != "last" {
+		t.Fatalf("order = %v: %s must wait for first, and last for all of it", order, between)
+	}
+}
+
 // fakeProps are the properties of the "fake" test type.
 type fakeProps struct {
 	Value string `yaml:"value"`

@@ -33,8 +33,7 @@ func TestPausedResourceIsCheckedNotChangedUntilThePauseEnds(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	world.set("config", "tampered")
-	w.src.fire("/fake/config")
+	w.drift(world, "config", "tampered")
 	ev := w.next(func(ev *engine.Event) bool { return ev.ID() == "fake#config" })
 	if !ev.Paused || !ev.Noop || !ev.Changed || ev.Standing != status.Paused || len(ev.Changes) != 1 || ev.Changes[0].String() != "value tampered → good" {
 		t.Fatalf("paused event = %+v", ev)
@@ -71,8 +70,7 @@ func TestResumeDeliversTheRefreshHeldBack(t *testing.T) {
 	if err := w.e.Pause([]string{"fake#restart"}, status.Pause{By: "tester"}); err != nil {
 		t.Fatal(err)
 	}
-	world.set("config", "tampered")
-	w.src.fire("/fake/config")
+	w.drift(world, "config", "tampered")
 	w.next(changedEvent("fake#config"))
 	w.idle()
 	if w.refreshes(world, "restart") != before {

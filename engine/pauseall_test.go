@@ -19,8 +19,7 @@ func TestPauseAllHoldsEveryResourceUntilResumeAll(t *testing.T) {
 	if st := w.e.Status(); st.PausedAll == nil || st.PausedAll.By != "tester" || st.Counts.Paused != 2 {
 		t.Fatalf("status after PauseAll: %+v", st)
 	}
-	world.set("config", "tampered")
-	w.src.fire("/fake/config")
+	w.drift(world, "config", "tampered")
 	if ev := w.next(func(ev *engine.Event) bool { return ev.ID() == "fake#config" }); !ev.Paused || !ev.Noop {
 		t.Fatalf("a resource paused by PauseAll was changed: %+v", ev)
 	}

@@ -160,32 +160,18 @@ func (s *Summary) count(c summed, by int) {
 }
 
 // State is the standing of every vertex of a watching engine, for status
-// lines: converged, failed (Unhealthy when its health checks failed),
-// rolled back, blocked by a failure, contested, paused, or waiting to be
-// checked.
+// lines: the vertices counted as status reports count them (converged,
+// failed, unhealthy when its health checks failed, rolled back, blocked by
+// a failure, contested, paused, or waiting to be checked), and the ones
+// that need a look named.
 type State struct {
-	Resources int
-	Converged int
-	Failed    int
-	Unhealthy int
-	// RolledBack counts resources held at their last good state.
-	RolledBack int
-	Blocked    int
-	Contested  int
-	Paused     int
-	Pending    int
+	status.Counts
 	// FailedIDs and ContestedIDs name the failed (and unhealthy) and
 	// contested vertices ("type#name"), in graph order.
 	FailedIDs, ContestedIDs []string
 	// Writers names the program changing each contested vertex, by ID
 	// ("unknown" when it could not be named).
 	Writers map[string]string
-}
-
-// Counts is the state as status reports count it.
-func (s State) Counts() status.Counts {
-	return status.Counts{Resources: s.Resources, Converged: s.Converged, Failed: s.Failed, Unhealthy: s.Unhealthy,
-		RolledBack: s.RolledBack, Blocked: s.Blocked, Contested: s.Contested, Paused: s.Paused, Pending: s.Pending}
 }
 
 // State counts the vertices by standing.

@@ -98,9 +98,7 @@ func (e *Engine) recount(n *node, now time.Time) {
 // stateLocked counts the vertices by standing. Callers hold e.mu.
 func (e *Engine) stateLocked() State {
 	e.count(e.opts.Clock.Now())
-	c := e.tally.counts
-	st := State{Resources: c.Resources, Converged: c.Converged, Failed: c.Failed, Unhealthy: c.Unhealthy,
-		RolledBack: c.RolledBack, Blocked: c.Blocked, Contested: c.Contested, Paused: c.Paused, Pending: c.Pending}
+	st := State{Counts: e.tally.counts}
 	flagged := make([]*node, 0, len(e.tally.flagged))
 	for n := range e.tally.flagged {
 		flagged = append(flagged, n)

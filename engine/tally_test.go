@@ -15,8 +15,8 @@ func (w *watching) agree(step string) {
 	w.t.Helper()
 	w.idle()
 	st, rep := w.e.State(), w.e.Status()
-	if st.Counts() != rep.Counts {
-		w.t.Fatalf("%s: state counts %+v, status counts %+v", step, st.Counts(), rep.Counts)
+	if st.Counts != rep.Counts {
+		w.t.Fatalf("%s: state counts %+v, status counts %+v", step, st.Counts, rep.Counts)
 	}
 	var failed, contested []string
 	for _, r := range rep.Resources {

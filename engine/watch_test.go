@@ -148,6 +148,13 @@ func (w *watching) next(keep func(*engine.Event) bool) *engine.Event {
 	}
 }
 
+// drift sets name's value behind the engine's back, as another program
+// would, and tells the engine that its path changed.
+func (w *watching) drift(world *world, name, value string) {
+	world.set(name, value)
+	w.src.fire("/fake/" + name)
+}
+
 func changedEvent(id string) func(*engine.Event) bool {
 	return func(ev *engine.Event) bool { return ev.ID() == id && ev.Changed }
 }
@@ -165,8 +172,7 @@ func TestWatchRepairsDriftAndRefreshesSubscribers(t *testing.T) {
 	before := world.refreshes["restart"]
 	world.mu.Unlock()
 
-	world.set("config", "tampered")
-	w.src.fire("/fake/config")
+	w.drift(world, "config", "tampered")
 	ev := w.next(changedEvent("fake#config"))
 	if ev.Trigger != engine.TriggerDrift || world.get("config") != "good" {
 		t.Fatalf("drift not repaired: %+v, value %q", ev, world.get("config"))
@@ -225,8 +231,7 @@ func TestWatchedInputIsANewDesiredState(t *testing.T) {
 	if ev := w.next(changedEvent("fake#config")); ev.Trigger != engine.TriggerSource {
 		t.Fatalf("after an input changed: %+v, want trigger source", ev)
 	}
-	world.set("config", "tampered")
-	w.src.fire("/fake/config")
+	w.drift(world, "config", "tampered")
 	if ev := w.next(changedEvent("fake#config")); ev.Trigger != engine.TriggerDrift {
 		t.Fatalf("after the path changed: %+v, want trigger drift", ev)
 	}
@@ -391,8 +396,7 @@ func TestWatchMarksAFightContestedAndBacksOff(t *testing.T) {
 	w.next(changedEvent("fake#fought"))
 	var contested *engine.Event
 	for i := 0; i < 4; i++ {
-		world.set("fought", "theirs")
-		w.src.fire("/fake/fought")
+		w.drift(world, "fought", "theirs")
 		ev := w.next(changedEvent("fake#fought"))
 		if ev.Contested {
 			contested = ev
@@ -401,8 +405,7 @@ func TestWatchMarksAFightContestedAndBacksOff(t *testing.T) {
 	if contested == nil {
 		t.Fatal("four repairs within the window with a limit of three: want a contested event")
 	}
-	world.set("fought", "theirs")
-	w.src.fire("/fake/fought")
+	w.drift(world, "fought", "theirs")
 	w.idle()
 	w.none("a contested resource must back off", func(*engine.Event) bool { return true })
 	if st := w.e.State(); st.Contested != 1 || len(st.ContestedIDs) != 1 || st.ContestedIDs[0] != "fake#fought" {
@@ -421,8 +424,7 @@ func TestWatchCoalescesEventsWhileQueued(t *testing.T) {
 	// nothing to do.
 	w := startWatching(t, g, engine.Options{Verbose: true})
 	w.next(changedEvent("fake#busy"))
-	world.set("slow", "drifted")
-	w.src.fire("/fake/slow")
+	w.drift(world, "slow", "drifted")
 	// While slow runs, busy waits for it: ten events are one check.
 	for range 10 {
 		w.src.fire("/fake/busy")

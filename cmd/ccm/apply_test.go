@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/reactive-ccm/ccm/engine"
+	"github.com/reactive-ccm/ccm/engine/enginetest"
 )
 
 // nested is upstream's docs example of composed manifests: a child with
@@ -105,7 +106,7 @@ func TestNestedApplyWatchReloadsTheChild(t *testing.T) {
 	w := startWatch(t, filepath.Join(dir, "manifest.yaml"))
 	w.waitFor("the child's file", func(ev engine.Event) bool { return strings.HasSuffix(ev.Name, "/app.conf") && ev.Changed })
 	writeTree(t, dir, map[string]string{"config/manifest.yaml": strings.Replace(nested["config/manifest.yaml"], "listens on", "serves on", 1)})
-	eventually(t, "app.conf rewritten after the child manifest changed", func() bool {
+	enginetest.Eventually(t, "app.conf rewritten after the child manifest changed", func() bool {
 		b, _ := os.ReadFile(filepath.Join(dir, "app.conf"))
 		return string(b) == "app serves on 8080\n"
 	})

@@ -17,49 +17,57 @@ import (
 // dirty page cache: ccm must make its own two files durable without
 // waiting for the neighbour's data, as the floor's fsync of each file
 // does. It reports the medians of paired rounds, the dirty page cache
-// when each run started, and the files each run left wrong.
+// when each run started, and the files each run left wrong; and the same
+// runs without the neighbour (quiet), so that what a run costs of its
+// own (a Go program's start, under the machine's load) is told from what
+// the neighbour's data costs it (dirty-over-quiet).
 func BenchmarkDirtyNeighbour(b *testing.B) {
 	const n, rounds = 2, 5
+	// Each side's run (ccm's, the floor's) of the layout of n in a new
+	// directory.
+	ccmRun := func() (string, func()) {
+		dir := b.TempDir()
+		m := fileManifest(b, dir, n)
+		return dir, func() {
+			if out, code, _ := peakRun(b, "run", m); code != 0 {
+				b.Fatalf("ccm run: exit %d\n%s", code, out)
+			}
+		}
+	}
+	floorRun := func() (string, func()) {
+		dir := b.TempDir()
+		return dir, func() { floorOneShot(b, dir, n, "fsync") }
+	}
+	sides := [2]func() (string, func()){ccmRun, floorRun}
 	for range b.N {
-		var ccm, fl []time.Duration
-		var dirty []float64
-		wrong, floorWrong := 0, 0
+		var dirty, quiet [2][]time.Duration
+		var dirtyMBs []float64
+		var wrong [2]int
 		for r := range rounds {
 			// Alternate which goes first, so neither always meets the
 			// disk the other left busy.
-			runs := []func(){
-				func() {
-					dir := b.TempDir()
-					m := fileManifest(b, dir, n)
-					d := underDirtyNeighbour(b, dir, func() {
-						if out, code, _ := peakRun(b, "run", m); code != 0 {
-							b.Fatalf("ccm run: exit %d\n%s", code, out)
-						}
-					})
-					ccm = append(ccm, d.took)
-					dirty = append(dirty, d.dirtyMB)
-					wrong += leftWrong(dir, n)
-				},
-				func() {
-					dir := b.TempDir()
-					d := underDirtyNeighbour(b, dir, func() { floorOneShot(b, dir, n, "fsync") })
-					fl = append(fl, d.took)
-					dirty = append(dirty, d.dirtyMB)
-					floorWrong += leftWrong(dir, n)
-				},
-			}
-			if r%2 == 1 {
-				runs[0], runs[1] = runs[1], runs[0]
-			}
-			for _, run := range runs {
+			for i := range 2 {
+				side := (i + r) % 2
+				dir, run := sides[side]()
+				d := underDirtyNeighbour(b, dir, run)
+				dirty[side] = append(dirty[side], d.took)
+				dirtyMBs = append(dirtyMBs, d.dirtyMB)
+				wrong[side] += leftWrong(dir, n)
+				dir, run = sides[side]()
+				start := time.Now()
 				run()
+				quiet[side] = append(quiet[side], time.Since(start))
+				wrong[side] += leftWrong(dir, n)
 			}
 		}
-		report(b, "dirty-ms", millis(median(ccm)), millis(median(fl)))
-		b.ReportMetric(millis(slices.Max(ccm)), "ccm-dirty-max-ms")
-		b.ReportMetric(millis(slices.Max(fl)), "floor-dirty-max-ms")
-		b.ReportMetric(medianOf(dirty), "dirty-MB")
-		reportWrong(b, wrong, floorWrong)
+		report(b, "dirty-ms", millis(median(dirty[0])), millis(median(dirty[1])))
+		report(b, "quiet-ms", millis(median(quiet[0])), millis(median(quiet[1])))
+		b.ReportMetric(median(dirty[0]).Seconds()/median(quiet[0]).Seconds(), "ccm-dirty-over-quiet")
+		b.ReportMetric(median(dirty[1]).Seconds()/median(quiet[1]).Seconds(), "floor-dirty-over-quiet")
+		b.ReportMetric(millis(slices.Max(dirty[0])), "ccm-dirty-max-ms")
+		b.ReportMetric(millis(slices.Max(dirty[1])), "floor-dirty-max-ms")
+		b.ReportMetric(medianOf(dirtyMBs), "dirty-MB")
+		reportWrong(b, wrong[0], wrong[1])
 	}
 }
 

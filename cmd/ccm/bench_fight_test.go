@@ -42,23 +42,12 @@ func BenchmarkFight(b *testing.B) {
 		path := filepath.Join(dir, "fought.conf")
 		cmd := exec.Command(bin, "run", "--watch", "--json", "--state-dir", b.TempDir(), manifest(b, dir, foughtFile))
 		out := make(chan line, 1<<16)
-		stdout, err := cmd.StdoutPipe()
-		if err != nil {
-			b.Fatal(err)
-		}
 		stderr, err := cmd.StderrPipe()
 		if err != nil {
 			b.Fatal(err)
 		}
-		if err := cmd.Start(); err != nil {
-			b.Fatal(err)
-		}
-		go lines(stdout, out)
+		go lines(startPiped(b, cmd, cmd.StdoutPipe, syscall.SIGTERM), out)
 		go lines(stderr, out)
-		b.Cleanup(func() {
-			_ = cmd.Process.Signal(syscall.SIGTERM)
-			_ = cmd.Wait()
-		})
 		for l := range out {
 			if l.event != nil && l.event.Trigger == engine.TriggerStartup {
 				break

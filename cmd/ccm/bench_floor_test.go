@@ -60,19 +60,8 @@ func startFloor(tb testing.TB, dir string, n int) *exec.Cmd {
 // it is killed at the end of the benchmark.
 func startReady(tb testing.TB, cmd *exec.Cmd) *exec.Cmd {
 	tb.Helper()
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		tb.Fatal(err)
-	}
 	cmd.Stderr = os.Stderr
-	if err := cmd.Start(); err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
-	})
-	line, err := bufio.NewReader(stdout).ReadString('\n')
+	line, err := bufio.NewReader(startPiped(tb, cmd, cmd.StdoutPipe, os.Kill)).ReadString('\n')
 	if err != nil || line != "ready\n" {
 		tb.Fatalf("%s did not start: %q %v", cmd.Path, line, err)
 	}

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/reactive-ccm/ccm/engine/enginetest"
 )
 
 // aliasBomb is a resource block whose properties nest nine levels of ten
@@ -46,14 +48,14 @@ func TestWatchKeepsTheRunningGraphOnAnAliasBomb(t *testing.T) {
 	w := startWatch(t, m)
 	w.converged(5)
 	writeManifest(t, m, dir, watched+aliasBomb())
-	eventually(t, "the alias bomb to be refused", func() bool {
+	enginetest.Eventually(t, "the alias bomb to be refused", func() bool {
 		logs := w.logs()
 		return strings.Contains(logs, "reload failed; the running manifests stay in force") && strings.Contains(logs, "aliases expand the document too far")
 	})
 	if err := os.Remove(dir + "/srv/app/motd"); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, "repairs to go on", func() bool { return fileIs(dir+"/srv/app/motd", "hello\n", 0o644) })
+	enginetest.Eventually(t, "repairs to go on", func() bool { return fileIs(dir+"/srv/app/motd", "hello\n", 0o644) })
 }
 
 func TestDocumentsMustBeRegularFiles(t *testing.T) {
@@ -166,12 +168,12 @@ func TestClosedStdoutDoesNotKillTheDaemon(t *testing.T) {
 		t.Fatal(err)
 	}
 	r.Close()
-	eventually(t, "the first convergence", func() bool { return fileIs(dir+"/srv/app/motd", "hello\n", 0o644) })
+	enginetest.Eventually(t, "the first convergence", func() bool { return fileIs(dir+"/srv/app/motd", "hello\n", 0o644) })
 	for i := range 3 {
 		if err := os.WriteFile(dir+"/srv/app/motd", []byte(fmt.Sprintf("drift %d\n", i)), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		eventually(t, "the repair", func() bool { return fileIs(dir+"/srv/app/motd", "hello\n", 0o644) })
+		enginetest.Eventually(t, "the repair", func() bool { return fileIs(dir+"/srv/app/motd", "hello\n", 0o644) })
 	}
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatalf("ccm is gone: %v", err)

@@ -19,8 +19,7 @@ func newBundleCmd() *cobra.Command {
 		Use:   "bundle",
 		Short: "Make, sign and publish manifest bundles (gzipped tarballs holding manifest.yaml)",
 	}
-	cmd.AddCommand(newBundlePackCmd(), newBundleSignCmd(), newBundlePushCmd(), newBundleKeygenCmd(), newBundleHistoryCmd(), newBundleRollbackCmd())
-	return cmd
+	return groupOf(cmd, newBundlePackCmd(), newBundleSignCmd(), newBundlePushCmd(), newBundleKeygenCmd(), newBundleHistoryCmd(), newBundleRollbackCmd())
 }
 
 func newBundlePackCmd() *cobra.Command {

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/reactive-ccm/ccm/engine/enginetest"
 )
 
 // siteDir writes a bundle directory holding manifest src (@ standing for
@@ -127,7 +129,7 @@ func TestHistoryAndRollback(t *testing.T) {
 	if out := f.must("bundle", "rollback", loc, "--key", keys+"/signer"); !strings.Contains(out, "rolled obj://ccm/site.tgz back to revision 2") {
 		t.Fatalf("rollback: %s", out)
 	}
-	eventually(t, "revision two back on the host", func() bool { return fileIs(dir+"/motd", "two\n", 0o644) })
+	enginetest.Eventually(t, "revision two back on the host", func() bool { return fileIs(dir+"/motd", "two\n", 0o644) })
 	if out := f.must("bundle", "history", loc); !strings.Contains(out, "(rollback to 2)") {
 		t.Fatalf("history after the rollback:\n%s", out)
 	}

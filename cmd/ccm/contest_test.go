@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/reactive-ccm/ccm/engine"
+	"github.com/reactive-ccm/ccm/engine/enginetest"
 )
 
 // fastContest shrinks the contest policy so fights are decided in
@@ -20,15 +21,7 @@ import (
 // after 3s alone.
 var fastContest = []string{"--contest-limit", "3", "--contest-window", "3s", "--contest-backoff", "1s"}
 
-const foughtFile = `
-- file:
-    - @/fought.conf:
-        ensure: present
-        content: "ours\n"
-        owner: root
-        group: root
-        mode: "0644"
-`
+var foughtFile = fileAt("@/fought.conf", "ours")
 
 // writer rewrites path every interval until the test ends or stop is
 // called.
@@ -142,7 +135,7 @@ func TestFightsAreContested(t *testing.T) {
 				t.Errorf("the contest names the writer %q, want %s", writer, want)
 			}
 			t.Logf("writer: %s", writer)
-			eventually(t, "the contest logged", func() bool { return strings.Contains(w.logs(), "contested: repaired too often") })
+			enginetest.Eventually(t, "the contest logged", func() bool { return strings.Contains(w.logs(), "contested: repaired too often") })
 			if got := strings.Count(w.logs(), "contested: repaired too often"); got != 1 {
 				t.Errorf("the contest was logged %d times, want once:\n%s", got, w.logs())
 			}
@@ -159,7 +152,7 @@ func TestTwoDaemonsOnOneFileBothBackOff(t *testing.T) {
 	one := filepath.Join(dir, "one.yaml")
 	writeManifest(t, one, dir, foughtFile)
 	two := filepath.Join(dir, "two.yaml")
-	writeManifest(t, two, dir, strings.Replace(foughtFile, `content: "ours\n"`, `content: "theirs\n"`, 1))
+	writeManifest(t, two, dir, fileAt("@/fought.conf", "theirs"))
 	// A window and gap far longer than the fight takes: under load repairs
 	// come slower, and neither the first may slide out of the window nor a
 	// slow reply start the count afresh before the limit.
@@ -186,7 +179,7 @@ func TestTwoDaemonsOnOneFileBothBackOff(t *testing.T) {
 
 // chained is a fought config file with a refreshonly exec subscribed to it
 // and a second one subscribed to the first.
-const chained = foughtFile + `
+var chained = foughtFile + `
 - exec:
     - reload:
         command: /bin/sh -c "echo x >> @/reloads"

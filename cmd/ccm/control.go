@@ -36,7 +36,7 @@ func clientError(err error) error {
 	if errors.Is(err, control.ErrRequest) && !errors.Is(err, control.ErrNoDaemon) {
 		return usage(err)
 	}
-	return &exitError{code: exitFailed, err: err}
+	return failure(err)
 }
 
 // newControlCmds are the commands that ask or steer a running daemon.

@@ -14,6 +14,7 @@ import (
 
 	"github.com/reactive-ccm/ccm/engine"
 	"github.com/reactive-ccm/ccm/engine/daemon/status"
+	"github.com/reactive-ccm/ccm/engine/enginetest"
 )
 
 // daemonStatus asks a running daemon for its report.
@@ -122,7 +123,7 @@ func TestPauseAllResumeAndRecheck(t *testing.T) {
 	w.waitFor("the repair on resume", func(ev engine.Event) bool {
 		return ev.Name == conf && ev.Changed && ev.Trigger == engine.TriggerResume
 	})
-	eventually(t, "the held-back refresh after resume", func() bool { return reloads(dir) == before+1 })
+	enginetest.Eventually(t, "the held-back refresh after resume", func() bool { return reloads(dir) == before+1 })
 
 	if r := ccm(t, "recheck", "file#"+conf, "--socket", w.socket); r.code != 0 {
 		t.Fatalf("ccm recheck: exit %d\n%s", r.code, r.stderr)
@@ -138,14 +139,7 @@ func TestEventsFollowStreamsTheRingThenLiveEvents(t *testing.T) {
 	w := startWatch(t, manifest(t, dir, watched))
 	w.converged(5)
 	cmd := exec.Command(bin, "events", "--follow", "--json", "--socket", w.socket)
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	stdout := startPiped(t, cmd, cmd.StdoutPipe, os.Kill)
 	lines := make(chan engine.Event, 100)
 	go func() {
 		sc := bufio.NewScanner(stdout)

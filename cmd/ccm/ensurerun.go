@@ -32,7 +32,7 @@ func ensureOne(cmd *cobra.Command, typ string, props *yaml.Node, from string) (*
 		return nil, usage(bad.Err)
 	}
 	if err != nil {
-		return ev, &exitError{code: exitFailed, err: err}
+		return ev, failure(err)
 	}
 	return ev, nil
 }

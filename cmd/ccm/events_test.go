@@ -4,10 +4,8 @@ import (
 	"bufio"
 	"encoding/json"
 	"os"
-	"os/user"
 	"path/filepath"
 	"reflect"
-	"strconv"
 	"strings"
 	"testing"
 )
@@ -30,16 +28,9 @@ type eventScenario struct {
 }
 
 func eventScenarios(t *testing.T) []eventScenario {
-	u, err := user.Current()
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := user.LookupGroupId(strconv.Itoa(os.Getgid()))
-	if err != nil {
-		t.Fatal(err)
-	}
+	owner, group := me(t)
 	file := func(name string) map[string]any {
-		return map[string]any{"name": name, "ensure": "present", "content": "x", "owner": u.Username, "group": g.Name, "mode": "0644"}
+		return map[string]any{"name": name, "ensure": "present", "content": "x", "owner": owner, "group": group, "mode": "0644"}
 	}
 	return []eventScenario{
 		{"file-create", "file", file("f.txt"), false, 1},

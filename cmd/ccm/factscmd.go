@@ -67,7 +67,7 @@ func query(v map[string]any, path string, given bool, none string) (any, error) 
 		return nil, usage(err)
 	}
 	if !found {
-		return nil, &exitError{code: exitFailed, err: fmt.Errorf("%s at %q", none, path)}
+		return nil, failure(fmt.Errorf("%s at %q", none, path))
 	}
 	return got, nil
 }

@@ -50,13 +50,7 @@ func startBenchHost(b *testing.B, env []string, args ...string) *benchHost {
 	b.Helper()
 	h := &benchHost{cmd: exec.Command(bin, append([]string{"run", "--watch", "--json"}, args...)...), changed: make(chan struct{}, 100)}
 	h.cmd.Env = env
-	out, err := h.cmd.StdoutPipe()
-	if err != nil {
-		b.Fatal(err)
-	}
-	if err := h.cmd.Start(); err != nil {
-		b.Fatal(err)
-	}
+	out := startPiped(b, h.cmd, h.cmd.StdoutPipe, syscall.SIGTERM)
 	go func() {
 		sc := bufio.NewScanner(out)
 		for sc.Scan() {
@@ -66,10 +60,6 @@ func startBenchHost(b *testing.B, env []string, args ...string) *benchHost {
 			}
 		}
 	}()
-	b.Cleanup(func() {
-		_ = h.cmd.Process.Signal(syscall.SIGTERM)
-		_ = h.cmd.Wait()
-	})
 	return h
 }
 
@@ -107,15 +97,7 @@ func rollout(b *testing.B, hosts []*benchHost, publish func(i int)) {
 // hostFile is a manifest giving each host (by its fact slot) its own file,
 // with content from tmpl.
 func hostFile(dir, content string) string {
-	return fmt.Sprintf(`
-- file:
-    - %s/{{ lookup('facts.slot') }}.motd:
-        ensure: present
-        content: "%s\n"
-        owner: root
-        group: root
-        mode: "0644"
-`, dir, content)
+	return fileAt(dir+"/{{ lookup('facts.slot') }}.motd", content)
 }
 
 // BenchmarkFleetRollout measures the time from publishing to every one of

@@ -17,6 +17,7 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/reactive-ccm/ccm/engine"
+	"github.com/reactive-ccm/ccm/engine/enginetest"
 	"github.com/reactive-ccm/ccm/engine/fleet/natsconn/natstest"
 	fleetreport "github.com/reactive-ccm/ccm/engine/fleet/report"
 )
@@ -98,18 +99,8 @@ func (f *fleet) publish(dir, loc, src, key string, flags ...string) {
 	f.must(append([]string{"bundle", "push", out, loc}, flags...)...)
 }
 
-// motd is a one-file manifest.
-func motd(content string) string {
-	return `
-- file:
-    - @/motd:
-        ensure: present
-        content: "` + content + `\n"
-        owner: root
-        group: root
-        mode: "0644"
-`
-}
+// motd is a manifest of one file, @/motd.
+func motd(content string) string { return fileAt("@/motd", content) }
 
 func TestFleetBundleFromObjectStore(t *testing.T) {
 	f := newFleet(t)
@@ -135,19 +126,19 @@ func TestFleetBundleFromObjectStore(t *testing.T) {
 	if ev.Trigger != engine.TriggerReload {
 		t.Fatalf("trigger = %s, want reload", ev.Trigger)
 	}
-	eventually(t, "motd rewritten by the new revision", func() bool { return fileIs(dir+"/motd", "two\n", 0o644) })
+	enginetest.Eventually(t, "motd rewritten by the new revision", func() bool { return fileIs(dir+"/motd", "two\n", 0o644) })
 
 	f.publish(dir, loc, motd("three")+"\n- file:\n    - @/x: {ensure: present, colour: red}\n", "", "--force")
-	eventually(t, "the broken bundle reported", func() bool {
+	enginetest.Eventually(t, "the broken bundle reported", func() bool {
 		return strings.Contains(w.logs(), "reload failed; the running manifests stay in force")
 	})
 	if err := os.WriteFile(dir+"/motd", []byte("tampered\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, "repairs to go on under the running graph", func() bool { return fileIs(dir+"/motd", "two\n", 0o644) })
+	enginetest.Eventually(t, "repairs to go on under the running graph", func() bool { return fileIs(dir+"/motd", "two\n", 0o644) })
 
 	f.must("bundle", "push", packed(t, f, dir, motd("four")), loc)
-	eventually(t, "the fixed bundle in force", func() bool { return fileIs(dir+"/motd", "four\n", 0o644) })
+	enginetest.Eventually(t, "the fixed bundle in force", func() bool { return fileIs(dir+"/motd", "four\n", 0o644) })
 	w.stop()
 
 	t.Run("restart without NATS converges from the cache", func(t *testing.T) {
@@ -186,11 +177,11 @@ func TestFleetRemovedObjectKeepsTheBundleInForce(t *testing.T) {
 	w := f.watch("--allow-unsigned", "--state-dir", t.TempDir(), loc)
 	w.converged(1)
 	f.deleteObject("ccm", "gone.tgz")
-	eventually(t, "the removal reported", func() bool { return strings.Contains(w.logs(), "removed from its source") })
+	enginetest.Eventually(t, "the removal reported", func() bool { return strings.Contains(w.logs(), "removed from its source") })
 	if err := os.Remove(dir + "/motd"); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, "the last bundle still enforced", func() bool { return fileIs(dir+"/motd", "kept\n", 0o644) })
+	enginetest.Eventually(t, "the last bundle still enforced", func() bool { return fileIs(dir+"/motd", "kept\n", 0o644) })
 }
 
 func TestFleetSignedBundles(t *testing.T) {
@@ -228,7 +219,7 @@ func TestFleetSignedBundles(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.must("bundle", "push", "--force", bad, loc)
-	eventually(t, "the tampered bundle refused", func() bool { return strings.Contains(w.logs(), "refused a new revision") })
+	enginetest.Eventually(t, "the tampered bundle refused", func() bool { return strings.Contains(w.logs(), "refused a new revision") })
 	if !fileIs(dir+"/motd", "signed\n", 0o644) {
 		t.Fatal("a tampered bundle was applied")
 	}
@@ -273,7 +264,7 @@ func TestFleetStatusOverThreeHosts(t *testing.T) {
 	for _, h := range hosts {
 		ws[h].converged(1)
 	}
-	eventually(t, "three converged hosts in fleet status", func() bool {
+	enginetest.Eventually(t, "three converged hosts in fleet status", func() bool {
 		out := f.ccm("fleet", "status").stdout
 		return strings.Count(out, " converged ") == 3 && strings.Contains(out, "obj://ccm/all.tgz@")
 	})
@@ -287,7 +278,7 @@ func TestFleetStatusOverThreeHosts(t *testing.T) {
 	}
 
 	ws["db-1"].stop()
-	eventually(t, "the stopped host marked stale", func() bool {
+	enginetest.Eventually(t, "the stopped host marked stale", func() bool {
 		for _, line := range strings.Split(f.ccm("fleet", "status").stdout, "\n") {
 			if strings.HasPrefix(line, "db-1 ") && strings.Contains(line, "STALE") {
 				return true
@@ -339,15 +330,7 @@ func streamEvents(t *testing.T, js jetstream.JetStream, host string) []map[strin
 }
 
 // appConf is a manifest whose file renders hiera data and a kvGet() value.
-const appConf = `
-- file:
-    - @/app.conf:
-        ensure: present
-        content: "{{ lookup('data.greeting') }} on {{ kvGet('cfg', 'port') }}\n"
-        owner: root
-        group: root
-        mode: "0644"
-`
+var appConf = fileAt("@/app.conf", "{{ lookup('data.greeting') }} on {{ kvGet('cfg', 'port') }}")
 
 func TestFleetKVDataRerendersFiles(t *testing.T) {
 	f := newFleet(t)
@@ -361,9 +344,9 @@ func TestFleetKVDataRerendersFiles(t *testing.T) {
 		t.Fatalf("app.conf = %q", got)
 	}
 	f.putKV("cfg", "port", "9090")
-	eventually(t, "kvGet's new value rendered", func() bool { return fileIs(dir+"/app.conf", "hello on 9090\n", 0o644) })
+	enginetest.Eventually(t, "kvGet's new value rendered", func() bool { return fileIs(dir+"/app.conf", "hello on 9090\n", 0o644) })
 	f.putKV("data", "common", "data:\n  greeting: bonjour\n")
-	eventually(t, "the new hiera data rendered", func() bool { return fileIs(dir+"/app.conf", "bonjour on 9090\n", 0o644) })
+	enginetest.Eventually(t, "the new hiera data rendered", func() bool { return fileIs(dir+"/app.conf", "bonjour on 9090\n", 0o644) })
 }
 
 func (f *fleet) putKV(bucket, key, value string) {
@@ -387,15 +370,7 @@ func TestAgentRunsUpstreamsConfiguration(t *testing.T) {
 	dir, cache := t.TempDir(), t.TempDir()
 	const loc = "obj://ccm/agent.tgz"
 	f.putKV("data", "common", "data:\n  motd: from the agent\n")
-	f.publish(dir, loc, `
-- file:
-    - @/motd:
-        ensure: present
-        content: "{{ lookup('data.motd') }}\n"
-        owner: root
-        group: root
-        mode: "0644"
-`, "")
+	f.publish(dir, loc, motd("{{ lookup('data.motd') }}"), "")
 	cfg := filepath.Join(t.TempDir(), "config.yaml")
 	if err := os.WriteFile(cfg, []byte(`
 interval: 45s
@@ -425,7 +400,7 @@ registration: jetstream
 		t.Fatalf("a setting of the agent was ignored:\n%s", w.logs())
 	}
 	f.putKV("data", "common", "data:\n  motd: changed in KV\n")
-	eventually(t, "the agent to follow the data", func() bool { return fileIs(dir+"/motd", "changed in KV\n", 0o644) })
+	enginetest.Eventually(t, "the agent to follow the data", func() bool { return fileIs(dir+"/motd", "changed in KV\n", 0o644) })
 
 	r := f.ccm("agent", "--config", filepath.Join(t.TempDir(), "none.yaml"))
 	if r.code != 2 || !strings.Contains(r.stderr, "agent configuration") {
@@ -485,9 +460,9 @@ func TestHTTPBundleWithETag(t *testing.T) {
 	}
 	w := f.watch("--state-dir", t.TempDir(), "--allow-http", "--http-interval", "50ms", url)
 	w.converged(1)
-	eventually(t, "conditional polls answered 304", func() bool { return bs.conditionalHits() >= 3 })
+	enginetest.Eventually(t, "conditional polls answered 304", func() bool { return bs.conditionalHits() >= 3 })
 	bs.put(t, f, dir, motd("v2"), `"2"`)
-	eventually(t, "the changed bundle converged", func() bool { return fileIs(dir+"/motd", "v2\n", 0o644) })
+	enginetest.Eventually(t, "the changed bundle converged", func() bool { return fileIs(dir+"/motd", "v2\n", 0o644) })
 }
 
 func TestOneShotRunReportsBeforeExiting(t *testing.T) {
@@ -527,7 +502,7 @@ func TestRestartOnABrokenBundleFallsBackToTheLastGoodOne(t *testing.T) {
 		t.Fatalf("the fallback was not reported with the error:\n%s", w.logs())
 	}
 	f.publish(dir, loc, motd("fixed"), "")
-	eventually(t, "the fixed bundle in force", func() bool { return fileIs(dir+"/motd", "fixed\n", 0o644) })
+	enginetest.Eventually(t, "the fixed bundle in force", func() bool { return fileIs(dir+"/motd", "fixed\n", 0o644) })
 	w.stop()
 
 	if r := f.ccm("validate", "--allow-unsigned", "--state-dir", t.TempDir(), loc); r.code != 0 {

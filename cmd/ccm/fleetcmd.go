@@ -16,8 +16,7 @@ func newFleetCmd() *cobra.Command {
 		Use:   "fleet",
 		Short: "Set up and watch a fleet of hosts that run with --report nats",
 	}
-	cmd.AddCommand(newFleetStatusCmd(), newFleetForgetCmd(), newFleetInitCmd())
-	return cmd
+	return groupOf(cmd, newFleetStatusCmd(), newFleetForgetCmd(), newFleetInitCmd())
 }
 
 func newFleetStatusCmd() *cobra.Command {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/nats-io/nats.go"
+	"github.com/reactive-ccm/ccm/engine/enginetest"
 	"github.com/reactive-ccm/ccm/engine/fleet/natsconn/natstest"
 )
 
@@ -43,10 +44,10 @@ func TestAFleetRunsWithTheLeastPermissions(t *testing.T) {
 		}
 	})
 	f.env = admin
-	eventually(t, "web-1 converged in fleet status", func() bool { line, _ := f.statusLine("web-1"); return strings.Contains(line, " converged ") })
+	enginetest.Eventually(t, "web-1 converged in fleet status", func() bool { line, _ := f.statusLine("web-1"); return strings.Contains(line, " converged ") })
 	f.publish(dir, loc, strings.Replace(site, "%s", "two", 1), keys+"/signer")
 	f.putKV("data", "common", "data:\n  greeting: hi\n")
-	eventually(t, "the new revision and data on web-1", func() bool { return fileIs(dir+"/motd", "hi two\n", 0o644) })
+	enginetest.Eventually(t, "the new revision and data on web-1", func() bool { return fileIs(dir+"/motd", "hi two\n", 0o644) })
 	if strings.Contains(w.logs(), "refused an operation") {
 		t.Fatalf("the host lacked a permission:\n%s", w.logs())
 	}
@@ -56,7 +57,7 @@ func TestAFleetRunsWithTheLeastPermissions(t *testing.T) {
 	if r := f.ccm("bundle", "push", "--force", file, loc); r.code != 1 || !strings.Contains(r.stderr, "Permissions Violation") || !strings.Contains(r.stderr, "docs/fleet.md") {
 		t.Fatalf("a host pushing: exit %d\n%s", r.code, r.stderr)
 	}
-	m := manifest(t, t.TempDir(), "- file:\n    - @/a: {ensure: present, content: \"a\\n\", owner: root, group: root, mode: \"0644\"}\n")
+	m := manifest(t, t.TempDir(), fileAt("@/a", "a"))
 	if r := f.ccm("run", "--state-dir", t.TempDir(), "--report", "nats", "--hostname", "web-2", m); !strings.Contains(r.stderr, "Permissions Violation") {
 		t.Fatalf("web-1 reporting as web-2: exit %d\n%s", r.code, r.stderr)
 	}

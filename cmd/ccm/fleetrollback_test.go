@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/reactive-ccm/ccm/engine"
+	"github.com/reactive-ccm/ccm/engine/enginetest"
 )
 
 // TestBundleRevisionThatBreaksItsServiceIsRolledBack: a new bundle
@@ -47,7 +48,7 @@ func TestBundleRevisionThatBreaksItsServiceIsRolledBack(t *testing.T) {
 	if !strings.Contains(strings.Join(ev.Error, ""), "app refuses port = eighty") {
 		t.Fatalf("rolled back without the check's output: %+v", ev)
 	}
-	eventually(t, "the last good configuration back", func() bool { return fileIs(conf, "port = 8080\n", 0o644) })
+	enginetest.Eventually(t, "the last good configuration back", func() bool { return fileIs(conf, "port = 8080\n", 0o644) })
 }
 
 // publishTree packs a bundle holding files (paths relative to its root)

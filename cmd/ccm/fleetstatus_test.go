@@ -3,6 +3,8 @@ package main_test
 import (
 	"strings"
 	"testing"
+
+	"github.com/reactive-ccm/ccm/engine/enginetest"
 )
 
 // statusLine returns host's line of fleet status, and the whole output.
@@ -29,7 +31,7 @@ func TestFleetStatusNeverSaysConvergedForAHostBehind(t *testing.T) {
 	standing := func(want string) string {
 		t.Helper()
 		var out string
-		eventually(t, "web-1 "+want, func() bool {
+		enginetest.Eventually(t, "web-1 "+want, func() bool {
 			var line string
 			line, out = f.statusLine("web-1")
 			return strings.Contains(line, " "+want+" ")
@@ -70,7 +72,7 @@ func TestTwoHostsWithOneNameAreReported(t *testing.T) {
 		w := f.watch("--allow-unsigned", "--state-dir", t.TempDir(), "--report", "nats", "--hostname", "web-1", "--report-heartbeat", "200ms", loc)
 		w.converged(1)
 	}
-	eventually(t, "the duplicate name reported", func() bool {
+	enginetest.Eventually(t, "the duplicate name reported", func() bool {
 		line, out := f.statusLine("web-1")
 		return strings.Contains(line, " duplicate ") && strings.Contains(out, "two processes report under this name")
 	})

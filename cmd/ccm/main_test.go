@@ -6,9 +6,12 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
+	"os/user"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -87,6 +90,35 @@ func manifest(t testing.TB, dir, src string) string {
 	return f
 }
 
+// fileAt is a manifest of one file at path (@ stands for the test's
+// directory), root's with mode 0644, holding content and a newline.
+func fileAt(path, content string) string {
+	return `
+- file:
+    - ` + path + `:
+        ensure: present
+        content: "` + content + `\n"
+        owner: root
+        group: root
+        mode: "0644"
+`
+}
+
+// me returns the names of the user and group the tests run as, for the
+// files their manifests make.
+func me(t *testing.T) (owner, group string) {
+	t.Helper()
+	u, err := user.Current()
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := user.LookupGroupId(strconv.Itoa(os.Getgid()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u.Username, g.Name
+}
+
 func writeManifest(t testing.TB, f, dir, src string) {
 	t.Helper()
 	if err := os.WriteFile(f, []byte(strings.ReplaceAll(src, "@", dir)), 0o644); err != nil {
@@ -162,6 +194,26 @@ func startCmd(t *testing.T, cmd *exec.Cmd) *watcher {
 	return w
 }
 
+// startPiped starts cmd and returns what it writes to the pipe pipe
+// makes (cmd.StdoutPipe or cmd.StderrPipe). When the test ends cmd gets
+// stop (SIGTERM to let a ccm shut down, os.Kill for the rest) and is
+// waited for.
+func startPiped(tb testing.TB, cmd *exec.Cmd, pipe func() (io.ReadCloser, error), stop os.Signal) io.Reader {
+	tb.Helper()
+	out, err := pipe()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() {
+		_ = cmd.Process.Signal(stop)
+		_ = cmd.Wait()
+	})
+	return out
+}
+
 // socketPath returns a control socket's path in a new private directory,
 // as the daemon requires (t.TempDir's are 0755).
 func socketPath(tb testing.TB) string {
@@ -229,17 +281,5 @@ func (w *watcher) converged(n int) {
 	w.t.Helper()
 	for i := 0; i < n; i++ {
 		w.waitFor("startup convergence", func(ev engine.Event) bool { return ev.Trigger == engine.TriggerStartup })
-	}
-}
-
-// eventually polls cond until it holds.
-func eventually(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out: %s", what)
-		}
-		time.Sleep(5 * time.Millisecond)
 	}
 }

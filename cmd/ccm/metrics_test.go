@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/reactive-ccm/ccm/engine"
+	"github.com/reactive-ccm/ccm/engine/enginetest"
 )
 
 // scrape fetches a daemon's metrics.
@@ -50,7 +51,7 @@ var metricsAddr = regexp.MustCompile(`serving metrics addr=(\S+)`)
 func (w *watcher) metricsAt() string {
 	w.t.Helper()
 	var addr string
-	eventually(w.t, "the metrics address in the log", func() bool {
+	enginetest.Eventually(w.t, "the metrics address in the log", func() bool {
 		m := metricsAddr.FindStringSubmatch(w.logs())
 		if m != nil {
 			addr = m[1]

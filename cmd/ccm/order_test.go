@@ -80,18 +80,6 @@ ccm:
 	}
 }
 
-func TestValidateAndGraphShowTheWrittenOrder(t *testing.T) {
-	dir := t.TempDir()
-	m := manifest(t, dir, installThenUse)
-	if r := ccm(t, "validate", m); r.code != 0 || r.stdout != "3 resources, 2 edges (2 of written order): ok\n" {
-		t.Fatalf("validate: exit %d %q", r.code, r.stdout)
-	}
-	r := ccm(t, "graph", m)
-	if r.code != 0 || !strings.Contains(r.stdout, `n0 -> n1 [label="order", style=dashed, color=gray];`) {
-		t.Fatalf("graph: exit %d\n%s", r.code, r.stdout)
-	}
-}
-
 // TestFailOnErrorStopsAFileGroup is the issue's example: consecutive
 // files, the first of which fails, on every number of workers.
 func TestFailOnErrorStopsAFileGroup(t *testing.T) {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/reactive-ccm/ccm/engine"
+	"github.com/reactive-ccm/ccm/engine/enginetest"
 	"github.com/reactive-ccm/ccm/resources/resourcetest"
 	"github.com/segmentio/ksuid"
 )
@@ -68,9 +69,7 @@ func absent(t *testing.T, path string) {
 }
 
 // marker is a manifest that makes one file, at out.
-func marker(out string) string {
-	return "- file:\n    - " + out + ":\n        ensure: present\n        content: \"x\\n\"\n        owner: root\n        group: root\n        mode: \"0644\"\n"
-}
+func marker(out string) string { return fileAt(out, "x") }
 
 func TestManifestsAnotherUserCanChangeAreRefused(t *testing.T) {
 	home := resourcetest.NobodyHome(t)
@@ -114,7 +113,7 @@ func TestAChildManifestMadeWritableIsNotReloaded(t *testing.T) {
 		t.Fatal(err)
 	}
 	resourcetest.AsNobody(t, "append", child, "- exec:\n    - pwn:\n        command: /bin/touch "+dir+"/pwned\n")
-	eventually(t, "the reload to be refused", func() bool {
+	enginetest.Eventually(t, "the reload to be refused", func() bool {
 		return strings.Contains(w.logs(), "reload failed") && strings.Contains(w.logs(), child+" is writable by every user (mode 0666)")
 	})
 	if err := os.Remove(dir + "/a"); err != nil {

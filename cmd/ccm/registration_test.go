@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go"
+	"github.com/reactive-ccm/ccm/engine/enginetest"
 	"github.com/reactive-ccm/ccm/engine/fleet/natsconn/natstest"
 	"github.com/reactive-ccm/ccm/resources/registration"
 )
@@ -108,11 +109,11 @@ func TestBackendLeavesTheBalancerAndComesBack(t *testing.T) {
 	a.converged(1)
 	cfg, targets := filepath.Join(lb, "backends.cfg"), filepath.Join(lb, "targets.json")
 	const ours = "server 127.0.0.1 127.0.0.1:8080 check weight 246"
-	eventually(t, "the local backend's flag file", func() bool { _, err := os.Stat(filepath.Join(lb, "local-backend")); return err == nil })
-	eventually(t, "both backends in the balancer", func() bool {
+	enginetest.Eventually(t, "the local backend's flag file", func() bool { _, err := os.Stat(filepath.Join(lb, "local-backend")); return err == nil })
+	enginetest.Eventually(t, "both backends in the balancer", func() bool {
 		return contains(cfg, ours) && contains(cfg, "server 10.0.0.2 10.0.0.2:8080 check weight 236")
 	})
-	eventually(t, "the scraped backend in the targets", func() bool { return contains(targets, `"127.0.0.1:8080"`) })
+	enginetest.Eventually(t, "the scraped backend in the targets", func() bool { return contains(targets, `"127.0.0.1:8080"`) })
 	if contains(targets, "10.0.0.2") {
 		t.Fatal("an entry without prometheus.io/scrape is a Prometheus target")
 	}
@@ -124,16 +125,16 @@ func TestBackendLeavesTheBalancerAndComesBack(t *testing.T) {
 
 	start := time.Now()
 	writeFile(t, status, "2", 0o644)
-	eventually(t, "the failed backend leaves the balancer", func() bool { return !contains(cfg, ours) && contains(cfg, "10.0.0.2:8080") })
+	enginetest.Eventually(t, "the failed backend leaves the balancer", func() bool { return !contains(cfg, ours) && contains(cfg, "10.0.0.2:8080") })
 	t.Logf("backend left the balancer's file %v after its service failed", time.Since(start).Round(time.Millisecond))
-	eventually(t, "and the targets", func() bool { return contains(targets, "[]") })
+	enginetest.Eventually(t, "and the targets", func() bool { return contains(targets, "[]") })
 	local := filepath.Join(lb, "local-backend")
 	exists := func() bool { _, err := os.Stat(local); return err == nil }
-	eventually(t, "a property read when the manifest loaded follows too", func() bool { return !exists() })
+	enginetest.Eventually(t, "a property read when the manifest loaded follows too", func() bool { return !exists() })
 
 	start = time.Now()
 	writeFile(t, status, "0", 0o644)
-	eventually(t, "the recovered backend returns", func() bool { return contains(cfg, ours) && exists() })
+	enginetest.Eventually(t, "the recovered backend returns", func() bool { return contains(cfg, ours) && exists() })
 	t.Logf("backend returned %v after its service recovered", time.Since(start).Round(time.Millisecond))
 	if strings.Contains(b.logs(), "repaired too often") {
 		t.Fatalf("the balancer's new desired states were taken for a fight:\n%s", b.logs())
@@ -153,7 +154,7 @@ func TestAgentRegistrationPublishes(t *testing.T) {
 	cmd := exec.Command(bin, "agent", "--config", cfg, "--json", "--state-dir", t.TempDir())
 	cmd.Env = f.env
 	startCmd(t, cmd).converged(1)
-	eventually(t, "the agent's registration", func() bool {
+	enginetest.Eventually(t, "the agent's registration", func() bool {
 		return strings.Contains(f.must("registration", "query", "prod", "--json"), `"address": "127.0.0.1"`)
 	})
 }
@@ -169,15 +170,7 @@ func TestRegistrationCommands(t *testing.T) {
 	}
 	watch := exec.Command(bin, "registration", "watch", "prod", "--json")
 	watch.Env = f.env
-	stdout, err := watch.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := watch.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = watch.Process.Kill(); _ = watch.Wait() })
-	lines := bufio.NewScanner(stdout)
+	lines := bufio.NewScanner(startPiped(t, watch, watch.StdoutPipe, os.Kill))
 
 	out := f.must("r", "create", "--cluster", "prod", "--service", "web", "--protocol", "http", "--address", "10.0.0.1", "--port", "80", "-A", "team=ops", "-A", "tier=front")
 	if !strings.Contains(out, "Registration entry created cluster=prod service=web protocol=http address=10.0.0.1 port=80 priority=100") {
@@ -217,6 +210,9 @@ func TestRegistrationCommands(t *testing.T) {
 	}
 }
 
+// dbConf renders the address the db service registered into @/db.conf.
+var dbConf = fileAt("@/db.conf", "{{ registrations('prod', 'tcp', 'db', '*')[0].Address }}")
+
 // TestOneShotLookups: upstream's `ccm apply -R STREAM` and `ccm ensure
 // file --registration` render registrations(); ensure's -R with a
 // TYPE#NAME is still --require.
@@ -225,15 +221,7 @@ func TestOneShotLookups(t *testing.T) {
 	f.must("registration", "init", "-R", "REGISTRATIONS")
 	f.must("registration", "create", "-R", "REGISTRATIONS", "--cluster", "prod", "--service", "db", "--protocol", "tcp", "--address", "10.0.0.5", "--port", "5432", "--ttl", "1h")
 	dir := t.TempDir()
-	m := manifest(t, dir, `
-- file:
-    - @/db.conf:
-        ensure: present
-        content: "{{ registrations('prod', 'tcp', 'db', '*')[0].Address }}\n"
-        owner: root
-        group: root
-        mode: "0644"
-`)
+	m := manifest(t, dir, dbConf)
 	f.must("apply", m, "-R", "REGISTRATIONS")
 	if got := read(t, dir+"/db.conf"); got != "10.0.0.5\n" {
 		t.Fatalf("apply rendered %q", got)
@@ -275,15 +263,8 @@ func TestRegistrationsRunWithTheLeastPermissions(t *testing.T) {
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "status"), "0", 0o644)
 	writeFile(t, filepath.Join(dir, "check_app"), "#!/bin/sh\nexit $(cat "+dir+"/status)\n", 0o755)
-	m := strings.Replace(backendNode, "address: 127.0.0.1", "address: 192.0.2.10", 1) + `
-    - file:
-        - @/db.conf:
-            ensure: present
-            content: "{{ registrations('prod', 'tcp', 'db', '*')[0].Address }}\n"
-            owner: root
-            group: root
-            mode: "0644"
-`
+	// dbConf as one more of backendNode's resources.
+	m := strings.Replace(backendNode, "address: 127.0.0.1", "address: 192.0.2.10", 1) + strings.ReplaceAll(dbConf, "\n", "\n    ")
 	f.env = host
 	w := f.watch("--state-dir", t.TempDir(), "--register", "jetstream", manifest(t, dir, m))
 	t.Cleanup(func() {
@@ -293,7 +274,7 @@ func TestRegistrationsRunWithTheLeastPermissions(t *testing.T) {
 	})
 	w.converged(2)
 	f.env = admin
-	eventually(t, "web-1's registration", func() bool {
+	enginetest.Eventually(t, "web-1's registration", func() bool {
 		return strings.Contains(f.must("registration", "query", "prod", "http", "web", "--json"), `"address": "192.0.2.10"`)
 	})
 	if got := read(t, dir+"/db.conf"); got != "10.0.0.5\n" {

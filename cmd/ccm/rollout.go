@@ -17,8 +17,7 @@ func newRolloutCmd() *cobra.Command {
 		Use:   "rollout",
 		Short: "Follow, widen or abort a staged rollout started with bundle push --canary",
 	}
-	cmd.AddCommand(newRolloutStatusCmd(), newRolloutPromoteCmd(), newRolloutAbortCmd())
-	return cmd
+	return groupOf(cmd, newRolloutStatusCmd(), newRolloutPromoteCmd(), newRolloutAbortCmd())
 }
 
 // rolloutCmd is an objectCmd on the rollout under way of the object.

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/reactive-ccm/ccm/engine/enginetest"
 	ccmrelease "github.com/reactive-ccm/ccm/engine/fleet/release"
 )
 
@@ -93,7 +94,7 @@ func (f *rolloutFleet) settle(t *testing.T, what string, want func(host string) 
 			t.Logf("%s holds %q, not %q; its logs:\n%s", h, f.motds()[h], want(h), f.watchers[h].logs())
 		}
 	}()
-	eventually(t, what, func() bool {
+	enginetest.Eventually(t, what, func() bool {
 		behind = behind[:0]
 		motds := f.motds()
 		for _, h := range f.hosts {
@@ -116,7 +117,7 @@ func TestACanaryChangesExactlyTheHostsItNames(t *testing.T) {
 		return "one"
 	})
 	var out string
-	eventually(t, "rollout status naming the wave", func() bool {
+	enginetest.Eventually(t, "rollout status naming the wave", func() bool {
 		out = f.ccm("rollout", "status", rolloutLoc).stdout
 		return strings.Contains(out, fmt.Sprintf("%d of 10 hosts in the wave, %d applied it", len(wave), len(wave)))
 	})
@@ -139,7 +140,7 @@ func TestACanaryChangesExactlyTheHostsItNames(t *testing.T) {
 		}
 		f.must("rollout", "abort", rolloutLoc, "--key", f.keys+"/signer")
 		f.settle(t, "every host on one", func(string) string { return "one" })
-		eventually(t, "fleet status converged", func() bool { return f.ccm("fleet", "status").code == 0 })
+		enginetest.Eventually(t, "fleet status converged", func() bool { return f.ccm("fleet", "status").code == 0 })
 		for h, fi := range before {
 			now, _ := os.Stat(filepath.Join(f.dir, h+".motd"))
 			if !wave[h] && !os.SameFile(fi, now) {
@@ -178,6 +179,6 @@ func TestAutoRolloutWidensAndAbortsOnAFailure(t *testing.T) {
 	if r.code != 1 || !strings.Contains(r.stderr, "aborted, its hosts go back") || !strings.Contains(r.stderr, " failing") {
 		t.Fatalf("a failing canary: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
-	eventually(t, "every host back and converged", func() bool { return f.ccm("fleet", "status").code == 0 })
+	enginetest.Eventually(t, "every host back and converged", func() bool { return f.ccm("fleet", "status").code == 0 })
 	f.settle(t, "every host on two", func(string) string { return "two" })
 }

@@ -117,7 +117,7 @@ func runManifests(cmd *cobra.Command, files []string, f runFlags) error {
 	if !f.Watch {
 		err := daemon.Once(ctx, c, daemon.Output{Stdout: cmd.OutOrStdout(), Stderr: stderr, Print: printOptions(f), NoSummary: f.noReport}, hooks)
 		if failed := (*daemon.Failed)(nil); errors.As(err, &failed) {
-			return &exitError{code: exitFailed, err: failed.Err}
+			return failure(failed.Err)
 		}
 		return err
 	}

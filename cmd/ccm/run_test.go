@@ -164,18 +164,28 @@ func TestJSONEventsUseUpstreamFieldNames(t *testing.T) {
 	}
 }
 
+// TestValidateAndGraph: validate counts the resources and edges (those
+// of the written order apart), graph draws each kind of edge its own
+// way, and neither touches the host.
 func TestValidateAndGraph(t *testing.T) {
-	dir := t.TempDir()
-	m := manifest(t, dir, twoFiles)
-	if r := ccm(t, "validate", m); r.code != 0 || r.stdout != "2 resources, 1 edges (0 of written order): ok\n" {
-		t.Fatalf("validate: exit %d %q", r.code, r.stdout)
-	}
-	r := ccm(t, "graph", m)
-	if r.code != 0 || !strings.Contains(r.stdout, `n0 -> n1 [label="auto", style=dashed];`) {
-		t.Fatalf("graph: exit %d\n%s", r.code, r.stdout)
-	}
-	if _, err := os.Stat(filepath.Join(dir, "etc")); !os.IsNotExist(err) {
-		t.Fatal("validate or graph touched the host")
+	for _, c := range []struct{ name, src, validated, edge string }{
+		{"an automatic edge", twoFiles, "2 resources, 1 edges (0 of written order): ok\n", `n0 -> n1 [label="auto", style=dashed];`},
+		{"the written order", installThenUse, "3 resources, 2 edges (2 of written order): ok\n", `n0 -> n1 [label="order", style=dashed, color=gray];`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			m := manifest(t, dir, c.src)
+			if r := ccm(t, "validate", m); r.code != 0 || r.stdout != c.validated {
+				t.Fatalf("validate: exit %d %q", r.code, r.stdout)
+			}
+			r := ccm(t, "graph", m)
+			if r.code != 0 || !strings.Contains(r.stdout, c.edge) {
+				t.Fatalf("graph: exit %d\n%s", r.code, r.stdout)
+			}
+			if left, _ := os.ReadDir(dir); len(left) != 1 {
+				t.Fatalf("validate or graph touched the host: %v", left)
+			}
+		})
 	}
 }
 

@@ -18,6 +18,7 @@ import (
 
 	"github.com/reactive-ccm/ccm/engine"
 	"github.com/reactive-ccm/ccm/engine/daemon/metrics"
+	"github.com/reactive-ccm/ccm/engine/enginetest"
 	"github.com/reactive-ccm/ccm/resources/document"
 	"github.com/reactive-ccm/ccm/resources/resourcetest"
 )
@@ -154,7 +155,7 @@ func TestAnotherUsersCommandLineReachesNoTerminal(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	eventually(t, "the first convergence", func() bool { return fileIs(path, "ours\n", 0o666) })
+	enginetest.Eventually(t, "the first convergence", func() bool { return fileIs(path, "ours\n", 0o666) })
 	fight := exec.Command("/bin/sh", "-c", "x=\x1b]0;owned\x07; while :; do echo theirs > "+path+"; sleep 0.005; done")
 	fight.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: resourcetest.Nobody, Gid: resourcetest.Nobody}}
 	if err := fight.Start(); err != nil {
@@ -162,7 +163,7 @@ func TestAnotherUsersCommandLineReachesNoTerminal(t *testing.T) {
 	}
 	t.Cleanup(func() { _ = fight.Process.Kill(); _ = fight.Wait() })
 	const quoted = `"x=\x1b]0;owned\a;"`
-	eventually(t, "the contest", func() bool { return strings.Contains(stderrOf(&out), "contested: repaired too often") })
+	enginetest.Eventually(t, "the contest", func() bool { return strings.Contains(stderrOf(&out), "contested: repaired too often") })
 	outputs := map[string]string{"the daemon's lines": stderrOf(&out), "the daemon's log": stderrOf(&logs)}
 	for _, args := range [][]string{{"status"}, {"events"}} {
 		r := ccm(t, append(args, "--socket", socket)...)

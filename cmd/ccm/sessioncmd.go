@@ -20,7 +20,7 @@ func newSessionCmd() *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			s, err := session.Create(dir)
 			if err != nil {
-				return &exitError{code: exitFailed, err: err}
+				return failure(err)
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "export %s=%s\n", session.Env, s.Dir())
 			return nil
@@ -52,12 +52,12 @@ func reportSession(cmd *cobra.Command, remove bool) error {
 	}
 	es, err := s.Events()
 	if err != nil {
-		return &exitError{code: exitFailed, err: err}
+		return failure(err)
 	}
 	session.Summarize(es).Write(cmd.OutOrStdout())
 	if remove {
 		if err := s.Remove(); err != nil {
-			return &exitError{code: exitFailed, err: err}
+			return failure(err)
 		}
 	}
 	return nil

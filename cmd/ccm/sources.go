@@ -123,7 +123,7 @@ func loadError(err error) error {
 	case errors.As(err, &src) && errors.Is(err, source.ErrLocation):
 		return usage(err)
 	case errors.As(err, &src):
-		return &exitError{code: exitFailed, err: err}
+		return failure(err)
 	case err != nil:
 		return usage(err)
 	}

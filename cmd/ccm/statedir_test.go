@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/reactive-ccm/ccm/engine"
+	"github.com/reactive-ccm/ccm/engine/enginetest"
 )
 
 // hangsOnce is a config file with a refreshonly exec that hangs the first
@@ -52,7 +53,7 @@ func TestPendingRefreshSurvivesKill9(t *testing.T) {
 	first.waitFor("the config file written", func(ev engine.Event) bool {
 		return ev.Type == "file" && ev.Changed
 	})
-	eventually(t, "the refresh to start", func() bool { return runs(dir) == 1 })
+	enginetest.Eventually(t, "the refresh to start", func() bool { return runs(dir) == 1 })
 	// Killed between the change and the end of its refresh: no chance to
 	// save anything now.
 	if err := first.cmd.Process.Kill(); err != nil {

@@ -19,7 +19,7 @@ func hostStatus(cmd *cobra.Command, typName, name string, asJSON bool) error {
 	}
 	md, err := typ.Inspect(cmd.Context(), name)
 	if err != nil {
-		return &exitError{code: exitFailed, err: fmt.Errorf("%s#%s: %w", typ.Name, name, err)}
+		return failure(fmt.Errorf("%s#%s: %w", typ.Name, name, err))
 	}
 	return printValue(cmd, md, !asJSON)
 }

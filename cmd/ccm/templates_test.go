@@ -3,11 +3,11 @@ package main_test
 import (
 	"encoding/json"
 	"os"
-	"os/user"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/reactive-ccm/ccm/engine/enginetest"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -122,15 +122,8 @@ ccm:
 // command with an escaped ${, and resources skipped by control.
 func TestManifestWithDataAndDeferredTemplates(t *testing.T) {
 	dir := t.TempDir()
-	u, err := user.Current()
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := user.LookupGroupId(u.Gid)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := manifest(t, dir, strings.NewReplacer("OWNER", u.Username, "GROUP", g.Name).Replace(`
+	owner, group := me(t)
+	m := manifest(t, dir, strings.NewReplacer("OWNER", owner, "GROUP", group).Replace(`
 data:
   greeting: hello
   packages: [base]
@@ -249,7 +242,7 @@ func TestWatchReloadsWhenHieraChanges(t *testing.T) {
 		t.Fatalf("motd = %q, want one", got)
 	}
 	write(t, layer, "data: {msg: two}\n")
-	eventually(t, "motd rewritten from the changed --hiera file", func() bool {
+	enginetest.Eventually(t, "motd rewritten from the changed --hiera file", func() bool {
 		b, _ := os.ReadFile(target)
 		return string(b) == "two"
 	})

@@ -20,6 +20,7 @@ import (
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+	"github.com/reactive-ccm/ccm/engine/enginetest"
 )
 
 // The attacks of issue 23 on what root trusts, each run against the real
@@ -105,20 +106,9 @@ func startImpostor(t *testing.T, addr, bundle string) {
 	cmd := exec.Command("/proc/self/exe")
 	cmd.Env = []string{impostorEnv + "=" + addr, impostorStoreEnv + "=" + filepath.Join(home, "js"), impostorBundleEnv + "=" + readable}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
 	var errb strings.Builder
 	cmd.Stderr = &errb
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
-	})
-	line, _ := bufio.NewReader(out).ReadString('\n')
+	line, _ := bufio.NewReader(startPiped(t, cmd, cmd.StdoutPipe, os.Kill)).ReadString('\n')
 	if strings.TrimSpace(line) != "ready" {
 		t.Fatalf("the impostor did not start: %q\n%s", line, errb.String())
 	}
@@ -148,15 +138,7 @@ func defaultNATS(t *testing.T) (addr string, env []string) {
 func pwnBundle(t *testing.T, dir string) string {
 	t.Helper()
 	src := t.TempDir()
-	writeManifest(t, filepath.Join(src, "manifest.yaml"), dir, `
-- file:
-    - @/pwned:
-        ensure: present
-        content: "root ran a local user's bundle\n"
-        owner: root
-        group: root
-        mode: "0644"
-`)
+	writeManifest(t, filepath.Join(src, "manifest.yaml"), dir, fileAt("@/pwned", "root ran a local user's bundle"))
 	out := filepath.Join(t.TempDir(), "site.tgz")
 	if r := ccm(t, "bundle", "pack", src, "-o", out); r.code != 0 {
 		t.Fatalf("pack: %s", r.stderr)
@@ -225,12 +207,12 @@ func TestAttackAnOlderSignedBundlePublishedAgainIsRefused(t *testing.T) {
 	w := f.watch(trust...)
 	w.converged(1)
 	f.publish(dir, loc, motd("new"), keys+"/signer")
-	eventually(t, "the new revision applied", func() bool { return fileIs(dir+"/motd", "new\n", 0o644) })
+	enginetest.Eventually(t, "the new revision applied", func() bool { return fileIs(dir+"/motd", "new\n", 0o644) })
 
 	// The attacker (a NATS peer) publishes the old bundle with its old,
 	// valid signature.
 	f.must("bundle", "push", "--force", old, loc)
-	eventually(t, "the replay refused", func() bool { return strings.Contains(w.logs(), "hosts never go back") })
+	enginetest.Eventually(t, "the replay refused", func() bool { return strings.Contains(w.logs(), "hosts never go back") })
 	w.stop()
 	r := f.ccm(append([]string{"run"}, trust...)...)
 	if r.code != 0 || !strings.Contains(r.stderr, "hosts never go back") || !fileIs(dir+"/motd", "new\n", 0o644) {
@@ -306,7 +288,7 @@ func TestAttackKVDataIsRefusedUnderTrust(t *testing.T) {
 
 func TestHostNamesStayApartOrAreRefused(t *testing.T) {
 	f := newFleet(t)
-	m := manifest(t, t.TempDir(), "- file:\n    - @/a: {ensure: present, content: \"a\\n\", owner: root, group: root, mode: \"0644\"}\n")
+	m := manifest(t, t.TempDir(), fileAt("@/a", "a"))
 	for _, h := range []string{"web.1", "web_1"} {
 		f.must("run", "--state-dir", t.TempDir(), "--report", "nats", "--hostname", h, m)
 	}

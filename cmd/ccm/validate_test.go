@@ -2,7 +2,6 @@ package main_test
 
 import (
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -34,61 +33,59 @@ const broken = `
         colour: red
 `
 
-func TestValidateReportsEveryProblemAtOnce(t *testing.T) {
-	m := manifest(t, t.TempDir(), broken)
-	r := ccm(t, "validate", m)
-	if r.code != 2 {
-		t.Fatalf("exit %d, want 2\n%s", r.code, r.stdout)
-	}
-	for _, want := range []string{
-		":4:18: command: template {{ nosuch('x') }}: unknown name nosuch",
-		":7:17: unless: template {{ 1 + }}",
-		":8:23: environment: template {{ lookup('x' }}",
-		`require "exec#nowhere": no such resource`,
-		"dependency cycle: exec#one -> exec#two -> exec#one",
-		`:17:7: "/tmp/nul\x00byte" contains a NUL byte`,
-		":19:18: content: template {{ Facts.x.( }}",
-		`:23:9: unknown property "colour"`,
-	} {
-		if !strings.Contains(r.stderr, want) {
-			t.Errorf("validate does not report %q:\n%s", want, r.stderr)
-		}
-	}
-}
-
-func TestValidatePointsAtATabInTheIndentation(t *testing.T) {
-	m := manifest(t, t.TempDir(), "- exec:\n    - a:\n\t    command: /bin/true\n")
-	r := ccm(t, "validate", m)
-	if r.code != 2 || !strings.Contains(r.stderr, "manifest.yaml:3:1: invalid YAML: a tab in the indentation") {
-		t.Fatalf("exit %d:\n%s", r.code, r.stderr)
-	}
-}
-
-func TestExecCreatesAndCwdMustBeCleanAbsolutePaths(t *testing.T) {
-	dir := t.TempDir()
-	m := manifest(t, dir, `
+// TestValidateRefuses: validate, and run where a row names it, exits 2
+// and reports each problem at its position, running nothing.
+func TestValidateRefuses(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		src  string
+		cmds []string
+		// want are lines of the report, @ standing for the manifest's
+		// directory.
+		want []string
+	}{
+		{"every problem at once", broken, []string{"validate"}, []string{
+			":4:18: command: template {{ nosuch('x') }}: unknown name nosuch",
+			":7:17: unless: template {{ 1 + }}",
+			":8:23: environment: template {{ lookup('x' }}",
+			`require "exec#nowhere": no such resource`,
+			"dependency cycle: exec#one -> exec#two -> exec#one",
+			`:17:7: "/tmp/nul\x00byte" contains a NUL byte`,
+			":19:18: content: template {{ Facts.x.( }}",
+			`:23:9: unknown property "colour"`,
+		}},
+		{"a tab in the indentation", "- exec:\n    - a:\n\t    command: /bin/true\n", []string{"validate"}, []string{
+			"manifest.yaml:3:1: invalid YAML: a tab in the indentation",
+		}},
+		{"exec's creates and cwd must be clean absolute paths", `
 - exec:
     - marker:
         command: /bin/touch @/ran
         creates: @/sub/../done
         cwd: @/
-`)
-	for _, cmd := range []string{"validate", "run"} {
-		t.Run(cmd, func(t *testing.T) {
-			r := ccm(t, cmd, m)
-			if r.code != 2 {
-				t.Fatalf("exit %d, want 2\n%s%s", r.code, r.stdout, r.stderr)
-			}
-			for _, want := range []string{
-				`:5:18: creates: "` + dir + `/sub/../done" is not a clean path (no ., .., // or trailing /): write ` + dir + `/done`,
-				`:6:14: cwd: "` + dir + `/" is not a clean path (no ., .., // or trailing /): write ` + dir,
-			} {
-				if !strings.Contains(r.stderr, want) {
-					t.Errorf("%s does not report %q:\n%s", cmd, want, r.stderr)
-				}
-			}
-			if _, err := os.Stat(filepath.Join(dir, "ran")); err == nil {
-				t.Fatal("the command ran")
+`, []string{"validate", "run"}, []string{
+			`:5:18: creates: "@/sub/../done" is not a clean path (no ., .., // or trailing /): write @/done`,
+			`:6:14: cwd: "@/" is not a clean path (no ., .., // or trailing /): write @`,
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			m := manifest(t, dir, c.src)
+			for _, cmd := range c.cmds {
+				t.Run(cmd, func(t *testing.T) {
+					r := ccm(t, cmd, m)
+					if r.code != 2 {
+						t.Fatalf("exit %d, want 2\n%s%s", r.code, r.stdout, r.stderr)
+					}
+					for _, want := range c.want {
+						if want = strings.ReplaceAll(want, "@", dir); !strings.Contains(r.stderr, want) {
+							t.Errorf("%s does not report %q:\n%s", cmd, want, r.stderr)
+						}
+					}
+					if left, _ := os.ReadDir(dir); len(left) != 1 {
+						t.Fatalf("%s ran something: %v", cmd, left)
+					}
+				})
 			}
 		})
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/reactive-ccm/ccm/engine"
+	"github.com/reactive-ccm/ccm/engine/enginetest"
 )
 
 // watched is a tree of files under a managed directory, with a
@@ -96,13 +97,13 @@ func TestWatchRepairsEveryKindOfFileDrift(t *testing.T) {
 		if err := s.do(); err != nil {
 			t.Fatalf("%s: %v", s.name, err)
 		}
-		eventually(t, s.name+" repaired", good)
+		enginetest.Eventually(t, s.name+" repaired", good)
 		// A content repair is a change: the subscribed exec runs again.
 		if s.name != "chmod" {
-			eventually(t, s.name+" refreshed the subscriber", func() bool { return reloads(dir) > before })
+			enginetest.Eventually(t, s.name+" refreshed the subscriber", func() bool { return reloads(dir) > before })
 		}
 	}
-	eventually(t, "motd restored after the tree was removed and renamed", func() bool { return fileIs(dir+"/srv/app/motd", "hello\n", 0o644) })
+	enginetest.Eventually(t, "motd restored after the tree was removed and renamed", func() bool { return fileIs(dir+"/srv/app/motd", "hello\n", 0o644) })
 }
 
 func TestWatchReloadsManifestsAndSurvivesABrokenOne(t *testing.T) {
@@ -112,13 +113,13 @@ func TestWatchReloadsManifestsAndSurvivesABrokenOne(t *testing.T) {
 	w.converged(5)
 
 	writeManifest(t, m, dir, watched+"\n- file:\n    - @/x: {ensure: present, colour: red}\n")
-	eventually(t, "the broken manifest to be reported", func() bool {
+	enginetest.Eventually(t, "the broken manifest to be reported", func() bool {
 		return strings.Contains(w.logs(), "reload failed; the running manifests stay in force")
 	})
 	if err := os.Remove(dir + "/srv/app/motd"); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, "repairs to go on after a failed reload", func() bool { return fileIs(dir+"/srv/app/motd", "hello\n", 0o644) })
+	enginetest.Eventually(t, "repairs to go on after a failed reload", func() bool { return fileIs(dir+"/srv/app/motd", "hello\n", 0o644) })
 
 	writeManifest(t, m, dir, watched+`
 - file:
@@ -135,7 +136,7 @@ func TestWatchReloadsManifestsAndSurvivesABrokenOne(t *testing.T) {
 	}
 	// The reload is logged once the swap returns, which may be after the
 	// new resource's event.
-	eventually(t, "the reload to be logged", func() bool { return strings.Contains(w.logs(), "reloaded manifests") })
+	enginetest.Eventually(t, "the reload to be logged", func() bool { return strings.Contains(w.logs(), "reloaded manifests") })
 }
 
 // inotifyFDs counts the inotify instances a process holds open.
@@ -192,43 +193,41 @@ func inUserNamespace(t *testing.T, limits string, args ...string) *watcher {
 	return startCmd(t, exec.Command("unshare", full...))
 }
 
-func TestRefusedWatchesFallBackToPolling(t *testing.T) {
-	dir := t.TempDir()
-	m := manifest(t, dir, watched)
-	// Few watches: the deep paths' chains cannot all be armed.
-	w := inUserNamespace(t, "echo 3 > /proc/sys/user/max_inotify_watches", "--poll-interval", "100ms", m)
-	w.converged(5)
-	if !strings.Contains(w.logs(), "the kernel refused an inotify watch; polling") {
-		t.Fatalf("no fallback warning:\n%s", w.logs())
+// TestRefusedInotifyFallsBackToPolling: when the kernel refuses some
+// watches (the deep paths' chains cannot all be armed) or every inotify
+// instance, ccm says so once and polls what it could not watch, and the
+// polls repair.
+func TestRefusedInotifyFallsBackToPolling(t *testing.T) {
+	for _, c := range []struct {
+		name, limits, warning string
+		tamper                func(motd string) error
+	}{
+		{"few watches", "echo 3 > /proc/sys/user/max_inotify_watches", "the kernel refused an inotify watch; polling",
+			func(motd string) error { return os.WriteFile(motd, []byte("tampered\n"), 0o644) }},
+		{"no inotify at all", "echo 0 > /proc/sys/user/max_inotify_instances", "inotify unavailable; polling every watched resource",
+			func(motd string) error { return os.Chmod(motd, 0o600) }},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			w := inUserNamespace(t, c.limits, "--poll-interval", "100ms", manifest(t, dir, watched))
+			w.converged(5)
+			if n := strings.Count(w.logs(), c.warning); n != 1 {
+				t.Fatalf("the fallback warning logged %d times, want once:\n%s", n, w.logs())
+			}
+			motd := dir + "/srv/app/motd"
+			if err := c.tamper(motd); err != nil {
+				t.Fatal(err)
+			}
+			ev := w.waitFor("the fallback poll to repair motd", func(ev engine.Event) bool { return ev.Changed && strings.HasSuffix(ev.Name, "/motd") })
+			// A path inotify refused is polled: its checks are polls, not drift.
+			if ev.Trigger != engine.TriggerPoll {
+				t.Fatalf("trigger = %s, want poll", ev.Trigger)
+			}
+			if !fileIs(motd, "hello\n", 0o644) {
+				t.Fatal("motd not repaired")
+			}
+		})
 	}
-	if strings.Count(w.logs(), "refused") != 1 {
-		t.Fatalf("the fallback warning must be logged once:\n%s", w.logs())
-	}
-	if err := os.WriteFile(dir+"/srv/app/motd", []byte("tampered\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	ev := w.waitFor("the fallback poll to repair motd", func(ev engine.Event) bool { return ev.Changed && strings.HasSuffix(ev.Name, "/motd") })
-	// A path inotify refused is polled: its checks are polls, not drift.
-	if ev.Trigger != engine.TriggerPoll {
-		t.Fatalf("trigger = %s, want poll", ev.Trigger)
-	}
-	if !fileIs(dir+"/srv/app/motd", "hello\n", 0o644) {
-		t.Fatal("motd not repaired")
-	}
-}
-
-func TestNoInotifyAtAllPollsEverything(t *testing.T) {
-	dir := t.TempDir()
-	m := manifest(t, dir, watched)
-	w := inUserNamespace(t, "echo 0 > /proc/sys/user/max_inotify_instances", "--poll-interval", "100ms", m)
-	w.converged(5)
-	if !strings.Contains(w.logs(), "inotify unavailable; polling every watched resource") {
-		t.Fatalf("logs:\n%s", w.logs())
-	}
-	if err := os.Chmod(dir+"/srv/app/motd", 0o600); err != nil {
-		t.Fatal(err)
-	}
-	eventually(t, "motd mode repaired by polling", func() bool { return fileIs(dir+"/srv/app/motd", "hello\n", 0o644) })
 }
 
 func TestSIGTERMStopsPromptlyWithExitZero(t *testing.T) {

@@ -205,5 +205,5 @@ func (c Config) reloadOptions(e *engine.Engine, h *hubs.Hubs, around func(func()
 // StatusLine is what `systemctl status ccm` shows: "12 resources: 11
 // converged, 1 failed".
 func StatusLine(st engine.State) string {
-	return eventlog.CountsLine(st.Counts(), time.Time{}, time.Time{})
+	return eventlog.CountsLine(st.Counts, time.Time{}, time.Time{})
 }

@@ -31,7 +31,7 @@ func (d *watched) Status() status.Report {
 }
 
 // Counts counts the resources by standing, for metrics.
-func (d *watched) Counts() status.Counts { return d.Engine.State().Counts() }
+func (d *watched) Counts() status.Counts { return d.Engine.State().Counts }
 
 // Health is the daemon's own state, for metrics.
 func (d *watched) Health() status.Daemon { return d.health(d.Engine.LastConverged()) }

@@ -131,3 +131,17 @@ func (r *Run) RepairsEach(t *testing.T, id string, drifts []Drift, check func(t 
 		})
 	}
 }
+
+// Eventually polls cond until it holds, failing tb after 15 s with what
+// it waited for: for what nothing reports, such as a NATS stream's
+// contents, a log line, or what a test's server counted.
+func Eventually(tb testing.TB, what string, cond func() bool) {
+	tb.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			tb.Fatalf("timed out: %s", what)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}

@@ -55,9 +55,8 @@ func (t *target) read(max int64) ([]byte, error) {
 	if err := t.check(); err != nil {
 		return nil, err
 	}
-	tooLarge := pathError("read", t.at, fmt.Errorf("%w: more than %d bytes", ErrTooLarge, max))
 	if t.st.Size > max {
-		return nil, tooLarge
+		return nil, TooLarge(t.at, max)
 	}
 	fd, err := t.reopen(unix.O_RDONLY | unix.O_NONBLOCK | unix.O_NOCTTY)
 	if err != nil {
@@ -65,13 +64,24 @@ func (t *target) read(max int64) ([]byte, error) {
 	}
 	f := os.NewFile(uintptr(fd), t.at)
 	defer f.Close()
-	// The file may grow after the look at its size.
-	b, err := io.ReadAll(io.LimitReader(f, max+1))
+	return ReadAtMost(f, t.at, max)
+}
+
+// TooLarge is the error of reading the file at path, which holds more
+// than max bytes: ErrTooLarge.
+func TooLarge(path string, max int64) error {
+	return pathError("read", path, fmt.Errorf("%w: more than %d bytes", ErrTooLarge, max))
+}
+
+// ReadAtMost reads r, the file at path, to its end: at most max bytes,
+// else TooLarge. A file found small enough may grow while it is read.
+func ReadAtMost(r io.Reader, path string, max int64) ([]byte, error) {
+	b, err := io.ReadAll(io.LimitReader(r, max+1))
 	if err != nil {
 		return nil, err
 	}
 	if int64(len(b)) > max {
-		return nil, tooLarge
+		return nil, TooLarge(path, max)
 	}
 	return b, nil
 }

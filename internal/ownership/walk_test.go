@@ -3,12 +3,14 @@ package ownership_test
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
+	"testing/iotest"
 
 	"github.com/reactive-ccm/ccm/internal/ownership"
 )
@@ -75,6 +77,37 @@ func TestReadLimits(t *testing.T) {
 		case want != "" && (!errors.Is(err, ownership.ErrTooLarge) || !strings.Contains(err.Error(), want)):
 			t.Errorf("%d bytes: %v, want %q", size, err, want)
 		}
+	}
+}
+
+// TestReadAtMostCountsWhatItReads: the limit holds for what is read, not
+// only for the size a stat saw, since a file may grow meanwhile; the
+// error names the file and the limit, and a failed read is its own error.
+func TestReadAtMostCountsWhatItReads(t *testing.T) {
+	broken := errors.New("input/output error")
+	for _, c := range []struct {
+		name string
+		r    io.Reader
+		want error
+		msg  string
+	}{
+		{"the limit", strings.NewReader(strings.Repeat("x", 100)), nil, ""},
+		{"a byte past it", strings.NewReader(strings.Repeat("x", 101)), ownership.ErrTooLarge, "read /etc/grown: file too large: more than 100 bytes"},
+		{"a failed read", iotest.ErrReader(broken), broken, "input/output error"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			b, err := ownership.ReadAtMost(c.r, "/etc/grown", 100)
+			got := ""
+			if err != nil {
+				got = err.Error()
+			}
+			if !errors.Is(err, c.want) || got != c.msg {
+				t.Fatalf("err = %v, want %q", err, c.msg)
+			}
+			if c.want == nil && len(b) != 100 {
+				t.Fatalf("read %d bytes, want 100", len(b))
+			}
+		})
 	}
 }
 

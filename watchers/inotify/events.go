@@ -10,15 +10,8 @@ import (
 
 // read routes events until the instance is closed.
 func (h *Hub) read() {
-	for {
-		err := h.in.Read(h.handle)
-		if errors.Is(err, kernel.ErrClosed) {
-			return
-		}
-		if err != nil {
-			h.log.Error("inotify: no more events; changes are seen only by the periodic re-check", "error", err)
-			return
-		}
+	if err := h.in.Read(h.handle); !errors.Is(err, kernel.ErrClosed) {
+		h.log.Error("inotify: no more events; changes are seen only by the periodic re-check", "error", err)
 	}
 }
 

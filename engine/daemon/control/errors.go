@@ -19,3 +19,9 @@ var (
 	// ErrRequest is an error the daemon reported for a request.
 	ErrRequest = errors.New("control")
 )
+
+// invalid is a request that is not well formed, which the server answers
+// as a bad request.
+type invalid string
+
+func (e invalid) Error() string { return string(e) }

@@ -194,6 +194,9 @@ func TestBadRequestsAreRefused(t *testing.T) {
 	}{
 		{"an unknown field", "POST", "/v1/pause", `{"all": true, "forever": true}`, http.StatusBadRequest},
 		{"not JSON", "POST", "/v1/resume", `all`, http.StatusBadRequest},
+		{"a pause of all and of named resources", "POST", "/v1/pause", `{"all": true, "resources": ["file#/a"]}`, http.StatusBadRequest},
+		{"a pause for a negative duration", "POST", "/v1/pause", `{"all": true, "for": -1}`, http.StatusBadRequest},
+		{"a resume of nothing", "POST", "/v1/resume", `{}`, http.StatusBadRequest},
 		{"a body too large", "POST", "/v1/recheck", `{"resource": "` + strings.Repeat("x", 70<<10) + `"}`, http.StatusBadRequest},
 		{"a pause by GET", "GET", "/v1/pause", ``, http.StatusMethodNotAllowed},
 		{"an unknown path", "GET", "/v2/status", ``, http.StatusNotFound},

@@ -70,9 +70,9 @@ func (s *Server) routes() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /v1/status", s.status)
 	mux.HandleFunc("GET /v1/events", s.events)
-	mux.HandleFunc("POST /v1/pause", s.pause)
-	mux.HandleFunc("POST /v1/resume", s.resume)
-	mux.HandleFunc("POST /v1/recheck", s.recheck)
+	mux.HandleFunc("POST /v1/pause", command(s.pause))
+	mux.HandleFunc("POST /v1/resume", command(s.resume))
+	mux.HandleFunc("POST /v1/recheck", command(s.recheck))
 	return s.guard(mux)
 }
 
@@ -127,14 +127,26 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-func (s *Server) pause(w http.ResponseWriter, r *http.Request) {
-	var req PauseRequest
-	if !decode(w, r, &req) {
-		return
+// command serves one kind of request: decoded from JSON, then done by
+// do, whose reply or error answers.
+func command[R any](do func(*http.Request, R) (Reply, error)) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		var req R
+		if !decode(w, r, &req) {
+			return
+		}
+		rep, err := do(r, req)
+		if err != nil {
+			fail(w, err)
+			return
+		}
+		reply(w, http.StatusOK, rep)
 	}
+}
+
+func (s *Server) pause(r *http.Request, req PauseRequest) (Reply, error) {
 	if !req.Valid() {
-		reply(w, http.StatusBadRequest, Reply{Error: "name resources or ask for all, not both, and a duration that is not negative"})
-		return
+		return Reply{}, invalid("name resources or ask for all, not both, and a duration that is not negative")
 	}
 	now := time.Now()
 	p := status.Pause{By: peerFrom(r.Context()).who(req.SudoUser), Since: now}
@@ -143,43 +155,28 @@ func (s *Server) pause(w http.ResponseWriter, r *http.Request) {
 	}
 	if req.All {
 		s.ctl.PauseAll(p)
-	} else if err := s.ctl.Pause(req.Resources, p); err != nil {
-		fail(w, err)
-		return
+		return Reply{Pause: &p}, nil
 	}
-	reply(w, http.StatusOK, Reply{Pause: &p})
+	return Reply{Pause: &p}, s.ctl.Pause(req.Resources, p)
 }
 
-func (s *Server) resume(w http.ResponseWriter, r *http.Request) {
-	var req ResumeRequest
-	if !decode(w, r, &req) {
-		return
-	}
+func (s *Server) resume(_ *http.Request, req ResumeRequest) (Reply, error) {
 	if !req.Valid() {
-		reply(w, http.StatusBadRequest, Reply{Error: "name resources or ask for all, not both"})
-		return
+		return Reply{}, invalid("name resources or ask for all, not both")
 	}
 	if req.All {
 		s.ctl.ResumeAll()
-	} else if err := s.ctl.Resume(req.Resources); err != nil {
-		fail(w, err)
-		return
+		return Reply{}, nil
 	}
-	reply(w, http.StatusOK, Reply{})
+	return Reply{}, s.ctl.Resume(req.Resources)
 }
 
-func (s *Server) recheck(w http.ResponseWriter, r *http.Request) {
-	var req RecheckRequest
-	if !decode(w, r, &req) {
-		return
-	}
+func (s *Server) recheck(_ *http.Request, req RecheckRequest) (Reply, error) {
 	if req.Resource == "" {
 		s.ctl.Recheck()
-	} else if err := s.ctl.RecheckResource(req.Resource); err != nil {
-		fail(w, err)
-		return
+		return Reply{}, nil
 	}
-	reply(w, http.StatusOK, Reply{})
+	return Reply{}, s.ctl.RecheckResource(req.Resource)
 }
 
 // maxRequest bounds a request body.
@@ -196,8 +193,12 @@ func decode(w http.ResponseWriter, r *http.Request, v any) bool {
 }
 
 func fail(w http.ResponseWriter, err error) {
+	var bad invalid
 	code := http.StatusInternalServerError
-	if errors.Is(err, engine.ErrUnknownResource) {
+	switch {
+	case errors.As(err, &bad):
+		code = http.StatusBadRequest
+	case errors.Is(err, engine.ErrUnknownResource):
 		code = http.StatusNotFound
 	}
 	reply(w, code, Reply{Error: err.Error()})

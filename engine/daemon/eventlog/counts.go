@@ -13,13 +13,9 @@ import (
 // only when lastConverged is set).
 func CountsLine(c status.Counts, lastConverged, now time.Time) string {
 	line := fmt.Sprintf("%d resources: %d converged", c.Resources, c.Converged)
-	for _, x := range []struct {
-		n    int
-		what string
-	}{{c.Failed, "failed"}, {c.Unhealthy, "unhealthy"}, {c.RolledBack, "rolled back"}, {c.Blocked, "blocked"},
-		{c.Contested, "contested"}, {c.Paused, "paused"}, {c.Pending, "pending"}} {
-		if x.n > 0 {
-			line += fmt.Sprintf(", %d %s", x.n, x.what)
+	for _, st := range status.Standings {
+		if n := c.Of(st); n > 0 && st != status.Converged {
+			line += fmt.Sprintf(", %d %s", n, st)
 		}
 	}
 	if !lastConverged.IsZero() {

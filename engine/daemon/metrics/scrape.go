@@ -35,14 +35,8 @@ func (s *scrape) Describe(ch chan<- *prometheus.Desc) {
 
 func (s *scrape) Collect(ch chan<- prometheus.Metric) {
 	c := s.src.Counts()
-	for _, x := range []struct {
-		standing status.Standing
-		n        int
-	}{
-		{status.Converged, c.Converged}, {status.Failed, c.Failed}, {status.Unhealthy, c.Unhealthy}, {status.RolledBack, c.RolledBack},
-		{status.Blocked, c.Blocked}, {status.Contested, c.Contested}, {status.Paused, c.Paused}, {status.Pending, c.Pending},
-	} {
-		ch <- prometheus.MustNewConstMetric(resourcesDesc, prometheus.GaugeValue, float64(x.n), string(x.standing))
+	for _, st := range status.Standings {
+		ch <- prometheus.MustNewConstMetric(resourcesDesc, prometheus.GaugeValue, float64(c.Of(st)), string(st))
 	}
 	h := s.src.Health()
 	ch <- prometheus.MustNewConstMetric(watchesDesc, prometheus.GaugeValue, float64(h.Watches))

@@ -13,6 +13,7 @@ import (
 
 	"github.com/reactive-ccm/ccm/engine"
 	"github.com/reactive-ccm/ccm/engine/daemon/sdnotify"
+	"github.com/reactive-ccm/ccm/engine/daemon/status"
 	"github.com/reactive-ccm/ccm/graph"
 	_ "github.com/reactive-ccm/ccm/resources/file"
 )
@@ -45,16 +46,16 @@ func next(t *testing.T, c *net.UnixConn) string {
 	return string(b[:n])
 }
 
-func status(st engine.State) string { return fmt.Sprintf("%d resources", st.Resources) }
+func statusLine(st engine.State) string { return fmt.Sprintf("%d resources", st.Resources) }
 
 func TestNotifierTellsSystemdReadyStatusAndReloads(t *testing.T) {
 	c := systemd(t)
-	n := sdnotify.New(slog.New(slog.DiscardHandler), status)
-	n.Settled(engine.State{Resources: 3})
+	n := sdnotify.New(slog.New(slog.DiscardHandler), statusLine)
+	n.Settled(engine.State{Counts: status.Counts{Resources: 3}})
 	if got := next(t, c); got != "READY=1\nSTATUS=3 resources" {
 		t.Fatalf("first settle sent %q", got)
 	}
-	n.Settled(engine.State{Resources: 4})
+	n.Settled(engine.State{Counts: status.Counts{Resources: 4}})
 	if got := next(t, c); got != "STATUS=4 resources" {
 		t.Fatalf("a later settle sent %q", got)
 	}
@@ -89,7 +90,7 @@ func TestWatchdogPingsWhileTheSchedulerAnswers(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan struct{})
 	go func() { defer close(done); _, _ = e.Run(ctx) }()
-	n := sdnotify.New(slog.New(slog.DiscardHandler), status)
+	n := sdnotify.New(slog.New(slog.DiscardHandler), statusLine)
 	n.Start(ctx, e)
 	if got := next(t, c); got != "WATCHDOG=1" {
 		t.Fatalf("the watchdog got %q", got)

@@ -84,21 +84,9 @@ func TestAMissingDirectoryIsMadeByTheFirstWrite(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			base := t.TempDir()
 			path := filepath.Join(base, "var", "lib", "ccm")
-			d, err := state.Open(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer d.Close()
-			refreshes, err := d.Sub("refreshes")
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer refreshes.Close()
-			rollback, err := d.Sub("rollback")
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer rollback.Close()
+			d := mustOpen(t, state.Open, path)
+			refreshes := subOf(t, d, "refreshes")
+			rollback := subOf(t, d, "rollback")
 			for _, r := range []*state.Dir{d, refreshes} {
 				if _, err := r.ReadFile("x"); !errors.Is(err, fs.ErrNotExist) {
 					t.Errorf("ReadFile in %s = %v; want ErrNotExist", r.Path(), err)
@@ -128,11 +116,7 @@ func TestAMissingDirectoryIsMadeByTheFirstWrite(t *testing.T) {
 				t.Errorf("a subdirectory not written was made: %v", err)
 			}
 			// Another Dir, opened while it was missing, reads what was written.
-			again, err := d.Sub("refreshes")
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer again.Close()
+			again := subOf(t, d, "refreshes")
 			if found, err := again.ReadJSON("x", new(int)); found != (name != "Create") || err != nil {
 				t.Errorf("ReadJSON after the write, from the directory above = %v, %v", found, err)
 			}
@@ -167,19 +151,12 @@ func TestTheFirstWriteChecksWhatIsMade(t *testing.T) {
 		}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			d, err := state.Open(filepath.Join(t.TempDir(), "var", "state"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer d.Close()
+			d := mustOpen(t, state.Open, filepath.Join(t.TempDir(), "var", "state"))
 			if c.sub {
 				if err := d.Create(); err != nil {
 					t.Fatal(err)
 				}
-				if d, err = d.Sub("rollback"); err != nil {
-					t.Fatal(err)
-				}
-				defer d.Close()
+				d = subOf(t, d, "rollback")
 			}
 			if err := c.setup(d.Path()); err != nil {
 				t.Fatal(err)

@@ -14,17 +14,37 @@ import (
 	"github.com/reactive-ccm/ccm/engine/daemon/state"
 )
 
+// open is a state directory in the test's temporary directory, made.
 func open(t *testing.T) *state.Dir {
 	t.Helper()
-	d, err := state.Open(filepath.Join(t.TempDir(), "var", "lib", "ccm"))
-	if err == nil {
-		err = d.Create()
+	d := mustOpen(t, state.Open, filepath.Join(t.TempDir(), "var", "lib", "ccm"))
+	if err := d.Create(); err != nil {
+		t.Fatal(err)
 	}
+	return d
+}
+
+// mustOpen is the directory opener (state.Open or OpenReadOnly) opens at
+// path, closed when the test ends.
+func mustOpen(t *testing.T, opener func(string) (*state.Dir, error), path string) *state.Dir {
+	t.Helper()
+	d, err := opener(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { d.Close() })
 	return d
+}
+
+// subOf is d's subdirectory name, closed when the test ends.
+func subOf(t *testing.T, d *state.Dir, name string) *state.Dir {
+	t.Helper()
+	sub, err := d.Sub(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sub.Close() })
+	return sub
 }
 
 func mode(t *testing.T, path string) fs.FileMode {
@@ -112,11 +132,7 @@ func TestLeftoverTemporaryFilesAreRemovedOnOpen(t *testing.T) {
 	if err := os.WriteFile(leftover, []byte("half"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	again, err := state.Open(d.Path())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer again.Close()
+	again := mustOpen(t, state.Open, d.Path())
 	if _, err := os.Stat(leftover); !errors.Is(err, fs.ErrNotExist) {
 		t.Fatalf("leftover temporary file still there: %v", err)
 	}
@@ -127,11 +143,7 @@ func TestLeftoverTemporaryFilesAreRemovedOnOpen(t *testing.T) {
 
 func TestSubdirectories(t *testing.T) {
 	d := open(t)
-	sub, err := d.Sub("rollback")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sub.Close()
+	sub := subOf(t, d, "rollback")
 	if err := sub.WriteFile("file-etc-motd", []byte("last good")); err != nil {
 		t.Fatal(err)
 	}
@@ -217,11 +229,7 @@ func TestReadableDirectoryIsMadePrivate(t *testing.T) {
 	if err := os.Chmod(path, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	d, err := state.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
+	mustOpen(t, state.Open, path)
 	if m := mode(t, path); m != 0o700 {
 		t.Fatalf("mode %04o after Open, want 0700", m)
 	}
@@ -267,11 +275,7 @@ func TestKeyIsStableAndSeparatesParts(t *testing.T) {
 // refuses every write, without creating, making private or cleaning up.
 func TestReadOnlyChangesNothing(t *testing.T) {
 	d := open(t)
-	sub, err := d.Sub("refreshes")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sub.Close()
+	sub := subOf(t, d, "refreshes")
 	if err := sub.WriteFile("kept", []byte("x")); err != nil {
 		t.Fatal(err)
 	}
@@ -283,16 +287,8 @@ func TestReadOnlyChangesNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	ro, err := state.OpenReadOnly(d.Path())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ro.Close()
-	rsub, err := ro.Sub("refreshes")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rsub.Close()
+	ro := mustOpen(t, state.OpenReadOnly, d.Path())
+	rsub := subOf(t, ro, "refreshes")
 	if b, err := rsub.ReadFile("kept"); err != nil || string(b) != "x" {
 		t.Fatalf("read %q, %v", b, err)
 	}

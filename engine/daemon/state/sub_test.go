@@ -69,24 +69,12 @@ func TestAReadableSubdirectoryIsMadePrivate(t *testing.T) {
 	if err := os.Chmod(path, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	ro, err := state.OpenReadOnly(d.Path())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ro.Close()
-	rsub, err := ro.Sub("bundles")
-	if err != nil {
-		t.Fatal(err)
-	}
-	rsub.Close()
+	ro := mustOpen(t, state.OpenReadOnly, d.Path())
+	subOf(t, ro, "bundles")
 	if m := mode(t, path); m != 0o755 {
 		t.Fatalf("mode %04o after a read-only Sub, want 0755 left alone", m)
 	}
-	sub, err := d.Sub("bundles")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sub.Close()
+	subOf(t, d, "bundles")
 	if m := mode(t, path); m != 0o700 {
 		t.Fatalf("mode %04o after Sub, want 0700", m)
 	}
@@ -95,11 +83,7 @@ func TestAReadableSubdirectoryIsMadePrivate(t *testing.T) {
 func TestARelativePathIsMadeAbsolute(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir(dir)
-	d, err := state.Open("state")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
+	d := mustOpen(t, state.Open, "state")
 	if want := filepath.Join(dir, "state"); d.Path() != want {
 		t.Fatalf("Path() = %q, want %q", d.Path(), want)
 	}

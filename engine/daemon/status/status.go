@@ -56,32 +56,38 @@ type Counts struct {
 	Pending    int `json:"pending"`
 }
 
+// Standings lists every standing in the order counts show them:
+// converged first, then the others as Counts holds them.
+var Standings = []Standing{Converged, Failed, Unhealthy, RolledBack, Blocked, Contested, Paused, Pending}
+
+// Of is how many resources stand at s.
+func (c Counts) Of(s Standing) int { return *c.of(s) }
+
 // Add counts one resource of standing s.
-func (c *Counts) Add(s Standing) { c.add(s, 1) }
+func (c *Counts) Add(s Standing) { c.Resources++; *c.of(s)++ }
 
 // Remove takes back a resource Add counted with standing s.
-func (c *Counts) Remove(s Standing) { c.add(s, -1) }
+func (c *Counts) Remove(s Standing) { c.Resources--; *c.of(s)-- }
 
-func (c *Counts) add(s Standing, by int) {
-	c.Resources += by
+// of is the count of standing s; an unknown standing counts as pending.
+func (c *Counts) of(s Standing) *int {
 	switch s {
 	case Converged:
-		c.Converged += by
+		return &c.Converged
 	case Failed:
-		c.Failed += by
+		return &c.Failed
 	case Unhealthy:
-		c.Unhealthy += by
+		return &c.Unhealthy
 	case RolledBack:
-		c.RolledBack += by
+		return &c.RolledBack
 	case Blocked:
-		c.Blocked += by
+		return &c.Blocked
 	case Contested:
-		c.Contested += by
+		return &c.Contested
 	case Paused:
-		c.Paused += by
-	default:
-		c.Pending += by
+		return &c.Paused
 	}
+	return &c.Pending
 }
 
 // Resource is one resource's standing and recent history.

@@ -1,6 +1,7 @@
 package status_test
 
 import (
+	"slices"
 	"testing"
 	"time"
 
@@ -9,14 +10,23 @@ import (
 
 func TestCountsAddAndRemoveByStanding(t *testing.T) {
 	var c status.Counts
-	all := []status.Standing{status.Converged, status.Failed, status.Unhealthy, status.RolledBack, status.Blocked,
-		status.Contested, status.Paused, status.Pending, "something new"}
+	// Standings holds every standing, so one of each counts each once.
+	all := append(slices.Clone(status.Standings), "something new")
 	for _, s := range all {
 		c.Add(s)
 	}
 	want := status.Counts{Resources: 9, Converged: 1, Failed: 1, Unhealthy: 1, RolledBack: 1, Blocked: 1, Contested: 1, Paused: 1, Pending: 2}
 	if c != want {
 		t.Fatalf("after one of each: %+v, want %+v (an unknown standing counts as pending)", c, want)
+	}
+	for _, s := range status.Standings {
+		want := 1
+		if s == status.Pending {
+			want = 2 // with the unknown one
+		}
+		if n := c.Of(s); n != want {
+			t.Errorf("Of(%s) = %d, want %d", s, n, want)
+		}
 	}
 	for _, s := range all {
 		c.Remove(s)

@@ -17,10 +17,7 @@ import (
 // a fake clock and its logs.
 func onServer(t *testing.T) (*Registry, *clock.Fake, *enginetest.Logs) {
 	t.Helper()
-	srv := natstest.Start(t, natstest.Options{})
-	t.Setenv("NATS_URL", srv.URL())
-	t.Setenv("NATS_CONTEXT", "")
-	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	natstest.Start(t, natstest.Options{}).Env()
 	lazy := natsconn.NewLazy(natsconn.Settings{}, nil)
 	t.Cleanup(lazy.Close)
 	clk := clock.NewFake(time.Unix(1_000_000, 0))

@@ -1,13 +1,12 @@
 package registry_test
 
 import (
-	"context"
 	"errors"
 	"testing"
 	"time"
 
-	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+	"github.com/reactive-ccm/ccm/engine/enginetest"
 	"github.com/reactive-ccm/ccm/engine/fleet/natsconn"
 	"github.com/reactive-ccm/ccm/engine/fleet/natsconn/natstest"
 	"github.com/reactive-ccm/ccm/engine/fleet/registry"
@@ -26,16 +25,7 @@ type env struct {
 func newEnv(t *testing.T) *env {
 	t.Helper()
 	srv := startServer(t)
-	nc, err := nats.Connect(srv.URL())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(nc.Close)
-	js, err := jetstream.New(nc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := &env{t: t, srv: srv, js: js}
+	e := &env{t: t, srv: srv, js: srv.JetStream()}
 	if _, err := e.registry(registry.Options{}).Init(t.Context(), registry.StreamSettings{Replicas: 1, MaxAge: time.Minute}); err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +123,7 @@ func TestAnnouncedEntriesComeAndGo(t *testing.T) {
 	if ev.Action != registry.Remove || ev.Reason != registry.ReasonRemove || ev.Entry.Address != "10.0.0.1" {
 		t.Fatalf("event %+v", ev)
 	}
-	eventually(t, func() bool {
+	enginetest.Eventually(t, "the removed entry gone from lookups", func() bool {
 		found, err := reader.Lookup(registration.All)
 		return err == nil && len(found) == 0
 	})
@@ -197,15 +187,15 @@ func TestStableEntriesAreRefreshedBeforeTheyExpire(t *testing.T) {
 		}
 		return 0
 	}
-	eventually(t, func() bool { return seq(short) > 0 && seq(plain) > 0 && seq(never) > 0 })
+	enginetest.Eventually(t, "the three entries published", func() bool { return seq(short) > 0 && seq(plain) > 0 && seq(never) > 0 })
 	s0, p0, n0 := seq(short), seq(plain), seq(never)
 	advance(t, clk, 5*time.Second)
-	eventually(t, func() bool { return seq(short) > s0 })
+	enginetest.Eventually(t, "the 10s entry published again at half its TTL", func() bool { return seq(short) > s0 })
 	if seq(plain) != p0 {
 		t.Fatal("the entry without a TTL was published again before half the max age")
 	}
 	advance(t, clk, 25*time.Second)
-	eventually(t, func() bool { return seq(plain) > p0 })
+	enginetest.Eventually(t, "the entry without a TTL published again at half the max age", func() bool { return seq(plain) > p0 })
 	if seq(never) != n0 {
 		t.Fatal("a never-expiring entry was published again")
 	}
@@ -269,24 +259,8 @@ func TestLookupWithoutTheStreamFails(t *testing.T) {
 // through $NATS_URL as the nats CLI would.
 func startServer(t *testing.T) *natstest.Server {
 	srv := natstest.Start(t, natstest.Options{})
-	t.Setenv("NATS_URL", srv.URL())
-	t.Setenv("NATS_CONTEXT", "")
-	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	srv.Env()
 	return srv
-}
-
-// eventually polls cond for up to 10s.
-func eventually(t *testing.T, cond func() bool) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
-	defer cancel()
-	for !cond() {
-		select {
-		case <-ctx.Done():
-			t.Fatal("condition not met within 10s")
-		case <-time.After(20 * time.Millisecond):
-		}
-	}
 }
 
 // TestWatchTellsOfAChangeBeforeIt: an entry that came between a lookup

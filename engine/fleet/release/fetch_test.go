@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/reactive-ccm/ccm/engine/fleet/natsconn/natstest"
 	"github.com/reactive-ccm/ccm/engine/fleet/release"
@@ -17,15 +16,7 @@ import (
 // store is an object store bucket "ccm" on a real server.
 func store(t *testing.T) (jetstream.JetStream, jetstream.ObjectStore) {
 	t.Helper()
-	nc, err := nats.Connect(natstest.Start(t, natstest.Options{}).URL())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(nc.Close)
-	js, err := jetstream.New(nc)
-	if err != nil {
-		t.Fatal(err)
-	}
+	js := natstest.Start(t, natstest.Options{}).JetStream()
 	obs, err := js.CreateObjectStore(t.Context(), jetstream.ObjectStoreConfig{Bucket: "ccm"})
 	if err != nil {
 		t.Fatal(err)

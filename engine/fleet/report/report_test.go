@@ -11,6 +11,8 @@ import (
 
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/reactive-ccm/ccm/engine"
+	"github.com/reactive-ccm/ccm/engine/daemon/status"
+	"github.com/reactive-ccm/ccm/engine/enginetest"
 	"github.com/reactive-ccm/ccm/engine/fleet/natsconn"
 	"github.com/reactive-ccm/ccm/engine/fleet/natsconn/natstest"
 	"github.com/reactive-ccm/ccm/engine/fleet/report"
@@ -18,9 +20,7 @@ import (
 
 func lazy(t *testing.T, srv *natstest.Server) *natsconn.Lazy {
 	t.Helper()
-	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
-	t.Setenv("NATS_CONTEXT", "")
-	t.Setenv("NATS_URL", srv.URL())
+	srv.Env()
 	l := natsconn.NewLazy(natsconn.FromEnv(""), slog.New(slog.DiscardHandler))
 	t.Cleanup(l.Close)
 	return l
@@ -33,18 +33,6 @@ func conn(t *testing.T, l *natsconn.Lazy) *natsconn.Conn {
 		t.Fatal(err)
 	}
 	return c
-}
-
-// eventually polls cond until it holds.
-func eventually(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out: %s", what)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
 }
 
 // events reads every event of host from the stream.
@@ -83,7 +71,7 @@ func events(t *testing.T, c *natsconn.Conn, host string) []map[string]any {
 	return out
 }
 
-func status(t *testing.T, c *natsconn.Conn, host string) (report.Status, bool) {
+func hostStatus(t *testing.T, c *natsconn.Conn, host string) (report.Status, bool) {
 	t.Helper()
 	all, err := report.Statuses(t.Context(), c)
 	if err != nil {
@@ -124,20 +112,20 @@ func TestReporterPublishesEventsAndStatus(t *testing.T) {
 	t.Cleanup(func() { cancel(); <-done })
 
 	r.Event(&engine.Event{Protocol: engine.EventProtocol, Type: "file", Name: "/etc/motd", Changed: true, Trigger: engine.TriggerDrift})
-	r.Settled(engine.State{Resources: 3, Converged: 1, Failed: 1, Contested: 1, FailedIDs: []string{"exec#x"}, ContestedIDs: []string{"file#/etc/motd"},
+	r.Settled(engine.State{Counts: status.Counts{Resources: 3, Converged: 1, Failed: 1, Contested: 1}, FailedIDs: []string{"exec#x"}, ContestedIDs: []string{"file#/etc/motd"},
 		Writers: map[string]string{"file#/etc/motd": "pid 42 (sed -i s/a/b/ /etc/motd) uid 0"}})
 	r.Reloaded(errors.New("manifest.yaml:3:5: unknown property colour"))
 
-	eventually(t, "the event in the stream", func() bool { return len(events(t, c, "web.example.com")) == 1 })
+	enginetest.Eventually(t, "the event in the stream", func() bool { return len(events(t, c, "web.example.com")) == 1 })
 	ev := events(t, c, "web.example.com")[0]
 	if ev["host"] != "web.example.com" || ev["name"] != "/etc/motd" || ev["trigger"] != "drift" || ev["changed"] != true {
 		t.Fatalf("event = %v", ev)
 	}
-	eventually(t, "the status in the bucket", func() bool {
-		st, ok := status(t, c, "web.example.com")
+	enginetest.Eventually(t, "the status in the bucket", func() bool {
+		st, ok := hostStatus(t, c, "web.example.com")
 		return ok && st.ReloadError != ""
 	})
-	st, _ := status(t, c, "web.example.com")
+	st, _ := hostStatus(t, c, "web.example.com")
 	if st.Resources != 3 || st.Failed != 1 || st.FailedResources[0] != "exec#x" || st.ContestedResources[0] != "file#/etc/motd" ||
 		st.ContestedWriters["file#/etc/motd"] != "pid 42 (sed -i s/a/b/ /etc/motd) uid 0" ||
 		len(st.Sources) != 1 || st.Sources[0].Revision != "SHA-256=abc" || st.LastSettled.IsZero() || !st.LastConverged.IsZero() {
@@ -158,14 +146,14 @@ func TestReporterKeepsEventsWhileNATSIsAway(t *testing.T) {
 	go func() { r.Run(ctx); close(done) }()
 	t.Cleanup(func() { cancel(); <-done })
 	r.Event(&engine.Event{Type: "file", Name: "/a"})
-	eventually(t, "the first event", func() bool { return len(events(t, c, "db1")) == 1 })
+	enginetest.Eventually(t, "the first event", func() bool { return len(events(t, c, "db1")) == 1 })
 
 	srv.Stop()
-	eventually(t, "the client to notice", func() bool { return !c.Connected() })
+	enginetest.Eventually(t, "the client to notice", func() bool { return !c.Connected() })
 	r.Event(&engine.Event{Type: "file", Name: "/b"})
 	r.Event(&engine.Event{Type: "file", Name: "/c"})
 	srv.Restart()
-	eventually(t, "the queued events after the reconnect", func() bool { return len(events(t, c, "db1")) == 3 })
+	enginetest.Eventually(t, "the queued events after the reconnect", func() bool { return len(events(t, c, "db1")) == 3 })
 	got := events(t, c, "db1")
 	if got[1]["name"] != "/b" || got[2]["name"] != "/c" {
 		t.Fatalf("events out of order: %v", got)
@@ -192,20 +180,20 @@ func TestEventsOnlyLeavesTheStatusAlone(t *testing.T) {
 	l := lazy(t, srv)
 	c := conn(t, l)
 	real := newReporter(t, report.Options{Host: "web1", NATS: l, Heartbeat: time.Hour})
-	real.Settled(engine.State{Resources: 2, Converged: 2})
+	real.Settled(engine.State{Counts: status.Counts{Resources: 2, Converged: 2}})
 	if err := real.Flush(t.Context()); err != nil {
 		t.Fatal(err)
 	}
 	noop := newReporter(t, report.Options{Host: "web1", NATS: l, Heartbeat: time.Hour, EventsOnly: true})
 	noop.Event(&engine.Event{Protocol: engine.EventProtocol, Type: "file", Name: "/etc/motd", Changed: true, Noop: true})
-	noop.Settled(engine.State{Resources: 2, Converged: 1, Failed: 1, FailedIDs: []string{"exec#x"}})
+	noop.Settled(engine.State{Counts: status.Counts{Resources: 2, Converged: 1, Failed: 1}, FailedIDs: []string{"exec#x"}})
 	if err := noop.Flush(t.Context()); err != nil {
 		t.Fatal(err)
 	}
 	if evs := events(t, c, "web1"); len(evs) != 1 || evs[0]["noop"] != true {
 		t.Fatalf("events = %v, want the noop run's one event", evs)
 	}
-	if st, ok := status(t, c, "web1"); !ok || st.Failed != 0 || st.Converged != 2 {
+	if st, ok := hostStatus(t, c, "web1"); !ok || st.Failed != 0 || st.Converged != 2 {
 		t.Fatalf("status = %+v (found %v), want the real run's", st, ok)
 	}
 }
@@ -216,7 +204,7 @@ func TestTwoProcessesUnderOneHostNameAreReported(t *testing.T) {
 	c := conn(t, l)
 	flush := func(r *report.Reporter) {
 		t.Helper()
-		r.Settled(engine.State{Resources: 1, Converged: 1})
+		r.Settled(engine.State{Counts: status.Counts{Resources: 1, Converged: 1}})
 		if err := r.Flush(t.Context()); err != nil {
 			t.Fatal(err)
 		}
@@ -227,14 +215,14 @@ func TestTwoProcessesUnderOneHostNameAreReported(t *testing.T) {
 	restarted := newReporter(t, report.Options{Host: "web1", NATS: l, Heartbeat: time.Hour})
 	flush(restarted)
 	flush(restarted)
-	if st, _ := status(t, c, "web1"); st.Duplicate != "" {
+	if st, _ := hostStatus(t, c, "web1"); st.Duplicate != "" {
 		t.Fatalf("a restart was reported as a duplicate: %q", st.Duplicate)
 	}
 	// Another host with the same name writes in between.
 	twin := newReporter(t, report.Options{Host: "web1", NATS: l, Heartbeat: time.Hour})
 	flush(twin)
 	flush(restarted)
-	st, _ := status(t, c, "web1")
+	st, _ := hostStatus(t, c, "web1")
 	if st.Duplicate == "" || st.Duplicate == st.Instance {
 		t.Fatalf("duplicate = %q (instance %q)", st.Duplicate, st.Instance)
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/reactive-ccm/ccm/engine"
+	"github.com/reactive-ccm/ccm/engine/daemon/status"
 )
 
 func testReporter(t *testing.T) *Reporter {
@@ -60,13 +61,13 @@ func TestEventCarriesTheHostFirst(t *testing.T) {
 // time converged only when every resource is.
 func TestSettledCountsAndTimes(t *testing.T) {
 	r := testReporter(t)
-	r.Settled(engine.State{Resources: 3, Converged: 3})
+	r.Settled(engine.State{Counts: status.Counts{Resources: 3, Converged: 3}})
 	converged := r.status.LastConverged
 	if converged.IsZero() || !converged.Equal(r.status.LastSettled) {
 		t.Fatalf("a converged settle: %+v", r.status)
 	}
 	r.dirty = false
-	r.Settled(engine.State{Resources: 3, Converged: 1, Failed: 1, Blocked: 1, Unhealthy: 1, RolledBack: 1, Contested: 1, Pending: 1,
+	r.Settled(engine.State{Counts: status.Counts{Resources: 3, Converged: 1, Failed: 1, Blocked: 1, Unhealthy: 1, RolledBack: 1, Contested: 1, Pending: 1},
 		FailedIDs: []string{"file#/a"}, ContestedIDs: []string{"file#/b"}, Writers: map[string]string{"file#/b": "pid 1"}})
 	s := r.status
 	if !s.LastConverged.Equal(converged) || !s.LastSettled.After(converged) && !s.LastSettled.Equal(converged) || !r.dirty {

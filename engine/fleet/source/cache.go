@@ -66,6 +66,16 @@ const (
 	extractPrefix = ".extract-"
 )
 
+// madeSub is root's subdirectory name, made now: bundles are extracted
+// in it by path.
+func madeSub(root *state.Dir, name string) (*state.Dir, error) {
+	d, err := root.Sub(name)
+	if err == nil {
+		err = d.Create()
+	}
+	return d, err
+}
+
 // openCache opens (creating) the cache directory name under o.Cache, and
 // removes extractions a crash interrupted; for a read-only set, see
 // openReadOnlyCache.
@@ -80,11 +90,7 @@ func openCache(o *Options, name string) (cache, error) {
 	if err != nil {
 		return cache{}, err
 	}
-	// Made now: bundles are extracted in it by path.
-	d, err := r.Sub(name)
-	if err == nil {
-		err = d.Create()
-	}
+	d, err := madeSub(r, name)
 	if err != nil {
 		return cache{}, err
 	}

@@ -18,10 +18,7 @@ func openReadOnlyCache(o *Options, name string) (cache, error) {
 	if err != nil {
 		return cache{}, err
 	}
-	d, err := tmp.Sub(name)
-	if err == nil {
-		err = d.Create()
-	}
+	d, err := madeSub(tmp, name)
 	if err != nil {
 		return cache{}, err
 	}

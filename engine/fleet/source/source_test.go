@@ -43,12 +43,9 @@ func newEnv(t *testing.T) *env {
 }
 
 func (e *env) lazy() *natsconn.Lazy {
-	t := e.t
-	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
-	t.Setenv("NATS_CONTEXT", "")
-	t.Setenv("NATS_URL", e.srv.URL())
+	e.srv.Env()
 	l := natsconn.NewLazy(natsconn.FromEnv(""), slog.New(slog.NewTextHandler(e.logs, nil)))
-	t.Cleanup(l.Close)
+	e.t.Cleanup(l.Close)
 	return l
 }
 
@@ -143,18 +140,6 @@ func (n notified) wait(t *testing.T, what string) {
 	}
 }
 
-// eventually polls cond until it holds.
-func eventually(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out: %s", what)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-}
-
 func TestObjectStoreBundleIsFetchedWatchedAndCached(t *testing.T) {
 	e := newEnv(t)
 	const loc = "obj://bundles/web.tgz"
@@ -185,7 +170,7 @@ func TestObjectStoreBundleIsFetchedWatchedAndCached(t *testing.T) {
 		if err := obs.Delete(t.Context(), "web.tgz"); err != nil {
 			t.Fatal(err)
 		}
-		eventually(t, "the removal to be reported", func() bool { return strings.Contains(e.logs.String(), "removed from its source") })
+		enginetest.Eventually(t, "the removal to be reported", func() bool { return strings.Contains(e.logs.String(), "removed from its source") })
 		if m3, _ := set.Manifest(loc); m3 != m2 || read(t, m3) != "two\n" {
 			t.Fatalf("the revision in force changed after the removal: %s", m3)
 		}
@@ -249,7 +234,7 @@ func TestSignedBundles(t *testing.T) {
 	set.Watch(t.Context(), n.notify)
 	tampered := bundleOf(t, "tampered\n")
 	e.push(loc, tampered, bundle.Sign(good, priv, time.Now()))
-	eventually(t, "the tampered bundle to be refused", func() bool {
+	enginetest.Eventually(t, "the tampered bundle to be refused", func() bool {
 		return strings.Contains(e.logs.String(), "refused a new revision") && strings.Contains(e.logs.String(), "bad signature")
 	})
 	if m2, _ := set.Manifest(loc); read(t, m2) != "signed\n" {
@@ -347,6 +332,20 @@ func TestLocalPathsKeepsWhatInotifyCanWatch(t *testing.T) {
 	}
 }
 
+// httpSet is a set polling h every 20ms, served over TLS on loopback at
+// url; it logs to logs.
+func httpSet(t *testing.T, h http.Handler) (set *source.Set, url string, logs *enginetest.Logs) {
+	t.Helper()
+	srv := httptest.NewTLSServer(h)
+	t.Cleanup(srv.Close)
+	logs = &enginetest.Logs{}
+	set = source.NewSet(t.Context(), source.Options{
+		Cache: cacheIn(t.TempDir()), HTTPClient: srv.Client(), HTTPInterval: 20 * time.Millisecond,
+		Logger: slog.New(slog.NewTextHandler(logs, nil)),
+	})
+	return set, srv.URL, logs
+}
+
 // etagServer serves one body with an ETag and counts full and
 // conditional answers.
 type etagServer struct {
@@ -387,21 +386,15 @@ func (s *etagServer) counts() (int, int) {
 func TestHTTPSourcePollsWithETag(t *testing.T) {
 	es := &etagServer{}
 	es.put(string(bundleOf(t, "v1\n")), `"v1"`)
-	srv := httptest.NewTLSServer(es)
-	t.Cleanup(srv.Close)
-	lg := &enginetest.Logs{}
-	set := source.NewSet(t.Context(), source.Options{
-		Cache: cacheIn(t.TempDir()), HTTPClient: srv.Client(), HTTPInterval: 20 * time.Millisecond,
-		Logger: slog.New(slog.NewTextHandler(lg, nil)),
-	})
-	loc := srv.URL + "/bundle.tgz"
+	set, url, _ := httpSet(t, es)
+	loc := url + "/bundle.tgz"
 	m, err := set.Manifest(loc)
 	if err != nil || read(t, m) != "v1\n" {
 		t.Fatalf("first fetch: %v", err)
 	}
 	n := make(notified, 1)
 	set.Watch(t.Context(), n.notify)
-	eventually(t, "conditional polls answered 304", func() bool { _, nm := es.counts(); return nm >= 3 })
+	enginetest.Eventually(t, "conditional polls answered 304", func() bool { _, nm := es.counts(); return nm >= 3 })
 	if full, _ := es.counts(); full != 1 {
 		t.Fatalf("%d full downloads of an unchanged bundle", full)
 	}
@@ -410,7 +403,7 @@ func TestHTTPSourcePollsWithETag(t *testing.T) {
 	if m, _ := set.Manifest(loc); read(t, m) != "v2\n" {
 		t.Fatalf("manifest after the change = %q", read(t, m))
 	}
-	if _, err := set.Manifest(srv.URL + "/other.tgz"); !errors.Is(err, source.ErrGone) {
+	if _, err := set.Manifest(url + "/other.tgz"); !errors.Is(err, source.ErrGone) {
 		t.Fatalf("a 404 gave %v", err)
 	}
 }
@@ -442,21 +435,15 @@ func (f *flaky) set(broken bool, body string) {
 
 func TestHTTPDataBacksOffAndRecovers(t *testing.T) {
 	fl := &flaky{body: "data: {a: 1}\n"}
-	srv := httptest.NewTLSServer(fl)
-	t.Cleanup(srv.Close)
-	lg := &enginetest.Logs{}
-	set := source.NewSet(t.Context(), source.Options{
-		Cache: cacheIn(t.TempDir()), HTTPClient: srv.Client(), HTTPInterval: 20 * time.Millisecond,
-		Logger: slog.New(slog.NewTextHandler(lg, nil)),
-	})
-	loc := srv.URL + "/data.yaml"
+	set, url, lg := httpSet(t, fl)
+	loc := url + "/data.yaml"
 	if data, _, err := set.Data(loc); err != nil || string(data) != "data: {a: 1}\n" {
 		t.Fatalf("data = %q, %v", data, err)
 	}
 	n := make(notified, 1)
 	set.Watch(t.Context(), n.notify)
 	fl.set(true, "")
-	eventually(t, "two failures, the second after the back-off", func() bool {
+	enginetest.Eventually(t, "two failures, the second after the back-off", func() bool {
 		return strings.Count(lg.String(), "fetching failed; the revision in force stays") >= 2
 	})
 	if data, _, _ := set.Data(loc); string(data) != "data: {a: 1}\n" {

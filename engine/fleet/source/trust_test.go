@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/reactive-ccm/ccm/engine/enginetest"
 	"github.com/reactive-ccm/ccm/engine/fleet/bundle"
 	"github.com/reactive-ccm/ccm/engine/fleet/source"
 )
@@ -125,7 +126,7 @@ func TestAnOlderSignatureIsRefused(t *testing.T) {
 	n.wait(t, "v2")
 
 	e.push(loc, v1, v1sig)
-	eventually(t, "the replayed v1 to be refused", func() bool { return strings.Contains(e.logs.String(), "hosts never go back") })
+	enginetest.Eventually(t, "the replayed v1 to be refused", func() bool { return strings.Contains(e.logs.String(), "hosts never go back") })
 	if m, _ := set.Manifest(loc); read(t, m) != "v2\n" {
 		t.Fatal("an older signed bundle was put in force")
 	}
@@ -154,7 +155,7 @@ func TestACorrectedSignatureIsTakenAtOnce(t *testing.T) {
 	n := make(notified, 1)
 	set.Watch(t.Context(), n.notify)
 	e.push(loc, v2, []byte("garbage"))
-	eventually(t, "the badly signed v2 to be refused", func() bool { return strings.Contains(e.logs.String(), "bad signature") })
+	enginetest.Eventually(t, "the badly signed v2 to be refused", func() bool { return strings.Contains(e.logs.String(), "bad signature") })
 	e.push(loc, v2, key.sign(v2, time.Now()))
 	t.Cleanup(func() {
 		if t.Failed() {

@@ -3,6 +3,8 @@ package safepath
 import (
 	"errors"
 	"fmt"
+
+	"github.com/reactive-ccm/ccm/internal/ownership"
 )
 
 var (
@@ -16,8 +18,9 @@ var (
 	// ErrNotRegular is returned by ReadFile for anything but a regular
 	// file: a FIFO, a device, a socket, a directory.
 	ErrNotRegular = errors.New("not a regular file")
-	// ErrTooLarge is returned by ReadFile for a file above its limit.
-	ErrTooLarge = errors.New("file too large")
+	// ErrTooLarge is returned by ReadFile for a file above its limit:
+	// ownership's, whose bounded read ReadFile shares.
+	ErrTooLarge = ownership.ErrTooLarge
 	// ErrHardLinked is returned by SetAttrs for a file with other hard
 	// links in a directory someone else can write: changing its owner or
 	// mode would change the other names too.

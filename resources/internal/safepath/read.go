@@ -2,9 +2,8 @@ package safepath
 
 import (
 	"errors"
-	"fmt"
-	"io"
 
+	"github.com/reactive-ccm/ccm/internal/ownership"
 	"golang.org/x/sys/unix"
 )
 
@@ -37,16 +36,8 @@ func (p Policy) ReadFile(path string, max int64) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	tooLarge := pathError("read", path, fmt.Errorf("%w: more than %d bytes", ErrTooLarge, max))
 	if size > max {
-		return nil, tooLarge
+		return nil, ownership.TooLarge(path, max)
 	}
-	b, err := io.ReadAll(io.LimitReader(f, max+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(b)) > max {
-		return nil, tooLarge
-	}
-	return b, nil
+	return ownership.ReadAtMost(f, path, max)
 }

@@ -1,5 +1,8 @@
 package kernel
 
+// ReadSize is the size of the buffer each read fills at most.
+const ReadSize = readSize
+
 // Feed makes the next reads of in return reads, one each, as if the
 // kernel had queued them; then in reads from the kernel again. counted,
 // when not nil, is called before each of those reads.

@@ -33,12 +33,12 @@ type Instance struct {
 	// buffers.
 	read func(fd int, p []byte) (int, error)
 	// reader is readReady, made once: a closure per Read was four
-	// allocations per batch of events. got, gotErr and took are what it
-	// found, for the reader goroutine's Read only.
+	// allocations per batch of events. handle is the running Read's
+	// handler and gotErr the error that stopped it, for the reader
+	// goroutine's Read only.
 	reader func(fd uintptr) bool
-	got    int
+	handle Handler
 	gotErr error
-	took   bool
 	// missed, set by tests, is called when the reader finds the turn
 	// taken.
 	missed func()
@@ -57,6 +57,10 @@ type Instance struct {
 // readSize holds hundreds of events, and always at least one with the
 // longest name (a smaller buffer makes read fail with EINVAL).
 const readSize = 64 << 10
+
+// maxEvent is the size of the longest event: its header and the longest
+// name, NUL-terminated.
+const maxEvent = unix.SizeofInotifyEvent + unix.NAME_MAX + 1
 
 // Open creates the instance. Errors wrap the errno (EMFILE when the user's
 // instances are exhausted, ENOSYS without inotify).
@@ -84,11 +88,14 @@ func Open() (*Instance, error) {
 // return ErrClosed.
 func (in *Instance) Close() error {
 	in.mu.Lock()
-	defer in.mu.Unlock()
 	if in.closed {
+		in.mu.Unlock()
 		return nil
 	}
 	in.closed = true
+	in.mu.Unlock()
+	// Closing waits for a Read's handler under way, which may take mu.
+	// Nobody uses fd once closed is set.
 	if err := in.file.Close(); err != nil {
 		return fmt.Errorf("inotify: closing: %w", err)
 	}

@@ -353,15 +353,17 @@ func TestOverflowIsReported(t *testing.T) {
 		must(t, err)
 		must(t, f.Chmod(0o600+os.FileMode(i%2)))
 	}
-	for overflowed := false; !overflowed; {
-		must(t, in.Read(func(evs []kernel.Event) {
-			if last := evs[len(evs)-1]; last.Has(unix.IN_Q_OVERFLOW) {
-				if last.Path() != "" {
-					t.Errorf("overflow event names %q", last.Path())
-				}
-				overflowed = true
+	overflowed := false
+	must(t, in.Drain(func(evs []kernel.Event) {
+		if last := evs[len(evs)-1]; last.Has(unix.IN_Q_OVERFLOW) {
+			if last.Path() != "" {
+				t.Errorf("overflow event names %q", last.Path())
 			}
-		}))
+			overflowed = true
+		}
+	}))
+	if !overflowed {
+		t.Fatal("a full queue reported no overflow")
 	}
 }
 

@@ -17,51 +17,62 @@ import (
 // this way, one read at a time, so no name can outlive its read.
 type Handler func(evs []Event)
 
-// Read waits for events, reads what the kernel has queued and passes it
-// to handle, once, before it returns. It returns ErrClosed once Close was
-// called. Read is for one reader goroutine; a Drain waits for its handler
-// to return.
+// Read hands each read of events to handle, waiting for events between
+// reads, until Close: it returns ErrClosed then, or the error that
+// stopped it reading. Read is for one reader goroutine; a Drain waits for
+// its handler to return.
 func (in *Instance) Read(handle Handler) error {
-	in.got, in.gotErr, in.took = 0, nil, false
+	in.handle, in.gotErr = handle, nil
+	defer func() { in.handle = nil }()
+	// One raw read for good: the poller forgets the readiness it saw
+	// only when a raw read starts, so inside one, a wake-up is never lost
+	// between two reads (readReady).
 	err := in.raw.Read(in.reader)
-	if !in.took {
-		in.turn.Lock()
-	}
-	defer in.turn.Unlock()
 	if err == nil {
 		err = in.gotErr
 	}
-	if err != nil {
-		return in.readError(err)
-	}
-	in.deliver(handle, in.got)
-	return nil
+	return in.readError(err)
 }
 
-// readReady is Read's callback for the poller: it reads the events that
-// woke it, keeping the turn for Read when it got some.
+// readReady is Read's callback for the poller, called once the
+// descriptor may be ready: it reads and hands over the events queued,
+// and returns false to wait for the next, true only on an error.
 func (in *Instance) readReady(fd uintptr) bool {
-	// Never wait for the turn here: Close waits for this function to
-	// return, holding in.mu, which a Drain holding the turn may be
-	// waiting for. A Drain under way reads what woke us: it reads until
-	// EAGAIN, never stopping at a read that emptied the queue, since an
-	// event queued while it handles that read may be what woke us, and
-	// we wait for the next; events queued after its last read wake us
-	// again.
-	if !in.turn.TryLock() {
-		if in.missed != nil {
-			in.missed()
+	for {
+		// No need to wait for the turn: a Drain under way reads what
+		// woke us. It reads until EAGAIN, never stopping at a read that
+		// emptied the queue, since an event queued while it handles
+		// that read may be what woke us, and we wait for the next;
+		// events queued after its last read wake us again.
+		if !in.turn.TryLock() {
+			if in.missed != nil {
+				in.missed()
+			}
+			return false
 		}
-		return false
-	}
-	in.got, in.gotErr = in.readFd(int(fd))
-	if in.gotErr == unix.EAGAIN {
-		// Drain took them; wait for more.
+		n, err := in.readFd(int(fd))
+		switch {
+		case err == unix.EAGAIN:
+			// Drain took them; wait for more.
+			in.turn.Unlock()
+			return false
+		case err != nil:
+			in.gotErr = err
+			in.turn.Unlock()
+			return true
+		}
+		in.deliver(in.handle, n)
 		in.turn.Unlock()
-		return false
+		if n <= readSize-maxEvent {
+			// The read left room for the longest event, so it emptied
+			// the queue (the kernel returns every queued event that
+			// fits): an event queued since makes the descriptor ready
+			// again, which the poller keeps until we wait. Reading again
+			// to see EAGAIN, as a new raw read must, was a system call
+			// more for each wake-up of a reader beside a busy neighbour.
+			return false
+		}
 	}
-	in.took = true
-	return true
 }
 
 // readError is what Read returns for err.
@@ -178,8 +189,8 @@ func (in *Instance) name(evs []Event, wd int32, ev Event) []Event {
 		in.forget(w)
 		return evs
 	}
-	for dir := range w.masks {
-		ev.Dir = dir
+	for _, p := range w.paths {
+		ev.Dir = p.dir
 		evs = append(evs, ev)
 	}
 	return evs

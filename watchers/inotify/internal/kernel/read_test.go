@@ -3,12 +3,14 @@ package kernel_test
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -180,22 +182,51 @@ func TestABufferIsReusedOnlyOnceItsEventsAreHandled(t *testing.T) {
 	}
 }
 
-// Read hands over one read and returns; a crafted read is handled as the
-// kernel's.
-func TestReadHandsOverOneRead(t *testing.T) {
+// Read hands each read over on its own, a crafted read as the kernel's.
+// A read that filled the buffer is followed by another at once; one that
+// left room for the longest event emptied the queue, so the reader waits
+// for the poller: reading again to see EAGAIN was a system call more per
+// wake-up beside a busy neighbour.
+func TestReadWaitsOnlyAfterAReadThatEmptiedTheQueue(t *testing.T) {
 	in, dir := opened(t)
 	wd := in.Wd(dir)
-	in.Feed(nil, record(wd, unix.IN_CREATE, "a"), record(wd, unix.IN_CREATE, "b"))
-	for _, want := range []string{"a", "b"} {
-		var got []string
-		must(t, in.Read(func(evs []kernel.Event) {
-			for _, ev := range evs {
-				got = append(got, string(ev.Name))
+	// 32-byte records fill a read exactly.
+	var full []byte
+	for len(full) < kernel.ReadSize {
+		full = append(full, record(wd, unix.IN_CREATE, "fifteen-bytes..")...)
+	}
+	var reads atomic.Int32
+	in.Feed(func() { reads.Add(1) }, full, record(wd, unix.IN_CREATE, "rest"), record(wd, unix.IN_CREATE, "woken"))
+	handed := make(chan []string, 3)
+	done := make(chan error, 1)
+	go func() {
+		done <- in.Read(func(evs []kernel.Event) {
+			handed <- []string{string(evs[0].Name), string(evs[len(evs)-1].Name), fmt.Sprint(len(evs))}
+		})
+	}()
+	next := func(want ...string) {
+		t.Helper()
+		select {
+		case got := <-handed:
+			if !slices.Equal(got, want) {
+				t.Fatalf("a read handed over %q (first, last, count), want %q", got, want)
 			}
-		}))
-		if !slices.Equal(got, []string{want}) {
-			t.Fatalf("Read handed over %q, want [%s]", got, want)
+		case <-time.After(patience):
+			t.Fatalf("no read handed over; want %q", want)
 		}
+	}
+	next("fifteen-bytes..", "fifteen-bytes..", fmt.Sprint(kernel.ReadSize/32))
+	next("rest", "rest", "1")
+	waitForStack(t, "internal/poll.runtime_pollWait")
+	if n := reads.Load(); n != 2 {
+		t.Fatalf("the reader waits after %d reads, want 2: none after the read that emptied the queue", n)
+	}
+	// A new event wakes the reader, which reads (the next crafted read).
+	must(t, os.Mkdir(filepath.Join(dir, "wake"), 0o755))
+	next("woken", "woken", "1")
+	must(t, in.Close())
+	if err := <-done; !errors.Is(err, kernel.ErrClosed) {
+		t.Fatalf("Read after Close: %v, want ErrClosed", err)
 	}
 }
 
@@ -283,7 +314,7 @@ func TestIgnoredAfterADirectoryVanishes(t *testing.T) {
 
 // Close returns while a Drain's handler runs and the reader waits for
 // its turn: the reader used to wait for the turn inside the poller's
-// read, which Close waits for holding the lock that Drain's next read
+// read, which Close waited for holding the lock that Drain's next read
 // takes, and a daemon stopped while it repaired never exited.
 func TestCloseWhileADrainAndAReadWait(t *testing.T) {
 	in, dir := opened(t)
@@ -309,14 +340,58 @@ func TestCloseWhileADrainAndAReadWait(t *testing.T) {
 	waitForStack(t, "os.(*rawConn).Read")
 	closed := make(chan error, 1)
 	go func() { closed <- in.Close() }()
+	returns(t, "Close", closed)
+	close(release)
+	returns(t, "Drain", drained)
+	returns(t, "Read", read)
+}
+
+// A Read's handler runs inside the poller's read, which Close waits for:
+// a handler that watches a directory (the hub re-arms its paths from its
+// handler) is told the instance is closed instead of waiting for Close's
+// lock.
+func TestCloseWhileAReadsHandlerWatches(t *testing.T) {
+	in, dir := opened(t)
+	handling, release := make(chan struct{}), make(chan struct{})
+	watched := make(chan error, 1)
+	read := make(chan error, 1)
+	go func() {
+		read <- in.Read(func([]kernel.Event) {
+			select {
+			case <-handling:
+				return
+			default:
+			}
+			close(handling)
+			<-release
+			watched <- in.Watch(dir, children)
+		})
+	}()
+	must(t, os.Mkdir(filepath.Join(dir, "event"), 0o755))
+	<-handling
+	closed := make(chan error, 1)
+	go func() { closed <- in.Close() }()
 	waitForStack(t, "kernel.(*Instance).Close")
 	close(release)
-	for what, ch := range map[string]chan error{"Close": closed, "Drain": drained, "Read": read} {
-		select {
-		case <-ch:
-		case <-time.After(patience):
-			t.Fatalf("%s did not return", what)
+	select {
+	case err := <-watched:
+		if !errors.Is(err, kernel.ErrClosed) {
+			t.Fatalf("Watch from a handler while closing: %v, want ErrClosed", err)
 		}
+	case <-time.After(patience):
+		t.Fatal("Watch from a handler while closing did not return")
+	}
+	returns(t, "Close", closed)
+	returns(t, "Read", read)
+}
+
+// returns waits for what's error.
+func returns(t *testing.T, what string, ch <-chan error) {
+	t.Helper()
+	select {
+	case <-ch:
+	case <-time.After(patience):
+		t.Fatalf("%s did not return", what)
 	}
 }
 
@@ -340,13 +415,19 @@ func TestReadAllocatesNothing(t *testing.T) {
 	must(t, err)
 	defer f.Close()
 	must(t, in.Drain(func([]kernel.Event) {}))
-	handle := func([]kernel.Event) {}
+	handled := make(chan struct{}, 1)
+	go in.Read(func([]kernel.Event) {
+		select {
+		case handled <- struct{}{}:
+		default: // the clean-up's events, once nobody waits
+		}
+	})
 	allocs := testing.AllocsPerRun(100, func() {
 		must(t, unix.Fchmod(int(f.Fd()), 0o600)) // an event, allocating nothing
-		must(t, in.Read(handle))
+		<-handled
 	})
 	if allocs != 0 {
-		t.Fatalf("%v allocations per Read, want none", allocs)
+		t.Fatalf("%v allocations per batch read, want none", allocs)
 	}
 }
 

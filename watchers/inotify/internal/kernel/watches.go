@@ -3,6 +3,7 @@ package kernel
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"golang.org/x/sys/unix"
 )
@@ -10,24 +11,41 @@ import (
 // watch is one kernel watch (one directory) and the paths naming it.
 type watch struct {
 	wd int32
-	// masks holds what each path naming the watch asked for. A retired
-	// watch keeps the paths it had, to name the events still queued.
-	masks map[string]uint32
+	// paths holds what each path naming the watch asked for, most often
+	// one: every event read is named once per path, and a map's
+	// iteration cost more than the naming. A retired watch keeps the
+	// paths it had, to name the events still queued.
+	paths []pathMask
 	// kernel is the mask the kernel holds for wd: at least the union of
-	// masks, more while a narrowing could not be done.
+	// the paths' masks, more while a narrowing could not be done.
 	kernel uint32
 	// retired is set once inotify_rm_watch removed the watch; it is
 	// forgotten when its IN_IGNORED is read.
 	retired bool
 }
 
+// pathMask is what one path naming a watch asked for.
+type pathMask struct {
+	dir  string
+	mask uint32
+}
+
 // union is the mask the paths of w need together.
 func (w *watch) union() uint32 {
 	var m uint32
-	for _, mask := range w.masks {
-		m |= mask
+	for _, p := range w.paths {
+		m |= p.mask
 	}
 	return m
+}
+
+// set records what dir asks of w.
+func (w *watch) set(dir string, mask uint32) {
+	if i := slices.IndexFunc(w.paths, func(p pathMask) bool { return p.dir == dir }); i >= 0 {
+		w.paths[i].mask = mask
+		return
+	}
+	w.paths = append(w.paths, pathMask{dir, mask})
 }
 
 // watch sets dir's mask on the directory dir names now. Bits are added
@@ -44,11 +62,11 @@ func (in *Instance) watch(dir string, mask uint32) error {
 	if !ok {
 		// Watch descriptors are allocated cyclically, so a new one is
 		// never that of a removed watch whose IN_IGNORED is still queued.
-		w = &watch{wd: int32(wd), masks: map[string]uint32{}}
+		w = &watch{wd: int32(wd)}
 		in.byWd[w.wd] = w
 	}
 	w.kernel |= mask
-	w.masks[dir] = mask
+	w.set(dir, mask)
 	old, had := in.byPath[dir]
 	in.byPath[dir] = w
 	var detached error
@@ -65,11 +83,9 @@ func (in *Instance) detach(dir string, w *watch) error {
 	if in.byPath[dir] == w {
 		delete(in.byPath, dir)
 	}
-	if len(w.masks) > 1 {
-		delete(w.masks, dir)
-		for other := range w.masks {
-			return in.narrow(other, w)
-		}
+	if len(w.paths) > 1 {
+		w.paths = slices.DeleteFunc(w.paths, func(p pathMask) bool { return p.dir == dir })
+		return in.narrow(w.paths[0].dir, w)
 	}
 	_, err := unix.InotifyRmWatch(in.fd, uint32(w.wd))
 	switch {
@@ -130,9 +146,9 @@ func (in *Instance) undo(dir string, wd int32) error {
 // forget drops a watch whose IN_IGNORED was read. Callers hold in.mu.
 func (in *Instance) forget(w *watch) {
 	delete(in.byWd, w.wd)
-	for dir := range w.masks {
-		if in.byPath[dir] == w {
-			delete(in.byPath, dir)
+	for _, p := range w.paths {
+		if in.byPath[p.dir] == w {
+			delete(in.byPath, p.dir)
 		}
 	}
 }
