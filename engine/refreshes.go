@@ -106,10 +106,17 @@ func (s *refreshStore) save(ids []string) {
 	s.saved = ids
 }
 
+// close closes the store; when it holds nothing, the directory its
+// records made goes too (Prune), so a run whose refreshes were all done
+// leaves no trace of them.
 func (s *refreshStore) close() {
-	if s != nil {
-		_ = s.dir.Close()
+	if s == nil {
+		return
 	}
+	if len(s.saved) == 0 {
+		s.dir.Prune()
+	}
+	_ = s.dir.Close()
 }
 
 // replay marks the vertices the store lists as owed a refresh; ids the

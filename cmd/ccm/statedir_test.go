@@ -109,6 +109,17 @@ func TestStateDirFlag(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "new")); err == nil {
 		t.Fatal("a run that records nothing made the state directory")
 	}
+	// A refresh owed and done in the run leaves nothing either: its record
+	// is removed, and the directories it made with it (as upstream, which
+	// keeps no record).
+	done := manifest(t, dir, "- file:\n    - @/f: {ensure: present, content: z, owner: root, group: root, mode: \"0644\"}\n"+
+		"- exec:\n    - refreshes: {command: /bin/true, refreshonly: true, subscribe: [file#@/f]}\n")
+	if r := ccm(t, "run", "--state-dir", states, done); r.code != 0 || !strings.Contains(r.stdout, "exec#refreshes") {
+		t.Fatalf("run with a refresh: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "new")); err == nil {
+		t.Fatal("a run whose refresh was done left the state directory")
+	}
 	// A refresh that fails is owed: the first record makes the directory.
 	owed := manifest(t, dir, "- file:\n    - @/f: {ensure: present, content: y, owner: root, group: root, mode: \"0644\"}\n"+
 		"- exec:\n    - fails: {command: /bin/false, refreshonly: true, subscribe: [file#@/f]}\n")

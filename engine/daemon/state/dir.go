@@ -55,6 +55,9 @@ type Dir struct {
 	path string
 	// readOnly refuses every write, for runs that must change nothing.
 	readOnly bool
+	// madeFrom is the topmost directory made by d's first write (d's path
+	// or one above it), "" when d existed: what Prune may take back.
+	madeFrom string
 }
 
 // Open opens the state directory at path. A missing one is made (with
@@ -165,13 +168,65 @@ func (d *Dir) made() (*os.Root, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.root == nil {
+		from := missingFrom(d.path)
 		root, err := openRoot(d.path, false, true)
 		if err != nil {
 			return nil, err
 		}
-		d.root = root
+		d.root, d.madeFrom = root, from
 	}
 	return d.root, nil
+}
+
+// missingFrom returns the topmost missing directory on the way to path,
+// path itself included; "" when path exists.
+func missingFrom(path string) string {
+	top := ""
+	for p := path; p != filepath.Dir(p); p = filepath.Dir(p) {
+		if _, err := os.Lstat(p); !errors.Is(err, fs.ErrNotExist) {
+			break
+		}
+		top = p
+	}
+	return top
+}
+
+// stale forgets root, the directory's descriptor, when a write found it
+// removed (a run that pruned it: Prune), so that the next made() makes
+// it again.
+func (d *Dir) stale(root *os.Root) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.root == root {
+		_ = root.Close()
+		d.root, d.madeFrom = nil, ""
+	}
+}
+
+// Prune removes the directory when it is empty and this Dir's first write
+// made it, with the directories above it that write made, as far as they
+// are empty too: a run whose records were all consumed (a refresh owed
+// and done) leaves the host as one that recorded nothing, as upstream's
+// runs do. A directory that existed before is left, as is one another
+// process writes to (rmdir(2) refuses a directory that is not empty, and
+// a write that finds its directory pruned makes it again).
+func (d *Dir) Prune() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.root == nil || d.madeFrom == "" || d.readOnly {
+		return
+	}
+	if entries, err := fs.ReadDir(d.root.FS(), "."); err != nil || len(entries) != 0 {
+		return
+	}
+	_ = d.root.Close()
+	d.root = nil
+	for p := d.path; ; p = filepath.Dir(p) {
+		if unix.Rmdir(p) != nil || p == d.madeFrom {
+			break
+		}
+	}
+	d.madeFrom = ""
 }
 
 // existing returns the directory's root, or nil while it is missing. A

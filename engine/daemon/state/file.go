@@ -16,14 +16,9 @@ func (d *Dir) WriteFile(name string, data []byte) (err error) {
 	if err := d.writable(name); err != nil {
 		return err
 	}
-	root, err := d.made()
+	root, f, tmp, err := d.create(name)
 	if err != nil {
 		return err
-	}
-	tmp := tempPrefix + name + "-" + rand.Text()[:8]
-	f, err := root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if err != nil {
-		return fmt.Errorf("writing %s: %w", d.name(name), err)
 	}
 	defer func() {
 		if err != nil {
@@ -41,6 +36,27 @@ func (d *Dir) WriteFile(name string, data []byte) (err error) {
 		return fmt.Errorf("replacing %s: %w", d.name(name), err)
 	}
 	return d.sync(root)
+}
+
+// create makes tmp, a temporary file for name, in the directory, making
+// the directory first when it is missing, or again when another run
+// pruned it since this Dir opened it.
+func (d *Dir) create(name string) (root *os.Root, f *os.File, tmp string, err error) {
+	tmp = tempPrefix + name + "-" + rand.Text()[:8]
+	for again := true; ; again = false {
+		if root, err = d.made(); err != nil {
+			return nil, nil, "", err
+		}
+		f, err = root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+		if errors.Is(err, fs.ErrNotExist) && again {
+			d.stale(root)
+			continue
+		}
+		if err != nil {
+			return nil, nil, "", fmt.Errorf("writing %s: %w", d.name(name), err)
+		}
+		return root, f, tmp, nil
+	}
 }
 
 // ReadFile returns the content of name; an error matching fs.ErrNotExist

@@ -170,3 +170,78 @@ func TestTheFirstWriteChecksWhatIsMade(t *testing.T) {
 		})
 	}
 }
+
+// TestPruneTakesBackWhatTheFirstWriteMade: an emptied directory goes with
+// the directories above it that its first write made, and no further; a
+// directory that existed, or that holds anything, stays.
+func TestPruneTakesBackWhatTheFirstWriteMade(t *testing.T) {
+	tests := []struct {
+		name     string
+		existing string // made before the open, under base
+		keep     bool   // the record is left in place
+		want     []string
+	}{
+		{"nothing existed", "", false, nil},
+		{"the state directory existed", "var/lib/ccm", false, []string{"var", "var/lib", "var/lib/ccm"}},
+		{"its parent existed", "var/lib", false, []string{"var", "var/lib"}},
+		{"the subdirectory existed", "var/lib/ccm/refreshes", false, []string{"var", "var/lib", "var/lib/ccm", "var/lib/ccm/refreshes"}},
+		{"a record is left", "", true, []string{"var", "var/lib", "var/lib/ccm", "var/lib/ccm/refreshes", "var/lib/ccm/refreshes/x"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			base := t.TempDir()
+			if tt.existing != "" {
+				if err := os.MkdirAll(filepath.Join(base, tt.existing), 0o700); err != nil {
+					t.Fatal(err)
+				}
+			}
+			d := mustOpen(t, state.Open, filepath.Join(base, "var", "lib", "ccm"))
+			refreshes := subOf(t, d, "refreshes")
+			if err := refreshes.WriteFile("x", []byte("1")); err != nil {
+				t.Fatal(err)
+			}
+			if !tt.keep {
+				if err := refreshes.Remove("x"); err != nil {
+					t.Fatal(err)
+				}
+			}
+			refreshes.Prune()
+			var got []string
+			_ = filepath.WalkDir(base, func(p string, _ fs.DirEntry, _ error) error {
+				if rel, _ := filepath.Rel(base, p); rel != "." {
+					got = append(got, rel)
+				}
+				return nil
+			})
+			if strings.Join(got, " ") != strings.Join(tt.want, " ") {
+				t.Errorf("after Prune: %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestAWriteAfterAnotherRunPrunedMakesTheDirectoryAgain: a Dir whose
+// directory another run pruned (a one-shot run beside a daemon) makes it
+// again at its next write rather than failing into a removed directory.
+func TestAWriteAfterAnotherRunPrunedMakesTheDirectoryAgain(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "ccm")
+	daemon := subOf(t, mustOpen(t, state.Open, path), "refreshes")
+	if err := daemon.WriteFile("x", []byte("1")); err != nil {
+		t.Fatal(err)
+	}
+	if err := daemon.Remove("x"); err != nil {
+		t.Fatal(err)
+	}
+	// What the Prune of a run that made them while empty does.
+	for _, p := range []string{filepath.Join(path, "refreshes"), path} {
+		if err := os.Remove(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := daemon.WriteFile("x", []byte("2")); err != nil {
+		t.Fatalf("writing after the directory was pruned: %v", err)
+	}
+	if b, err := os.ReadFile(filepath.Join(path, "refreshes", "x")); string(b) != "2" || err != nil {
+		t.Fatalf("the record on disk: %q, %v", b, err)
+	}
+}
