@@ -222,11 +222,22 @@ func (d *Dir) Prune() {
 	_ = d.root.Close()
 	d.root = nil
 	for p := d.path; ; p = filepath.Dir(p) {
-		if unix.Rmdir(p) != nil || p == d.madeFrom {
+		if rmdirIn(filepath.Dir(p), filepath.Base(p)) != nil || p == d.madeFrom {
 			break
 		}
 	}
 	d.madeFrom = ""
+}
+
+// rmdirIn removes the empty directory name from parent, reached under the
+// ownership rule (no link followed), never by a path string again.
+func rmdirIn(parent, name string) error {
+	f, err := ownership.OpenDir(parent)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return unix.Unlinkat(int(f.Fd()), name, unix.AT_REMOVEDIR)
 }
 
 // existing returns the directory's root, or nil while it is missing. A
