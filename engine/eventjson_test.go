@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/reactive-ccm/ccm/engine"
-	"github.com/segmentio/ksuid"
 )
 
 // TestEventJSON: an event encodes upstream's shape (lists as [] when
@@ -34,31 +33,5 @@ func TestEventJSON(t *testing.T) {
 	}
 	if again, _ := json.Marshal(&back); string(again) != string(b) {
 		t.Fatalf("the decoded event encodes differently:\n%s\n%s", again, b)
-	}
-}
-
-// TestEventIDsAreKsuidsAsKsuidWritesThem: event IDs are written by the
-// engine's own base62, which must give ksuid's text for any ID: the
-// smallest, the largest, and random ones.
-func TestEventIDsAreKsuidsAsKsuidWritesThem(t *testing.T) {
-	var top ksuid.KSUID
-	for i := range top {
-		top[i] = 0xff
-	}
-	ids := []ksuid.KSUID{ksuid.Nil, top}
-	for range 1000 {
-		ids = append(ids, ksuid.New())
-	}
-	for _, id := range ids {
-		if got, want := engine.Base62(id), id.String(); got != want {
-			t.Fatalf("%x written %s, want %s", id[:], got, want)
-		}
-	}
-	newWorld(t)
-	_, rec := runOnce(t, load(t, "- fake:\n    - a: {value: \"1\"}\n"), engine.Options{})
-	ev := rec.byID()["fake#a"]
-	id, err := ksuid.Parse(ev.EventID)
-	if err != nil || id.Time().Unix() != ev.Timestamp.Unix() && id.Time().Unix() != ev.Timestamp.Unix()-1 {
-		t.Fatalf("event ID %q (%v): want a ksuid of the event's time %v", ev.EventID, err, ev.Timestamp)
 	}
 }

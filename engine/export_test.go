@@ -12,6 +12,3 @@ func SetRelayPatience(t testing.TB, d time.Duration) {
 	relayPatience = d
 	t.Cleanup(func() { relayPatience = old })
 }
-
-// Base62 writes a ksuid as event IDs are written.
-var Base62 = base62
